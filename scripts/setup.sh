@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Create ./.venv (if missing) and install proxlearn into it with the given extras.
+# Usage: bash scripts/setup.sh [extras]   e.g. bash scripts/setup.sh dev
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$PY" -m venv .venv
+fi
+extras=${1:-}
+spec="."
+[ -n "$extras" ] && spec=".[$extras]"
+# Quiet, but fail loudly: pip's own error output is kept.
+.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
+.venv/bin/python -m pip install --quiet -e "$spec"

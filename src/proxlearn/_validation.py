@@ -1,0 +1,351 @@
+"""Input checks and errors shared by every proxlearn estimator.
+
+Policy
+------
+* Every matrix is converted to a C-contiguous ``float64`` ndarray. Sparse
+  matrices, object arrays, ragged nested lists, strings, NaN and inf are
+  rejected with a :class:`SimilarityMatrixError` that says what to do.
+* A training similarity matrix must be square (n x n); a test matrix must have
+  shape (m, n_train): row ``i`` holds the similarities of test sample ``i`` to
+  every training sample, in training order (as scikit-learn's
+  ``kernel="precomputed"``).
+* **Asymmetric input.** Methods that need a symmetric matrix (spectrum
+  modifications, kernel SVMs, neighbour search) use the symmetric part
+  ``(S + S.T) / 2``. This leaves the SVM objective unchanged (Chen et al. 2009,
+  section 2.1). If the relative asymmetry ``||S - S.T||_F / (2 ||S||_F)``
+  exceeds ``ASYMMETRY_TOL`` an :class:`AsymmetricSimilarityWarning` names its
+  size; below that the matrix is symmetrised silently (rounding noise).
+  Methods that use similarities as features (rows of ``S``) use ``S`` as given.
+* **Dissimilarities.** A matrix whose diagonal is (near) zero while the
+  off-diagonal entries are positive, or whose diagonal is the smallest entry of
+  most rows, looks like a distance. Estimators expecting similarities warn with
+  a :class:`DissimilarityWarning` and suggest
+  :class:`proxlearn.transforms.DissimilarityToSimilarity`.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+__all__ = [
+    "ASYMMETRY_TOL",
+    "AsymmetricSimilarityWarning",
+    "DissimilarityWarning",
+    "InvalidParameterError",
+    "LabelError",
+    "SimilarityMatrixError",
+    "TestMatrixError",
+    "asymmetry",
+    "check_labels",
+    "check_n_neighbors",
+    "check_similarity",
+    "check_test_similarity",
+    "looks_like_dissimilarity",
+    "symmetrize",
+]
+
+#: Relative asymmetry below which a matrix is symmetrised without a warning.
+ASYMMETRY_TOL = 1e-10
+
+
+class SimilarityMatrixError(ValueError):
+    """A similarity (or dissimilarity) matrix is malformed."""
+
+
+class TestMatrixError(SimilarityMatrixError):
+    """A test-to-train similarity matrix does not match the training set."""
+
+    __test__ = False  # not a pytest test class
+
+
+class LabelError(ValueError):
+    """Class labels do not fit the similarity matrix or the task."""
+
+
+class InvalidParameterError(ValueError):
+    """A hyperparameter is outside its valid range for the data given."""
+
+
+class AsymmetricSimilarityWarning(UserWarning):
+    """A method needing symmetry was given an asymmetric matrix and symmetrised it."""
+
+
+class DissimilarityWarning(UserWarning):
+    """A matrix passed as a similarity looks like a dissimilarity (distance)."""
+
+
+def _as_float_matrix(S, name: str) -> np.ndarray:
+    """Convert ``S`` to a 2-D finite float64 array or raise a clear error."""
+    if hasattr(S, "toarray") and hasattr(S, "nnz"):  # scipy.sparse
+        raise SimilarityMatrixError(
+            f"{name} is a sparse matrix; proxlearn needs a dense array. "
+            f"Convert it with {name}.toarray() (missing entries become 0, "
+            "which is a similarity value, so fill them deliberately)."
+        )
+    if isinstance(S, list | tuple) and len(S) > 0:
+        lengths = {len(r) if hasattr(r, "__len__") else -1 for r in S}
+        if len(lengths) > 1:
+            raise SimilarityMatrixError(
+                f"{name} is ragged: its rows have different lengths "
+                f"{sorted(lengths)}. Pass a rectangular 2-D array."
+            )
+    try:
+        arr = np.asarray(S)
+    except ValueError as exc:  # numpy refuses ragged input
+        raise SimilarityMatrixError(
+            f"{name} could not be read as a 2-D array ({exc}). Pass a rectangular "
+            "numeric 2-D array."
+        ) from None
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_
+    ):
+        raise SimilarityMatrixError(
+            f"{name} has dtype {arr.dtype}, not a numeric type. Pass a numeric "
+            "2-D array (ragged lists and strings are not accepted)."
+        )
+    if np.iscomplexobj(arr):
+        raise SimilarityMatrixError(
+            f"{name} is complex-valued; similarities must be real numbers."
+        )
+    if arr.ndim != 2:
+        raise SimilarityMatrixError(
+            f"{name} must be a 2-D matrix, got an array with {arr.ndim} "
+            f"dimension(s) and shape {arr.shape}. Reshape a single row with "
+            "s.reshape(1, -1)."
+        )
+    if arr.size == 0:
+        raise SimilarityMatrixError(f"{name} is empty (shape {arr.shape}).")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    finite = np.isfinite(arr)
+    if not finite.all():
+        bad = np.argwhere(~finite)
+        i, j = bad[0]
+        kinds = []
+        if np.isnan(arr).any():
+            kinds.append("NaN")
+        if np.isinf(arr).any():
+            kinds.append("inf")
+        raise SimilarityMatrixError(
+            f"{name} contains {' and '.join(kinds)} ({len(bad)} entries, first at "
+            f"[{i}, {j}]). Replace missing similarities (for example with the "
+            "row mean) or drop those samples before fitting."
+        )
+    return arr
+
+
+def asymmetry(S: np.ndarray) -> float:
+    """Relative size of the antisymmetric part, ``||S - S.T||_F / (2 ||S||_F)``.
+
+    0 for a symmetric matrix, 1 for a skew-symmetric one.
+    """
+    S = np.asarray(S, dtype=np.float64)
+    norm = np.linalg.norm(S)
+    if norm == 0.0:
+        return 0.0
+    return float(np.linalg.norm(S - S.T) / (2.0 * norm))
+
+
+def symmetrize(S: np.ndarray) -> np.ndarray:
+    """Symmetric part ``(S + S.T) / 2`` as a new float64 array."""
+    S = np.asarray(S, dtype=np.float64)
+    return 0.5 * (S + S.T)
+
+
+def looks_like_dissimilarity(S: np.ndarray) -> tuple[bool, str]:
+    """Heuristic: does this square matrix look like a dissimilarity?
+
+    Returns ``(flag, reason)``. Flags a matrix whose diagonal is (near) zero
+    while its off-diagonal entries are non-negative and mostly positive, or
+    whose diagonal entry is the strict minimum of more than half of the rows.
+    A similarity normally has its largest entries on the diagonal.
+    """
+    S = np.asarray(S, dtype=np.float64)
+    n = S.shape[0]
+    if n < 3 or S.shape[1] != n:
+        return False, ""
+    diag = np.diag(S)
+    off = S[~np.eye(n, dtype=bool)]
+    scale = np.max(np.abs(S))
+    if scale == 0.0:
+        return False, ""
+    if (
+        np.all(np.abs(diag) <= 1e-12 * scale)
+        and np.all(off >= -1e-12 * scale)
+        and np.mean(off > 0) > 0.5
+    ):
+        return True, "its diagonal is zero and its off-diagonal entries are positive"
+    off_rows = np.where(np.eye(n, dtype=bool), np.inf, S)
+    row_min_off = off_rows.min(axis=1)
+    frac = float(np.mean(diag < row_min_off))
+    if frac > 0.5:
+        return True, (
+            f"the self-similarity is the smallest entry in {100 * frac:.0f}% of rows"
+        )
+    return False, ""
+
+
+def check_similarity(
+    S,
+    *,
+    name: str = "S",
+    square: bool = True,
+    symmetric: str = "allow",
+    dissimilarity_check: bool = True,
+) -> np.ndarray:
+    """Validate a training similarity matrix and return it as float64.
+
+    Parameters
+    ----------
+    S : array-like of shape (n, n)
+        Training similarities, ``S[i, j] = psi(x_i, x_j)``.
+    name : str
+        Name used in error messages.
+    square : bool
+        Require a square matrix (training matrices are always square).
+    symmetric : {"allow", "symmetrize", "require"}
+        ``"allow"`` returns the matrix as given (methods that use rows as
+        features). ``"symmetrize"`` returns ``(S + S.T) / 2``, warning with
+        :class:`AsymmetricSimilarityWarning` when the relative asymmetry exceeds
+        :data:`ASYMMETRY_TOL`. ``"require"`` raises on asymmetric input.
+    dissimilarity_check : bool
+        Warn with :class:`DissimilarityWarning` when ``S`` looks like a
+        dissimilarity.
+
+    Returns
+    -------
+    S : ndarray of shape (n, n), float64
+    """
+    arr = _as_float_matrix(S, name)
+    if square and arr.shape[0] != arr.shape[1]:
+        raise SimilarityMatrixError(
+            f"{name} must be a square n x n matrix of training similarities, got "
+            f"shape {arr.shape}. For a test-to-train matrix call predict / "
+            "transform instead of fit; for feature vectors compute a similarity "
+            "first."
+        )
+    if square and dissimilarity_check:
+        flag, reason = looks_like_dissimilarity(arr)
+        if flag:
+            warnings.warn(
+                f"{name} looks like a dissimilarity matrix ({reason}), but a "
+                "similarity was expected. Convert it first, for example with "
+                "proxlearn.transforms.DissimilarityToSimilarity.",
+                DissimilarityWarning,
+                stacklevel=3,
+            )
+    if square and symmetric != "allow":
+        a = asymmetry(arr)
+        if a > 0.0:
+            if symmetric == "require" and a > ASYMMETRY_TOL:
+                raise SimilarityMatrixError(
+                    f"{name} must be symmetric but its relative asymmetry "
+                    f"||S - S^T||_F / (2||S||_F) is {a:.3g}. Symmetrise it with "
+                    "proxlearn.transforms.Symmetrize or (S + S.T) / 2."
+                )
+            if symmetric == "symmetrize" and a > ASYMMETRY_TOL:
+                warnings.warn(
+                    f"{name} is asymmetric (relative asymmetry "
+                    f"||S - S^T||_F / (2||S||_F) = {a:.3g}); using its symmetric "
+                    "part (S + S^T) / 2 as documented.",
+                    AsymmetricSimilarityWarning,
+                    stacklevel=3,
+                )
+            arr = symmetrize(arr)
+    return arr
+
+
+def check_test_similarity(S_test, n_train: int, *, name: str = "S_test") -> np.ndarray:
+    """Validate a test-to-train similarity matrix of shape (m, n_train).
+
+    A single test row may be given as a 1-D vector of length ``n_train``.
+    """
+    if np.ndim(S_test) == 1 and not isinstance(S_test, str):
+        arr = np.asarray(S_test)
+        if arr.dtype != object and arr.shape[0] == n_train:
+            S_test = arr.reshape(1, -1)
+    arr = _as_float_matrix(S_test, name)
+    if arr.shape[1] != n_train:
+        raise TestMatrixError(
+            f"{name} has {arr.shape[1]} columns but the estimator was fitted on "
+            f"{n_train} training samples. Pass the (m, {n_train}) matrix of "
+            "similarities from each test sample to every training sample, in "
+            "training order."
+        )
+    return arr
+
+
+def check_labels(y, n: int, *, min_classes: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Validate class labels for an n x n training matrix.
+
+    Returns
+    -------
+    classes : ndarray
+        Sorted unique labels.
+    y_idx : ndarray of int
+        ``classes[y_idx] == y``.
+    """
+    if y is None:
+        raise LabelError(
+            "y is required: pass one class label per row of the training matrix."
+        )
+    arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise LabelError(
+            f"y must be a 1-D vector of class labels, got shape {arr.shape}."
+        )
+    if arr.shape[0] != n:
+        raise LabelError(
+            f"y has {arr.shape[0]} labels but the similarity matrix has {n} rows. "
+            "Pass exactly one label per training sample, in the matrix's order."
+        )
+    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+        raise LabelError("y contains NaN or inf; every sample needs a class label.")
+    classes, y_idx = np.unique(arr, return_inverse=True)
+    if classes.shape[0] < min_classes:
+        raise LabelError(
+            f"y has {classes.shape[0]} class(es) ({classes.tolist()!r}) but at least "
+            f"{min_classes} are needed to train a classifier. Check the labels or "
+            "the train/test split."
+        )
+    return classes, y_idx.ravel()
+
+
+def check_n_neighbors(k, n_train: int, *, name: str = "n_neighbors") -> int:
+    """Check a neighbourhood size against the training set size."""
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise InvalidParameterError(f"{name} must be a positive integer, got {k!r}.")
+    k = int(k)
+    if k < 1:
+        raise InvalidParameterError(f"{name} must be at least 1, got {k}.")
+    if k > n_train:
+        raise InvalidParameterError(
+            f"{name}={k} is larger than the training set ({n_train} samples). "
+            f"Choose {name} <= {n_train}."
+        )
+    return k
+
+
+def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
+    """Check that a scalar hyperparameter is a finite positive number."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InvalidParameterError(f"{name} must be a real number, got {value!r}.")
+    value = float(value)
+    ok = value >= 0 if allow_zero else value > 0
+    if not np.isfinite(value) or not ok:
+        bound = ">= 0" if allow_zero else "> 0"
+        raise InvalidParameterError(f"{name} must be finite and {bound}, got {value}.")
+    return value
+
+
+def check_option(value, name: str, options) -> str:
+    """Check that a string option is one of ``options``."""
+    if value not in options:
+        raise InvalidParameterError(
+            f"{name}={value!r} is not supported; choose one of {sorted(options)!r}."
+        )
+    return value

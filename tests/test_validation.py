@@ -1,0 +1,203 @@
+"""Tests of the shared input checks (proxlearn._validation)."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from proxlearn._validation import (
+    ASYMMETRY_TOL,
+    AsymmetricSimilarityWarning,
+    DissimilarityWarning,
+    InvalidParameterError,
+    LabelError,
+    SimilarityMatrixError,
+    TestMatrixError,
+    asymmetry,
+    check_labels,
+    check_n_neighbors,
+    check_option,
+    check_positive,
+    check_similarity,
+    check_test_similarity,
+    looks_like_dissimilarity,
+    symmetrize,
+)
+
+
+def _sim(n=6, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    return X @ X.T + 3 * np.eye(n)
+
+
+def test_returns_float64_contiguous_copy_semantics():
+    S = _sim().astype(np.float32)
+    out = check_similarity(S)
+    assert out.dtype == np.float64 and out.flags.c_contiguous
+    assert np.allclose(out, S)
+    ints = check_similarity(np.array([[2, 1], [1, 2]]))
+    assert ints.dtype == np.float64
+
+
+def test_non_square_rejected_with_advice():
+    with pytest.raises(SimilarityMatrixError, match="square n x n"):
+        check_similarity(np.ones((3, 4)))
+
+
+def test_ragged_rejected():
+    with pytest.raises(SimilarityMatrixError, match="ragged"):
+        check_similarity([[1.0, 0.5], [0.5]])
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_rejected(bad):
+    S = _sim()
+    S[2, 3] = bad
+    with pytest.raises(SimilarityMatrixError, match=r"first at \[2, 3\]"):
+        check_similarity(S)
+
+
+def test_non_numeric_and_wrong_ndim_and_empty_and_sparse():
+    with pytest.raises(SimilarityMatrixError, match="numeric"):
+        check_similarity(np.array([["a", "b"], ["c", "d"]]))
+    with pytest.raises(SimilarityMatrixError, match="2-D"):
+        check_similarity(np.ones(4))
+    with pytest.raises(SimilarityMatrixError, match="empty"):
+        check_similarity(np.ones((0, 0)))
+    with pytest.raises(SimilarityMatrixError, match="sparse"):
+        check_similarity(sp.eye(3, format="csr"))
+    with pytest.raises(SimilarityMatrixError, match="complex"):
+        check_similarity(np.eye(3) * (1 + 1j))
+
+
+def test_errors_are_value_errors():
+    for cls in (SimilarityMatrixError, TestMatrixError, LabelError, InvalidParameterError):
+        assert issubclass(cls, ValueError)
+
+
+def test_asymmetry_measure_and_symmetrize():
+    S = _sim()
+    assert asymmetry(S) == 0.0
+    K = np.array([[0.0, 1.0], [-1.0, 0.0]])
+    assert asymmetry(K) == pytest.approx(1.0)
+    A = S.copy()
+    A[0, 1] += 1.0
+    sym = symmetrize(A)
+    assert np.allclose(sym, sym.T)
+    assert sym[0, 1] == pytest.approx(S[0, 1] + 0.5)
+    assert asymmetry(np.zeros((3, 3))) == 0.0
+
+
+def test_symmetrize_policy_warns_with_size():
+    S = _sim()
+    A = S.copy()
+    A[0, 1] += 2.0
+    a = asymmetry(A)
+    with pytest.warns(AsymmetricSimilarityWarning, match=f"{a:.3g}"):
+        out = check_similarity(A, symmetric="symmetrize")
+    assert np.allclose(out, out.T)
+    # the "allow" policy returns the matrix unchanged and silently
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.array_equal(check_similarity(A), A)
+
+
+def test_rounding_level_asymmetry_is_symmetrized_silently():
+    S = _sim()
+    A = S.copy()
+    A[0, 1] *= 1 + 1e-14
+    assert 0 < asymmetry(A) < ASYMMETRY_TOL
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = check_similarity(A, symmetric="symmetrize")
+    assert np.array_equal(out, out.T)
+
+
+def test_require_symmetric_raises():
+    A = _sim()
+    A[0, 1] += 1.0
+    with pytest.raises(SimilarityMatrixError, match="must be symmetric"):
+        check_similarity(A, symmetric="require")
+
+
+def test_dissimilarity_detection_zero_diagonal():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(8, 2))
+    D = np.linalg.norm(X[:, None] - X[None], axis=-1)
+    flag, reason = looks_like_dissimilarity(D)
+    assert flag and "diagonal is zero" in reason
+    with pytest.warns(DissimilarityWarning, match="DissimilarityToSimilarity"):
+        check_similarity(D)
+    # no warning when the check is disabled
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_similarity(D, dissimilarity_check=False)
+
+
+def test_dissimilarity_detection_small_diagonal():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(10, 2))
+    D = np.linalg.norm(X[:, None] - X[None], axis=-1) + 0.1  # diagonal 0.1, off > 0.1
+    flag, reason = looks_like_dissimilarity(D)
+    assert flag and "smallest entry" in reason
+
+
+def test_similarity_not_flagged():
+    S = _sim()
+    assert looks_like_dissimilarity(S) == (False, "")
+    # an indefinite similarity with unit diagonal is not flagged either
+    rng = np.random.default_rng(3)
+    A = rng.uniform(0, 0.9, size=(20, 20))
+    A = (A + A.T) / 2
+    np.fill_diagonal(A, 1.0)
+    assert np.linalg.eigvalsh(A).min() < 0
+    assert not looks_like_dissimilarity(A)[0]
+
+
+def test_test_matrix_width():
+    assert check_test_similarity(np.ones((2, 5)), 5).shape == (2, 5)
+    assert check_test_similarity(np.ones(5), 5).shape == (1, 5)
+    with pytest.raises(TestMatrixError, match="fitted on 5 training samples"):
+        check_test_similarity(np.ones((2, 4)), 5)
+    with pytest.raises(SimilarityMatrixError, match="NaN"):
+        check_test_similarity(np.full((1, 5), np.nan), 5)
+
+
+def test_labels():
+    classes, idx = check_labels(["b", "a", "b"], 3)
+    assert classes.tolist() == ["a", "b"] and idx.tolist() == [1, 0, 1]
+    classes, idx = check_labels(np.array([[1], [2]]), 2)
+    assert classes.tolist() == [1, 2]
+    with pytest.raises(LabelError, match="3 labels but the similarity matrix has 4"):
+        check_labels([1, 2, 1], 4)
+    with pytest.raises(LabelError, match="at least 2"):
+        check_labels([1, 1, 1], 3)
+    with pytest.raises(LabelError, match="1-D"):
+        check_labels(np.ones((2, 2)), 2)
+    with pytest.raises(LabelError, match="NaN"):
+        check_labels([1.0, np.nan], 2)
+    with pytest.raises(LabelError, match="required"):
+        check_labels(None, 2)
+
+
+def test_n_neighbors_and_parameters():
+    assert check_n_neighbors(3, 5) == 3
+    with pytest.raises(InvalidParameterError, match="larger than the training set"):
+        check_n_neighbors(6, 5)
+    with pytest.raises(InvalidParameterError):
+        check_n_neighbors(0, 5)
+    with pytest.raises(InvalidParameterError):
+        check_n_neighbors(2.5, 5)
+    assert check_positive(2, "C") == 2.0
+    with pytest.raises(InvalidParameterError, match="C must be finite and > 0"):
+        check_positive(0, "C")
+    assert check_positive(0, "eps", allow_zero=True) == 0.0
+    with pytest.raises(InvalidParameterError):
+        check_positive(np.inf, "C")
+    with pytest.raises(InvalidParameterError):
+        check_positive("1", "C")
+    assert check_option("clip", "method", {"clip", "flip"}) == "clip"
+    with pytest.raises(InvalidParameterError, match="choose one of"):
+        check_option("clop", "method", {"clip", "flip"})
