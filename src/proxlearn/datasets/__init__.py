@@ -1,0 +1,49 @@
+"""Similarity data sets: loaders, a registry of named sets, and generators.
+
+* :func:`load_dataset` / :func:`list_datasets`: named sets. The UW benchmarks
+  (``aural_sonar``, ``protein``, ``voting`` and the derived ``protein-2``,
+  ``protein-rbf``; Chen et al., JMLR 2009) are read from the data search path
+  (:func:`data_search_path`: ``data_home``, ``$PROXLEARN_DATA``,
+  :func:`get_data_home`, ``../shared/data`` of a checkout). Embedded sets need
+  no files: ``synthetic-1`` ... ``synthetic-4`` (Gu & Guo, AAAI 2012),
+  ``digits-idm`` and ``wine-sigmoid``.
+* :func:`load_similarity`: any ``.mat`` / ``.npz`` / ``.csv`` / ``.txt`` file.
+* :func:`describe`: size, symmetry and spectrum summary (``proxlearn info``).
+"""
+
+from ._base import EIGENVALUE_RTOL, DatasetNotFoundError, SimilarityDataset, describe
+from ._embedded import get_cache_home, idm_distances, make_digits_idm, make_wine_sigmoid
+from ._io import SUPPORTED_SUFFIXES, load_similarity
+from ._registry import (
+    REGISTRY,
+    DatasetRecord,
+    DatasetSpec,
+    data_search_path,
+    get_data_home,
+    list_datasets,
+    load_dataset,
+)
+from ._synthetic import GU_GUO_MEANS, GU_GUO_SETTINGS, make_gu_guo_synthetic
+
+__all__ = [
+    "EIGENVALUE_RTOL",
+    "GU_GUO_MEANS",
+    "GU_GUO_SETTINGS",
+    "REGISTRY",
+    "SUPPORTED_SUFFIXES",
+    "DatasetNotFoundError",
+    "DatasetRecord",
+    "DatasetSpec",
+    "SimilarityDataset",
+    "data_search_path",
+    "describe",
+    "get_cache_home",
+    "get_data_home",
+    "idm_distances",
+    "list_datasets",
+    "load_dataset",
+    "load_similarity",
+    "make_digits_idm",
+    "make_gu_guo_synthetic",
+    "make_wine_sigmoid",
+]

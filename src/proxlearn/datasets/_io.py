@@ -1,0 +1,273 @@
+"""Reading a (dis)similarity matrix and its labels from a file.
+
+Supported formats: MATLAB ``.mat`` (v4-v7, the format of the UW
+similarity-learning benchmarks of Chen et al. 2009), numpy ``.npz`` and text
+``.csv`` / ``.txt`` / ``.tsv`` with the labels in a separate file.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from .._validation import LabelError, SimilarityMatrixError
+from ._base import DatasetNotFoundError, SimilarityDataset
+
+__all__ = ["SUPPORTED_SUFFIXES", "load_similarity"]
+
+SUPPORTED_SUFFIXES = (".mat", ".npz", ".csv", ".txt", ".tsv")
+_MATRIX_KEYS = ("S", "similarity", "matrix", "K", "D", "A")
+_LABEL_KEYS = ("y", "labels", "label", "target", "classes", "C")
+
+
+def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
+                    kind="similarity", name=None, description="") -> SimilarityDataset:
+    """Load a square (dis)similarity matrix and its class labels from a file.
+
+    Parameters
+    ----------
+    path : str or Path
+        ``.mat`` (``scipy.io.loadmat``), ``.npz``, or text ``.csv`` / ``.txt``
+        / ``.tsv`` (comma- or whitespace-separated numbers, no header).
+    matrix_key, labels_key : str, optional
+        Variable names inside a ``.mat`` / ``.npz`` file. By default the file
+        must hold exactly one square 2-D numeric array and one label vector of
+        the same length (``S``/``similarity``/``matrix`` and ``y``/``labels``
+        win a tie).
+    labels_path : str or Path, optional
+        Text (one label per line, or one comma/space separated line) or
+        ``.npy`` file with the labels. For text matrices the default is a
+        sibling ``<stem>_labels<suffix>``, ``<stem>_labels.txt`` or
+        ``<stem>.labels``. Labels may be strings.
+    kind : {"similarity", "dissimilarity"}
+    name : str, optional
+        Data set name; defaults to the file stem.
+
+    Raises
+    ------
+    DatasetNotFoundError
+        The file does not exist.
+    SimilarityMatrixError
+        Unreadable/corrupt file, unsupported type, no or several candidate
+        matrices, non-square matrix, NaN or inf entries.
+    LabelError
+        No labels found, or their number differs from the matrix size.
+    """
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise DatasetNotFoundError(
+            f"similarity file not found: {path}. Check the path, or give a "
+            "registered data set name (see `proxlearn datasets`)."
+        )
+    suffix = path.suffix.lower()
+    if suffix in (".mat", ".npz"):
+        variables = _read_mat(path) if suffix == ".mat" else _read_npz(path)
+        key, S = _pick_matrix(variables, matrix_key, path)
+        y = None
+        if labels_path is None:
+            y = _pick_labels(variables, labels_key, key, S.shape[0], path)
+    elif suffix in (".csv", ".txt", ".tsv"):
+        S = _read_text_matrix(path)
+        if labels_path is None:
+            labels_path = _sibling_labels(path)
+    else:
+        raise SimilarityMatrixError(
+            f"{path}: unsupported file type {path.suffix!r}. Save the matrix as "
+            f"one of {', '.join(SUPPORTED_SUFFIXES)}."
+        )
+    if labels_path is not None:
+        y = _read_labels(Path(labels_path).expanduser())
+    try:
+        return SimilarityDataset(
+            matrix=S, labels=y, name=name or path.stem, kind=kind,
+            description=description or f"loaded from {path.name}",
+            source=str(path.resolve()),
+        )
+    except (SimilarityMatrixError, LabelError) as exc:
+        raise type(exc)(f"{path}: {exc}") from None
+
+
+def _read_mat(path: Path) -> dict:
+    import scipy.io
+
+    try:
+        data = scipy.io.loadmat(path)
+    except NotImplementedError as exc:  # v7.3 (HDF5) files
+        raise SimilarityMatrixError(
+            f"{path}: cannot read this MATLAB file ({exc}). Re-save it in "
+            "MATLAB with save(..., '-v7') or export it as .npz."
+        ) from None
+    except Exception as exc:  # scipy raises several types on corrupt input
+        raise SimilarityMatrixError(
+            f"{path}: not a readable MATLAB .mat file ({type(exc).__name__}: "
+            f"{exc}). Check that the file is complete and really a .mat file."
+        ) from None
+    return {k: v for k, v in data.items() if not k.startswith("__")}
+
+
+def _read_npz(path: Path) -> dict:
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            return {k: npz[k] for k in npz.files}
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as exc:
+        raise SimilarityMatrixError(
+            f"{path}: not a readable .npz archive ({type(exc).__name__}: {exc}). "
+            "Write it with numpy.savez(path, S=matrix, y=labels)."
+        ) from None
+
+
+def _describe_keys(variables: dict) -> str:
+    parts = [f"{k} {getattr(v, 'shape', '?')}" for k, v in variables.items()]
+    return ", ".join(parts) or "none"
+
+
+def _pick_matrix(variables: dict, key, path: Path):
+    if key is not None:
+        if key not in variables:
+            raise SimilarityMatrixError(
+                f"{path}: no variable {key!r}; variables found: "
+                f"{_describe_keys(variables)}."
+            )
+        return key, np.asarray(variables[key])
+    cands = [
+        k for k, v in variables.items()
+        if isinstance(v, np.ndarray) and v.ndim == 2 and v.shape[0] == v.shape[1]
+        and v.shape[0] > 1 and np.issubdtype(v.dtype, np.number)
+    ]
+    preferred = [k for k in _MATRIX_KEYS if k in cands]
+    if len(cands) == 1 or (len(cands) > 1 and len(preferred) == 1):
+        k = cands[0] if len(cands) == 1 else preferred[0]
+        return k, variables[k]
+    if not cands:
+        raise SimilarityMatrixError(
+            f"{path}: no square 2-D numeric matrix found; variables found: "
+            f"{_describe_keys(variables)}. Store the n x n matrix (e.g. as 'S') "
+            "or name it with matrix_key=."
+        )
+    raise SimilarityMatrixError(
+        f"{path}: several square matrices ({', '.join(cands)}); choose one with "
+        f"matrix_key=. Variables found: {_describe_keys(variables)}."
+    )
+
+
+def _as_label_vector(v):
+    """A 1-D label array from a stored variable, or None if it is not one."""
+    if not isinstance(v, np.ndarray):
+        return None
+    if v.dtype == object:  # MATLAB cell array of strings
+        try:
+            v = np.array([str(np.asarray(e).ravel()[0]) for e in v.ravel()])
+        except (IndexError, TypeError):
+            return None
+    if v.ndim == 2 and 1 in v.shape:
+        v = v.ravel()
+    if v.ndim != 1 or v.dtype.kind not in "biufU":
+        return None
+    return v
+
+
+def _pick_labels(variables: dict, key, matrix_key: str, n: int, path: Path):
+    if key is not None:
+        if key not in variables:
+            raise LabelError(
+                f"{path}: no variable {key!r}; variables found: "
+                f"{_describe_keys(variables)}."
+            )
+        y = _as_label_vector(variables[key])
+        if y is None:
+            raise LabelError(
+                f"{path}: variable {key!r} (shape {variables[key].shape}) is not a "
+                "vector of class labels."
+            )
+        return y
+    vecs = {k: _as_label_vector(v) for k, v in variables.items() if k != matrix_key}
+    vecs = {k: v for k, v in vecs.items() if v is not None}
+    cands = [k for k, v in vecs.items() if v.shape[0] == n]
+    preferred = [k for k in _LABEL_KEYS if k in cands]
+    if len(cands) == 1 or (len(cands) > 1 and len(preferred) == 1):
+        return vecs[cands[0] if len(cands) == 1 else preferred[0]]
+    if cands:
+        raise LabelError(
+            f"{path}: several label vectors of length {n} ({', '.join(cands)}); "
+            f"choose one with labels_key=. Variables found: {_describe_keys(variables)}."
+        )
+    wrong = [f"{k} (length {v.shape[0]})" for k, v in vecs.items()]
+    hint = (f" Vectors of the wrong length: {', '.join(wrong)}; there must be one "
+            f"label per row of the {n} x {n} matrix.") if wrong else ""
+    raise LabelError(
+        f"{path}: no label vector of length {n} found next to matrix "
+        f"{matrix_key!r}; variables found: {_describe_keys(variables)}.{hint} "
+        "Store the labels in the file (e.g. as 'y') or pass labels_path=."
+    )
+
+
+def _read_text_matrix(path: Path) -> np.ndarray:
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SimilarityMatrixError(
+            f"{path}: cannot read as a text matrix ({type(exc).__name__}: {exc})."
+        ) from None
+    rows = [r for r in (line.split("#")[0].strip() for line in text.splitlines()) if r]
+    if not rows:
+        raise SimilarityMatrixError(f"{path}: the file is empty; expected n rows of n numbers.")
+    split = [re.split(r"[,\s;]+", r.strip(",; \t")) for r in rows]
+    lengths = sorted({len(r) for r in split})
+    if len(lengths) > 1:
+        raise SimilarityMatrixError(
+            f"{path}: rows have different numbers of entries {lengths}; expected "
+            f"n rows of n comma- or whitespace-separated numbers."
+        )
+    try:
+        return np.array(split, dtype=np.float64)
+    except ValueError as exc:
+        raise SimilarityMatrixError(
+            f"{path}: not a numeric matrix ({exc}). Write n rows of n numbers "
+            "without a header; put the labels in a separate file."
+        ) from None
+
+
+def _sibling_labels(path: Path) -> Path:
+    stem, parent = path.stem, path.parent
+    cands = [parent / f"{stem}_labels{path.suffix}", parent / f"{stem}_labels.txt",
+             parent / f"{stem}_labels.csv", parent / f"{stem}.labels"]
+    for c in cands:
+        if c.is_file():
+            return c
+    raise LabelError(
+        f"{path}: no labels found. Looked for {', '.join(c.name for c in cands)} in "
+        f"{parent}. Put one label per line in {stem}_labels{path.suffix} or pass "
+        "labels_path=."
+    )
+
+
+def _read_labels(path: Path) -> np.ndarray:
+    if not path.is_file():
+        raise LabelError(f"labels file not found: {path}.")
+    if path.suffix.lower() == ".npy":
+        try:
+            y = _as_label_vector(np.load(path, allow_pickle=False))
+        except (ValueError, OSError, EOFError) as exc:
+            raise LabelError(f"{path}: not a readable .npy file ({exc}).") from None
+        if y is None:
+            raise LabelError(f"{path}: does not hold a 1-D vector of labels.")
+        return y
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LabelError(f"{path}: cannot read labels ({exc}).") from None
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    tokens = (lines if len(lines) > 1
+              else re.split(r"[,\s;]+", lines[0].strip(",; ")) if lines else [])
+    tokens = [t.strip().strip('"').strip("'") for t in tokens]
+    if not tokens:
+        raise LabelError(f"{path}: the labels file is empty.")
+    for dtype in (np.int64, np.float64):
+        try:
+            return np.array(tokens, dtype=dtype)
+        except ValueError:
+            pass
+    return np.array(tokens)

@@ -1,0 +1,253 @@
+"""Registered data sets and the data search path.
+
+Every named data set is one entry of :data:`REGISTRY`. File-based sets are
+looked up, for each folder of :func:`data_search_path`, as
+``<folder>/<subdir>/<file>`` and then ``<folder>/<file>``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.spatial.distance import pdist, squareform
+
+from ._base import DatasetNotFoundError, SimilarityDataset
+from ._embedded import make_digits_idm, make_wine_sigmoid
+from ._io import SUPPORTED_SUFFIXES, load_similarity
+from ._synthetic import GU_GUO_SETTINGS, make_gu_guo_synthetic
+
+__all__ = [
+    "REGISTRY",
+    "DatasetRecord",
+    "DatasetSpec",
+    "data_search_path",
+    "get_data_home",
+    "list_datasets",
+    "load_dataset",
+]
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """How to obtain one named data set.
+
+    ``file`` (with ``subdir``) names a matrix file on the data search path and
+    ``derive`` optionally transforms the loaded file; without ``file``,
+    ``build`` makes the set from embedded data.
+    """
+
+    description: str
+    n: int
+    kind: str = "similarity"
+    file: str | None = None
+    subdir: str = ""
+    derive: Callable[[SimilarityDataset], SimilarityDataset] | None = None
+    build: Callable[[], SimilarityDataset] | None = None
+
+    @property
+    def embedded(self) -> bool:
+        return self.file is None
+
+
+@dataclass(frozen=True)
+class DatasetRecord:
+    """One row of :func:`list_datasets`."""
+
+    name: str
+    available: bool
+    location: str  # file path, "embedded", or "" when unavailable
+    reason: str  # why it is unavailable ("" when available)
+    kind: str
+    n: int
+    description: str
+
+
+def _protein_rbf(ds: SimilarityDataset) -> SimilarityDataset:
+    """Chen et al. (JMLR 2009, sec. 7.1) Protein RBF-sim:
+    ``psi(x, x') = exp(-||s(x) - s(x')||_2)`` over the rows ``s`` of the full
+    213 x 213 matrix (transductive, as in the paper; the norm is not squared)."""
+    S = np.exp(-squareform(pdist(ds.matrix, metric="euclidean")))
+    return SimilarityDataset(matrix=S, labels=ds.labels, name="protein-rbf",
+                             description=REGISTRY["protein-rbf"].description,
+                             class_names=ds.class_names, source=ds.source)
+
+
+def _uw(description, n):
+    return dict(description=description, n=n, subdir="uw")
+
+
+#: name -> spec. Adding a data set in the same format is one entry.
+REGISTRY: dict[str, DatasetSpec] = {
+    "aural_sonar": DatasetSpec(
+        file="aural_sonar.mat", **_uw(
+            "Aural Sonar: human-judged similarity of sonar echoes, target vs clutter "
+            "(Philips et al. 2006; Chen et al. 2009)", 100)),
+    "protein": DatasetSpec(
+        file="protein.mat", **_uw(
+            "Protein: sequence-alignment similarity of globins, 4 classes "
+            "(Hofmann & Buhmann 1997; Chen et al. 2009)", 213)),
+    "voting": DatasetSpec(
+        file="voting.mat", **_uw(
+            "Voting: value-difference similarity of UCI congressional votes "
+            "(Chen et al. 2009)", 435)),
+    "protein-2": DatasetSpec(
+        file="protein.mat",
+        derive=lambda ds: ds.subset([1, 2], name="protein-2"),
+        **_uw("Protein-2: classes 1 and 2 of Protein (Chen thesis 2010, ch. 5)", 144)),
+    "protein-rbf": DatasetSpec(
+        file="protein.mat", derive=_protein_rbf,
+        **_uw("Protein RBF-sim: exp(-||s(x)-s(x')||_2) on the rows of Protein "
+              "(Chen et al. 2009)", 213)),
+    **{
+        f"synthetic-{k}": DatasetSpec(
+            description=(f"Gu & Guo 2012 Synth {k}: 3 Gaussian classes, sigma2={s2:g}, "
+                         f"linear kernel + symmetric noise std eta/5, eta={eta:g}"),
+            n=300,
+            build=lambda s2=s2, eta=eta, k=k: _named(
+                make_gu_guo_synthetic(s2, eta, random_state=k), f"synthetic-{k}"),
+        )
+        for k, (s2, eta) in GU_GUO_SETTINGS.items()
+    },
+    "digits-idm": DatasetSpec(
+        description=("sklearn digits (40/class), Image Distortion Model "
+                     "(Keysers et al. 2007) -> exp(-D/median)"),
+        n=400, build=make_digits_idm),
+    "wine-sigmoid": DatasetSpec(
+        description="sklearn wine, indefinite sigmoid kernel (as Gu & Guo 2012 on Glass)",
+        n=178, build=make_wine_sigmoid),
+}
+
+
+def _named(ds: SimilarityDataset, name: str) -> SimilarityDataset:
+    ds.name = name
+    return ds
+
+
+def get_data_home() -> Path:
+    """Per-user data folder: ``$XDG_DATA_HOME/proxlearn`` or
+    ``~/.local/share/proxlearn`` (not created here)."""
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
+    return base / "proxlearn"
+
+
+def _checkout_data_dirs() -> list[Path]:
+    """``shared/data`` next to a source checkout, and ``$PWD/../shared/data``."""
+    found = []
+    for parent in Path(__file__).resolve().parents:
+        cand = parent.parent / "shared" / "data"
+        if cand.is_dir():
+            found.append(cand)
+            break
+    cwd = Path.cwd().resolve().parent / "shared" / "data"
+    if cwd.is_dir():
+        found.append(cwd)
+    return found
+
+
+def data_search_path(data_home=None) -> list[Path]:
+    """Folders searched for data files, in order, without duplicates.
+
+    1. ``data_home``; 2. every entry of ``$PROXLEARN_DATA`` (separated by
+    ``os.pathsep``); 3. :func:`get_data_home`; 4. ``../shared/data`` next to
+    the source checkout (found by walking up from this file) and next to the
+    current directory.
+    """
+    dirs = [Path(data_home).expanduser()] if data_home is not None else []
+    dirs += [Path(p).expanduser() for p in
+             os.environ.get("PROXLEARN_DATA", "").split(os.pathsep) if p.strip()]
+    dirs.append(get_data_home())
+    dirs += _checkout_data_dirs()
+    out, seen = [], set()
+    for d in dirs:
+        key = os.path.normcase(os.path.abspath(d))
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def _candidates(spec: DatasetSpec, data_home) -> list[Path]:
+    out = []
+    for d in data_search_path(data_home):
+        if spec.subdir:
+            out.append(d / spec.subdir / spec.file)
+        out.append(d / spec.file)
+    return out
+
+
+def _locate(name: str, spec: DatasetSpec, data_home) -> Path:
+    cands = _candidates(spec, data_home)
+    for c in cands:
+        if c.is_file():
+            return c
+    where = "; ".join(str(c) for c in cands)
+    target = f"{spec.subdir}/{spec.file}" if spec.subdir else spec.file
+    raise DatasetNotFoundError(
+        f"data set {name!r} needs the file {spec.file!r}, which was not found. "
+        f"Searched: {where}. Put {target} in {get_data_home()} (or any folder) and "
+        "point the PROXLEARN_DATA environment variable (or data_home=, or "
+        "--data-home) to that folder."
+    )
+
+
+def load_dataset(name_or_path, *, data_home=None) -> SimilarityDataset:
+    """Load a registered data set by name, or any matrix file by path.
+
+    Parameters
+    ----------
+    name_or_path : str or Path
+        A name from :func:`list_datasets` or a path accepted by
+        :func:`load_similarity`.
+    data_home : str or Path, optional
+        Extra folder searched first for data files.
+
+    Raises
+    ------
+    DatasetNotFoundError
+        Unknown name, or the data set's file is not on the search path (the
+        message lists every place searched).
+    """
+    key = str(name_or_path)
+    spec = REGISTRY.get(key)
+    if spec is not None:
+        if spec.embedded:
+            return spec.build()
+        path = _locate(key, spec, data_home)
+        ds = load_similarity(path, kind=spec.kind, name=key, description=spec.description)
+        return spec.derive(ds) if spec.derive else ds
+    path = Path(key).expanduser()
+    if path.exists() or path.suffix.lower() in SUPPORTED_SUFFIXES:
+        return load_similarity(path)
+    raise DatasetNotFoundError(
+        f"unknown data set {key!r}. Registered names: {', '.join(REGISTRY)}. "
+        f"Or give a path to a {'/'.join(SUPPORTED_SUFFIXES)} file."
+    )
+
+
+def list_datasets(data_home=None) -> list[DatasetRecord]:
+    """Every registered data set, with whether (and where) it is available.
+
+    File-based sets are located but not loaded; embedded sets are always
+    available (built on demand from data shipped with scikit-learn or
+    generated).
+    """
+    out = []
+    for name, spec in REGISTRY.items():
+        if spec.embedded:
+            loc, reason = "embedded", ""
+        else:
+            try:
+                loc, reason = str(_locate(name, spec, data_home)), ""
+            except DatasetNotFoundError:
+                loc = ""
+                reason = (f"{spec.file} not found on the data search path "
+                          "(set PROXLEARN_DATA)")
+        out.append(DatasetRecord(name=name, available=bool(loc), location=loc,
+                                 reason=reason, kind=spec.kind, n=spec.n,
+                                 description=spec.description))
+    return out

@@ -1,0 +1,141 @@
+"""The `proxlearn` command line."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import proxlearn
+import proxlearn.datasets._registry as registry
+from proxlearn.cli import main, run_demo
+
+JSON_KEYS = {"name", "n", "n_classes", "class_counts", "symmetric", "asymmetry",
+             "n_negative_eigenvalues", "lambda_min", "lambda_max",
+             "negative_mass_ratio", "diagonal", "sparsity", "kind", "source"}
+
+
+@pytest.fixture(autouse=True)
+def _env(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("PROXLEARN_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+    monkeypatch.setenv("COLUMNS", "200")  # rich: wide tables, whole paths on one line
+    yield
+
+
+@pytest.fixture
+def no_files(tmp_path, monkeypatch):
+    monkeypatch.delenv("PROXLEARN_DATA", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(registry, "_checkout_data_dirs", lambda: [])
+    monkeypatch.chdir(tmp_path)
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert proxlearn.__version__ in capsys.readouterr().out
+
+
+def test_datasets_table(capsys, no_files):
+    assert main(["datasets"]) == 0
+    out = capsys.readouterr().out
+    for name in registry.REGISTRY:
+        assert name in out
+    assert "embedded" in out and "no" in out and "yes" in out
+
+
+def test_datasets_with_data_home(capsys, no_files, tmp_path):
+    import numpy as np
+    import scipy.io
+
+    (tmp_path / "dh").mkdir()
+    scipy.io.savemat(tmp_path / "dh" / "voting.mat", {"A": np.eye(3), "C": [[1], [2], [1]]})
+    assert main(["datasets", "--data-home", str(tmp_path / "dh")]) == 0
+    out = capsys.readouterr().out
+    assert "voting.mat" in out
+
+
+def test_info_json(capsys):
+    assert main(["info", "synthetic-2", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert JSON_KEYS <= set(info)
+    assert info["name"] == "synthetic-2" and info["n"] == 300
+    assert info["class_counts"] == {"1": 100, "2": 100, "3": 100}
+    assert info["symmetric"] is True and info["n_negative_eigenvalues"] > 100
+    assert set(info["diagonal"]) == {"min", "mean", "max"}
+
+
+def test_info_table_and_plot(capsys, tmp_path):
+    png = tmp_path / "w.png"
+    assert main(["info", "synthetic-3", "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "synthetic-3" in out and "lambda_min" in out and "300" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_info_on_a_file_path(capsys, tmp_path):
+    import numpy as np
+
+    np.savez(tmp_path / "m.npz", S=np.array([[1.0, 0.2], [0.3, 1.0]]), y=[0, 1])
+    assert main(["info", str(tmp_path / "m.npz"), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["symmetric"] is False and info["asymmetry"] > 0
+
+
+@pytest.mark.parametrize("arg, text", [
+    ("no-such-set", "unknown data set"),
+    ("missing.mat", "not found"),
+    ("bad.csv", "not a numeric matrix"),
+])
+def test_bad_dataset_exits_2(capsys, tmp_path, monkeypatch, arg, text):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.csv").write_text("1,x\n2,3\n")
+    (tmp_path / "bad_labels.csv").write_text("1\n2\n")
+    assert main(["info", arg]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("proxlearn: error:") and text in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_registered_but_missing_file_exits_2(capsys, no_files):
+    assert main(["info", "protein"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("proxlearn: error:") and "PROXLEARN_DATA" in err
+    assert err.count("\n") == 1
+
+
+def test_usage_error_exits_2(capsys):
+    assert main(["info"]) == 2
+    assert "error: the following arguments are required" in capsys.readouterr().err
+
+
+def test_subprocess_bad_dataset(tmp_path):
+    env = dict(os.environ, PROXLEARN_CACHE=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "proxlearn.cli", "info", "definitely-not-a-set"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("proxlearn: error:") and "Traceback" not in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_demo_writes_plots(capsys, no_files, tmp_path, monkeypatch):
+    keep = ("synthetic-1", "wine-sigmoid", "protein")  # protein: not available here
+    monkeypatch.setattr(registry, "REGISTRY", {k: registry.REGISTRY[k] for k in keep})
+    out = tmp_path / "demo"
+    assert main(["demo", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    embedded = [r.name for r in registry.list_datasets() if r.location == "embedded"]
+    assert sorted(embedded) == ["synthetic-1", "wine-sigmoid"]
+    assert sorted(p.stem for p in out.glob("*.png")) == sorted(embedded)
+    for name in embedded:
+        assert name in text
+    assert "protein" not in text
+
+
+def test_run_demo_returns_summaries(tmp_path):
+    from rich.console import Console
+
+    console = Console(file=open(os.devnull, "w"))
+    res = run_demo(tmp_path, console, names={"synthetic-1", "wine-sigmoid"})
+    assert [r["name"] for r in res] == ["synthetic-1", "wine-sigmoid"]
+    assert all(os.path.isfile(r["plot"]) and r["n_negative_eigenvalues"] > 0 for r in res)
