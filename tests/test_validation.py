@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import DataConversionWarning
 
 from proxlearn._validation import (
     ASYMMETRY_TOL,
@@ -178,7 +179,7 @@ def test_labels():
         check_labels(np.ones((2, 2)), 2)
     with pytest.raises(LabelError, match="NaN"):
         check_labels([1.0, np.nan], 2)
-    with pytest.raises(LabelError, match="required"):
+    with pytest.raises(LabelError, match="requires y to be passed"):
         check_labels(None, 2)
 
 

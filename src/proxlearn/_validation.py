@@ -108,7 +108,8 @@ def _as_float_matrix(S, name: str) -> np.ndarray:
         )
     if np.iscomplexobj(arr):
         raise SimilarityMatrixError(
-            f"{name} is complex-valued; similarities must be real numbers."
+            f"Complex data not supported: {name} is complex-valued; similarities "
+            "must be real numbers."
         )
     if arr.ndim != 2:
         raise SimilarityMatrixError(
@@ -117,7 +118,11 @@ def _as_float_matrix(S, name: str) -> np.ndarray:
             "s.reshape(1, -1)."
         )
     if arr.size == 0:
-        raise SimilarityMatrixError(f"{name} is empty (shape {arr.shape}).")
+        what = "sample(s)" if arr.shape[0] == 0 else "feature(s)"
+        raise SimilarityMatrixError(
+            f"{name} is empty: 0 {what} (shape={arr.shape}) while a minimum of 1 "
+            "is required. Pass a non-empty matrix."
+        )
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     finite = np.isfinite(arr)
     if not finite.all():
@@ -262,9 +267,12 @@ def check_test_similarity(S_test, n_train: int, *, name: str = "S_test") -> np.n
 
     A single test row may be given as a 1-D vector of length ``n_train``.
     """
-    if np.ndim(S_test) == 1 and not isinstance(S_test, str):
-        arr = np.asarray(S_test)
-        if arr.dtype != object and arr.shape[0] == n_train:
+    if not isinstance(S_test, str):
+        try:
+            arr = np.asarray(S_test)
+        except ValueError:  # ragged: reported by _as_float_matrix below
+            arr = None
+        if arr is not None and arr.ndim == 1 and arr.dtype != object and arr.shape[0] == n_train:
             S_test = arr.reshape(1, -1)
     arr = _as_float_matrix(S_test, name)
     if arr.shape[1] != n_train:
@@ -272,7 +280,8 @@ def check_test_similarity(S_test, n_train: int, *, name: str = "S_test") -> np.n
             f"{name} has {arr.shape[1]} columns but the estimator was fitted on "
             f"{n_train} training samples. Pass the (m, {n_train}) matrix of "
             "similarities from each test sample to every training sample, in "
-            "training order."
+            f"training order. (X has {arr.shape[1]} features, but estimator is "
+            f"expecting {n_train} features as input.)"
         )
     return arr
 
@@ -289,10 +298,19 @@ def check_labels(y, n: int, *, min_classes: int = 2) -> tuple[np.ndarray, np.nda
     """
     if y is None:
         raise LabelError(
-            "y is required: pass one class label per row of the training matrix."
+            "This estimator requires y to be passed, but the target y is None: pass "
+            "one class label per row of the training matrix."
         )
     arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
+        from sklearn.exceptions import DataConversionWarning
+
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected; it was "
+            "flattened with ravel().",
+            DataConversionWarning,
+            stacklevel=3,
+        )
         arr = arr.ravel()
     if arr.ndim != 1:
         raise LabelError(

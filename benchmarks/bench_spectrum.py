@@ -1,0 +1,117 @@
+"""Benchmark SpectrumTransformer against a bare eigendecomposition.
+
+For each n: builds a random symmetric indefinite n x n matrix and reports
+
+* ``eigh``: one ``scipy.linalg.eigh`` (eigenvalues and eigenvectors) of the
+  same matrix, default driver and the divide-and-conquer driver ``evd`` used by
+  SpectrumTransformer;
+* ``fit``: ``SpectrumTransformer(method).fit`` (validation, one eigh, building
+  ``P``), and its ratio to each eigh (goal <= 1.3x);
+* ``transform``: m = n/2 test rows, against one ``S_test @ P`` product;
+* peak traced memory of ``fit`` (tracemalloc) in units of one n x n float64
+  array, excluding the input matrix.
+
+Timings are medians of ``--repeats`` runs. Run::
+
+    python benchmarks/bench_spectrum.py --sizes 2000 4000 --repeats 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+import tracemalloc
+
+import numpy as np
+import scipy.linalg
+
+from proxlearn.transforms import SpectrumTransformer
+
+
+def median_time(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def bench(n, method, repeats, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 20))
+    E = rng.standard_normal((n, n))
+    S = X @ X.T + (E + E.T)
+    del E
+    S_test = rng.standard_normal((n // 2, n))
+
+    t_eigh_default = median_time(lambda: scipy.linalg.eigh(S), repeats)
+    t_eigh_evd = median_time(lambda: scipy.linalg.eigh(S, driver="evd"), repeats)
+    est = SpectrumTransformer(method)
+    t_fit = median_time(lambda: est.fit(S), repeats)
+    P = est.P_ if est.P_ is not None else np.eye(n)
+    t_transform = median_time(lambda: est.transform(S_test), repeats)
+    t_product = median_time(lambda: S_test @ P, repeats)
+
+    tracemalloc.start()
+    SpectrumTransformer(method).fit(S)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {
+        "n": n,
+        "method": method,
+        "eigh (default)": t_eigh_default,
+        "eigh (evd)": t_eigh_evd,
+        "fit": t_fit,
+        "fit/eigh(default)": t_fit / t_eigh_default,
+        "fit/eigh(evd)": t_fit / t_eigh_evd,
+        "transform": t_transform,
+        "S_test@P": t_product,
+        "transform/product": t_transform / t_product,
+        "peak mem (n x n)": peak / (8.0 * n * n),
+    }
+
+
+def show(rows):
+    cols = list(rows[0])
+    fmt = {
+        "n": "{:d}",
+        "method": "{}",
+    }
+    cells = [[fmt.get(c, "{:.3f}").format(r[c]) for c in cols] for r in rows]
+    try:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title="SpectrumTransformer benchmark (seconds, medians)")
+        for c in cols:
+            table.add_column(c, justify="right")
+        for row in cells:
+            table.add_row(*row)
+        Console(width=max(160, 12 * len(cols))).print(table)
+    except ImportError:  # plain fallback
+        widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(cols)]
+        print("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
+        for row in cells:
+            print("  ".join(v.rjust(w) for v, w in zip(row, widths)))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[2000])
+    parser.add_argument("--methods", nargs="+", default=["clip"])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--threads", type=int, default=None, help="BLAS threads (default: unchanged)"
+    )
+    args = parser.parse_args(argv)
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(args.threads):
+        rows = [bench(n, m, args.repeats) for n in args.sizes for m in args.methods]
+    show(rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""SVM on similarity feature vectors (similarities as features)."""
+
+from __future__ import annotations
+
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.svm import SVC
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import check_labels, check_option, check_positive, check_similarity
+from ..base import PairwiseMixin
+from ..transforms._features import FEATURE_KERNELS, SimilarityFeatures
+
+__all__ = ["SimilarityFeatureSVC"]
+
+
+class SimilarityFeatureSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
+    """SVM on similarity feature vectors.
+
+    Chen et al. (2009), section 3: each sample is represented by its vector of
+    similarities to the training samples (rows of ``S``, as given, no
+    symmetrisation). ``kernel="linear"`` is the linear SVM of eq. (4)
+    (Graepel et al. 1998), solved in the dual with ``K = S S^T``;
+    ``kernel="rbf"`` is the RBF SVM of Liao & Noble (2003),
+    ``K_ij = exp(-gamma ||s_i - s_j||^2)``. Implemented as
+    :class:`~proxlearn.transforms.SimilarityFeatures` followed by
+    ``sklearn.svm.SVC(kernel="precomputed")`` (one-vs-one multiclass).
+
+    Parameters
+    ----------
+    kernel : {"linear", "rbf"}, default="linear"
+    C : float, default=1.0
+        SVM regularisation (> 0).
+    gamma : float, default=1.0
+        RBF width (> 0), ignored by ``"linear"``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    transformer_ : SimilarityFeatures
+    svc_ : sklearn.svm.SVC
+    n_features_in_ : int
+    """
+
+    def __init__(self, kernel="linear", C=1.0, gamma=1.0):
+        self.kernel = kernel
+        self.C = C
+        self.gamma = gamma
+
+    def fit(self, S, y):
+        """Fit on the ``n x n`` training similarity matrix and labels ``y``."""
+        check_option(self.kernel, "kernel", FEATURE_KERNELS)
+        C = check_positive(self.C, "C")
+        arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
+        classes, y_idx = check_labels(y, arr.shape[0])
+        self.transformer_ = SimilarityFeatures(kernel=self.kernel, gamma=self.gamma)
+        K = self.transformer_.fit_transform(arr)
+        self.svc_ = SVC(kernel="precomputed", C=C)
+        self.svc_.fit(K, classes[y_idx])
+        self.classes_ = self.svc_.classes_
+        self.n_features_in_ = arr.shape[0]
+        return self
+
+    def decision_function(self, S_test):
+        """SVM decision values for test-to-train similarities ``(m, n)``."""
+        check_is_fitted(self, "svc_")
+        return self.svc_.decision_function(self.transformer_.transform(S_test))
+
+    def predict(self, S_test):
+        """Predict class labels for test-to-train similarities ``(m, n)``."""
+        check_is_fitted(self, "svc_")
+        return self.svc_.predict(self.transformer_.transform(S_test))

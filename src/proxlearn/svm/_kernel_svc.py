@@ -1,0 +1,123 @@
+"""SVM with a spectrum-modified similarity matrix as a precomputed kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.svm import SVC
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import (
+    check_labels,
+    check_option,
+    check_positive,
+    check_similarity,
+)
+from ..base import PairwiseMixin
+from ..transforms._spectrum import (
+    SPECTRUM_METHODS,
+    TEST_TRANSFORMS,
+    SpectrumTransformer,
+)
+
+__all__ = ["SimilaritySVC"]
+
+
+class SimilaritySVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
+    """SVM on similarities used as a kernel, after a spectrum modification.
+
+    Chen et al. (2009), sections 2.1-2.2 and 7 ("SVM - similarities as
+    kernel"): symmetrise ``S``, make it PSD by clip/flip/shift (or use
+    ``S S^T``), train a precomputed-kernel SVM (libsvm via
+    :class:`sklearn.svm.SVC`, one-vs-one for multiclass) and map test rows with
+    the consistent transformation of section 2.2. Gu & Guo (2012), section 1.1,
+    use the same baselines (Clip+SVM, Flip+SVM, Shift+SVM).
+
+    Parameters
+    ----------
+    spectrum : {"clip", "flip", "shift", "square", "none"}, default="clip"
+        Spectrum modification, see :class:`~proxlearn.transforms.SpectrumTransformer`.
+        ``"none"`` feeds the (symmetrised, possibly indefinite) matrix to libsvm
+        directly: its SMO then converges only to a stationary point of the
+        non-convex dual (Lin & Lin 2003; Chen et al. section 2.1.1), so the
+        result depends on the solver and carries no optimality guarantee.
+    C : float, default=1.0
+        SVM regularisation (> 0).
+    test_transform : {"consistent", "linear", "raw"}, default="consistent"
+        Treatment of test rows, see ``SpectrumTransformer``.
+    tol : float or None, default=None
+        Zero-eigenvalue tolerance, see ``SpectrumTransformer``.
+    class_weight : dict, "balanced" or None, default=None
+        Passed to :class:`sklearn.svm.SVC`.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    transformer_ : SpectrumTransformer
+        Fitted on the training matrix.
+    svc_ : sklearn.svm.SVC
+        Fitted with ``kernel="precomputed"``.
+    n_features_in_ : int
+        Number of training samples.
+    """
+
+    def __init__(
+        self,
+        spectrum="clip",
+        C=1.0,
+        test_transform="consistent",
+        tol=None,
+        class_weight=None,
+    ):
+        self.spectrum = spectrum
+        self.C = C
+        self.test_transform = test_transform
+        self.tol = tol
+        self.class_weight = class_weight
+
+    def fit(self, S, y):
+        """Fit on the ``n x n`` training similarity matrix.
+
+        Parameters
+        ----------
+        S : array-like of shape (n, n)
+            Training similarities (asymmetric input is symmetrised with an
+            :class:`AsymmetricSimilarityWarning`, except for ``"square"``).
+        y : array-like of shape (n,)
+            Class labels (at least two classes).
+
+        Returns
+        -------
+        self
+        """
+        check_option(self.spectrum, "spectrum", SPECTRUM_METHODS)
+        check_option(self.test_transform, "test_transform", TEST_TRANSFORMS)
+        C = check_positive(self.C, "C")
+        # shape/finiteness first (cheap) so that label errors come before the
+        # eigendecomposition; the transformer issues the warnings
+        arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
+        classes, y_idx = check_labels(y, arr.shape[0])
+        self.transformer_ = SpectrumTransformer(
+            method=self.spectrum, test_transform=self.test_transform, tol=self.tol
+        )
+        K = self.transformer_.fit_transform(arr)
+        self.svc_ = SVC(kernel="precomputed", C=C, class_weight=self.class_weight)
+        self.svc_.fit(K, classes[y_idx])
+        self.classes_ = self.svc_.classes_
+        self.n_features_in_ = arr.shape[0]
+        return self
+
+    def decision_function(self, S_test):
+        """SVM decision values for test-to-train similarities ``(m, n)``.
+
+        Shape ``(m,)`` for two classes (positive means ``classes_[1]``), else
+        ``(m, n_classes)`` (one-vs-rest shaped aggregation of the one-vs-one
+        votes, as :class:`sklearn.svm.SVC`).
+        """
+        check_is_fitted(self, "svc_")
+        return self.svc_.decision_function(self.transformer_.transform(S_test))
+
+    def predict(self, S_test):
+        """Predict class labels for test-to-train similarities ``(m, n)``."""
+        check_is_fitted(self, "svc_")
+        return self.svc_.predict(self.transformer_.transform(S_test))

@@ -1,0 +1,151 @@
+"""Linear programming machine on similarities as features.
+
+Graepel, Herbrich, Schoelkopf, Smola, Bartlett, Mueller, Obermayer and
+Williamson (1999); Chen et al. (JMLR 2009) eq. (5); Chen (2010, PhD thesis)
+eq. (2.7):
+
+.. math::
+
+    \\min_{w, b} \\; \\|w\\|_1 + C \\sum_i \\max(0, 1 - y_i (w^T s_i + b)),
+
+with ``s_i`` the ``i``-th row of ``S`` (used as given).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+
+from .._validation import (
+    check_labels,
+    check_option,
+    check_positive,
+    check_similarity,
+)
+from ..base import PairwiseMixin
+from ._ovo import _OvOLinearMixin, fit_ovo
+
+__all__ = ["LPMachine", "lp_machine_binary"]
+
+
+def lp_machine_binary(S, y, C):
+    """Solve the binary LP machine (Chen 2010, eq. 2.7) with HiGHS.
+
+    LP in the variables ``(w+, w-, b, xi)`` (``w = w+ - w-``, ``b`` free)::
+
+        minimize   1^T w+ + 1^T w- + C 1^T xi
+        subject to -y_i s_i^T w+ + y_i s_i^T w- - y_i b - xi_i <= -1
+                   w+, w-, xi >= 0
+
+    Parameters
+    ----------
+    S : ndarray of shape (n, n_features)
+        Rows are the similarity feature vectors.
+    y : ndarray of shape (n,), values in {-1, +1}
+    C : float > 0
+
+    Returns
+    -------
+    w : ndarray of shape (n_features,)
+    b : float
+    res : scipy.optimize.OptimizeResult
+        HiGHS result; ``-res.ineqlin.marginals`` are the dual variables
+        ``lambda_i in [0, C]`` of the margin constraints.
+    """
+    n, d = S.shape
+    YS = sp.csr_array(y[:, None] * S)
+    A_ub = sp.hstack(
+        [-YS, YS, sp.csr_array(-y[:, None]), -sp.eye_array(n, format="csr")],
+        format="csr",
+    )
+    cost = np.concatenate([np.ones(2 * d), [0.0], np.full(n, C)])
+    bounds = [(0.0, None)] * (2 * d) + [(None, None)] + [(0.0, None)] * n
+    res = linprog(cost, A_ub=A_ub, b_ub=-np.ones(n), bounds=bounds, method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"LPMachine: HiGHS did not solve the LP ({res.message}).")
+    z = res.x
+    w = z[:d] - z[d : 2 * d]
+    return w, float(z[2 * d]), res
+
+
+class LPMachine(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+    """l1-regularised hinge-loss classifier on similarities as features (LP machine).
+
+    Solves, for each binary problem (Chen 2010, eq. 2.7; Chen et al. 2009,
+    eq. 5; Graepel et al. 1999)::
+
+        minimize_{w, b}  ||w||_1 + C sum_i max(0, 1 - y_i (w^T s_i + b))
+
+    as a linear program with ``scipy.optimize.linprog(method="highs")``. The
+    l1 norm makes ``w`` sparse. Multiclass problems are solved one-vs-one:
+    the machine for classes ``(i, j)`` uses the rows and columns of those two
+    classes only (see :mod:`proxlearn.svm._ovo`).
+
+    Parameters
+    ----------
+    C : float > 0, default=1.0
+        Weight of the hinge loss.
+    decision_function_shape : {"ovr", "ovo"}, default="ovr"
+        Shape of ``decision_function`` for more than two classes.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_pairs, n_train)
+        ``w`` of each binary machine, zero outside its two classes.
+    intercept_ : ndarray of shape (n_pairs,)
+    support_ : ndarray of int
+        Training samples with a non-zero weight in some machine.
+    n_support_ : ndarray of shape (n_classes,)
+        Number of non-zero weights per class.
+    objective_ : ndarray of shape (n_pairs,)
+        Optimal LP objective of each binary machine.
+    dual_coef_ : list of ndarray
+        Per pair, the LP duals ``lambda_i in [0, C]`` of the margin constraints
+        (in the order of the pair's training samples).
+    n_features_in_ : int
+
+    References
+    ----------
+    T. Graepel, R. Herbrich, B. Schoelkopf, A. Smola, P. Bartlett,
+    K.-R. Mueller, K. Obermayer and R. Williamson. Classification on
+    proximity data with LP-machines. ICANN 1999.
+    """
+
+    def __init__(self, C=1.0, *, decision_function_shape="ovr"):
+        self.C = C
+        self.decision_function_shape = decision_function_shape
+
+    def fit(self, S, y):
+        """Fit on an ``(n, n)`` training similarity matrix and labels.
+
+        Parameters
+        ----------
+        S : array-like of shape (n, n)
+            Row ``i`` is the similarity feature vector of sample ``i``
+            (asymmetric ``S`` is used as given).
+        y : array-like of shape (n,)
+
+        Returns
+        -------
+        self
+        """
+        C = check_positive(self.C, "C")
+        check_option(self.decision_function_shape, "decision_function_shape", {"ovr", "ovo"})
+        S = check_similarity(S, symmetric="allow")
+        n = S.shape[0]
+        self.classes_, y_idx = check_labels(y, n)
+        check_classification_targets(y)  # rejects continuous targets
+
+        def fit_binary(S_sub, y_pm):
+            w, b, res = lp_machine_binary(S_sub, y_pm, C)
+            return w, b, res
+
+        self.coef_, self.intercept_, infos = fit_ovo(S, y_idx, len(self.classes_), fit_binary)
+        self.objective_ = np.array([r.fun for r in infos])
+        self.dual_coef_ = [-r.ineqlin.marginals for r in infos]
+        self._set_support(y_idx, n)
+        return self

@@ -1,0 +1,196 @@
+"""Potential support vector machine (P-SVM) on similarities as features.
+
+Hochreiter & Obermayer (2006); Chen et al. (JMLR 2009) eq. (6); Chen (2010,
+PhD thesis) eq. (2.8):
+
+.. math::
+
+    \\min_\\alpha \\; \\tfrac12 \\|y - S\\alpha\\|_2^2 + \\varepsilon \\|\\alpha\\|_1
+    \\quad \\text{s.t.} \\quad \\|\\alpha\\|_\\infty \\le C,
+
+with row ``i`` of ``S`` the similarity feature vector ``s_i`` of training
+sample ``i`` (``S`` used as given, not symmetrised), and decision
+``f(s) = s^T alpha + b``.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets
+
+from .._validation import (
+    InvalidParameterError,
+    check_labels,
+    check_option,
+    check_positive,
+    check_similarity,
+)
+from ..base import PairwiseMixin
+from ..solvers import box_lasso
+from ._ovo import _OvOLinearMixin, fit_ovo
+
+__all__ = ["PotentialSVM"]
+
+
+def _check_int(value, name, minimum=1):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise InvalidParameterError(f"{name} must be an integer >= {minimum}, got {value!r}.")
+    return int(value)
+
+
+class PotentialSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+    """P-SVM: box-constrained lasso regression of the labels on similarity features.
+
+    Solves, for each binary problem (Chen 2010, eq. 2.8; Chen et al. 2009,
+    eq. 6; Hochreiter & Obermayer 2006)::
+
+        minimize_alpha  1/2 ||y - S_c alpha||^2 + epsilon ||alpha||_1
+        subject to      |alpha_j| <= C
+
+    with :func:`proxlearn.solvers.box_lasso` (interior point plus exact
+    active-set polish; the fitted ``duality_gap_`` and ``kkt_residual_``
+    certify optimality). The l1 term makes ``alpha`` sparse: training samples
+    with ``alpha_j != 0`` are the support vectors.
+
+    **Intercept.** The paper's formulation has no offset. With
+    ``fit_intercept=True`` (default) an *unpenalised* offset ``b`` is fitted
+    jointly: minimising ``1/2 ||y - S alpha - b 1||^2`` over ``b`` gives
+    ``b = mean(y - S alpha)``, so ``alpha`` solves the problem above with
+    column-centred ``S_c = S - 1 mean_rows(S)`` and centred ``y - mean(y)``,
+    and ``b = mean(y) - mean_rows(S) @ alpha``. This matches the original
+    P-SVM, which centres the columns of the data matrix and uses
+    ``b = mean(y)`` (without the unit-variance scaling). With
+    ``fit_intercept=False`` the paper's eq. (2.8) is solved as written and
+    ``b = 0``.
+
+    **Multiclass.** One-vs-one (as the other SVMs of Chen et al.): the machine
+    for classes ``(i, j)`` uses the rows and columns of those two classes
+    only; votes, ties broken by the summed decision values, then by the
+    lowest class index. See :mod:`proxlearn.svm._ovo`.
+
+    Parameters
+    ----------
+    C : float > 0, default=1.0
+        Box bound on ``|alpha_j|``.
+    epsilon : float >= 0, default=0.1
+        Weight of the l1 penalty (``epsilon = 0`` gives a box-constrained
+        least-squares fit).
+    fit_intercept : bool, default=True
+        Fit the unpenalised offset described above.
+    decision_function_shape : {"ovr", "ovo"}, default="ovr"
+        Shape of ``decision_function`` for more than two classes.
+    tol : float > 0, default=1e-9
+        Relative duality-gap tolerance of the solver.
+    max_iter : int, default=200
+        Maximum interior-point iterations per binary problem.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_pairs, n_train)
+        ``alpha`` of each binary machine, zero outside its two classes
+        (``n_pairs = 1`` for two classes).
+    intercept_ : ndarray of shape (n_pairs,)
+    support_ : ndarray of int
+        Training samples with a non-zero coefficient in some machine.
+    n_support_ : ndarray of shape (n_classes,)
+        Number of support vectors per class.
+    duality_gap_, kkt_residual_, objective_ : ndarray of shape (n_pairs,)
+        Optimality certificate of each binary problem (see
+        :func:`proxlearn.solvers.box_lasso`).
+    n_iter_ : ndarray of shape (n_pairs,)
+    n_features_in_ : int
+        Number of training samples.
+
+    References
+    ----------
+    S. Hochreiter and K. Obermayer. Support vector machines for dyadic data.
+    Neural Computation 18(6), 2006.
+    Y. Chen, E. K. Garcia, M. R. Gupta, A. Rahimi and L. Cazzanti.
+    Similarity-based classification: concepts and algorithms. JMLR 10, 2009.
+    """
+
+    def __init__(
+        self,
+        C=1.0,
+        epsilon=0.1,
+        *,
+        fit_intercept=True,
+        decision_function_shape="ovr",
+        tol=1e-9,
+        max_iter=200,
+    ):
+        self.C = C
+        self.epsilon = epsilon
+        self.fit_intercept = fit_intercept
+        self.decision_function_shape = decision_function_shape
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def _validate_params_values(self):
+        C = check_positive(self.C, "C")
+        eps = check_positive(self.epsilon, "epsilon", allow_zero=True)
+        tol = check_positive(self.tol, "tol")
+        max_iter = _check_int(self.max_iter, "max_iter")
+        if not isinstance(self.fit_intercept, bool | np.bool_):
+            raise InvalidParameterError(
+                f"fit_intercept must be True or False, got {self.fit_intercept!r}."
+            )
+        check_option(self.decision_function_shape, "decision_function_shape", {"ovr", "ovo"})
+        return C, eps, tol, max_iter
+
+    def fit(self, S, y):
+        """Fit on an ``(n, n)`` training similarity matrix and labels.
+
+        Parameters
+        ----------
+        S : array-like of shape (n, n)
+            ``S[i, j] = psi(x_i, x_j)``; row ``i`` is the feature vector of
+            sample ``i``. Asymmetric ``S`` is used as given.
+        y : array-like of shape (n,)
+
+        Returns
+        -------
+        self
+        """
+        C, eps, tol, max_iter = self._validate_params_values()
+        S = check_similarity(S, symmetric="allow")
+        n = S.shape[0]
+        self.classes_, y_idx = check_labels(y, n)
+        check_classification_targets(y)  # rejects continuous targets
+        fit_intercept = bool(self.fit_intercept)
+
+        def fit_binary(S_sub, y_pm):
+            if fit_intercept:
+                col_mean = S_sub.mean(axis=0)
+                y_mean = y_pm.mean()
+                res = box_lasso(S_sub - col_mean, y_pm - y_mean, eps, C, tol=tol,
+                                max_iter=max_iter)
+                b = y_mean - col_mean @ res.x
+            else:
+                res = box_lasso(S_sub, y_pm, eps, C, tol=tol, max_iter=max_iter)
+                b = 0.0
+            return res.x, b, res
+
+        self.coef_, self.intercept_, infos = fit_ovo(S, y_idx, len(self.classes_), fit_binary)
+        self.duality_gap_ = np.array([r.duality_gap for r in infos])
+        self.kkt_residual_ = np.array([r.kkt_residual for r in infos])
+        self.objective_ = np.array([r.objective for r in infos])
+        self.n_iter_ = np.array([r.n_iter for r in infos])
+        bad = self.duality_gap_ > 1e-6 * np.maximum(1.0, self.objective_)
+        if bad.any():
+            warnings.warn(
+                f"PotentialSVM: the solver stopped with a relative duality gap of "
+                f"{np.max(self.duality_gap_ / np.maximum(1.0, self.objective_)):.2g} "
+                "in at least one binary problem; increase max_iter or check the "
+                "scaling of S.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        self._set_support(y_idx, n)
+        return self

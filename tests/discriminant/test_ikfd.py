@@ -1,0 +1,178 @@
+"""Tests for IndefiniteKFD (Pekalska & Haasdonk 2009; Gu & Guo 2012 baseline)."""
+
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.io
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
+from sklearn.utils.estimator_checks import check_estimator
+
+from proxlearn._validation import (
+    AsymmetricSimilarityWarning,
+    InvalidParameterError,
+    LabelError,
+    SimilarityMatrixError,
+    TestMatrixError,
+)
+from proxlearn.base import is_pairwise
+from proxlearn.discriminant import IndefiniteKFD
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "uw"
+
+# Failures caused by the shared input policy of proxlearn._validation.
+EXPECTED_FAILED = {
+    "check_dtype_object": "object arrays are rejected by _validation policy",
+    "check_fit2d_predict1d": "_validation deliberately accepts a 1-D test row of length n_train",
+}
+
+
+def blobs(k, n_per, seed, noise=4.0):
+    """Linear kernel of k Gaussian blobs plus symmetric noise (indefinite)."""
+    rng = np.random.default_rng(seed)
+    means = np.array([(-3, 3), (3, -3), (3 * 3**0.5, 3 * 3**0.5)])[:k]
+    X = np.vstack([rng.normal(m, 1.5, (n_per, 2)) for m in means])
+    y = np.repeat(np.arange(k), n_per)
+    N = rng.normal(0, noise, (len(X), len(X)))
+    return X @ X.T + 0.5 * (N + N.T), y
+
+
+def test_binary_formula():
+    S, y = blobs(2, 12, 0)
+    assert np.linalg.eigvalsh(S).min() < 0  # indefinite
+    rho = 10.0
+    clf = IndefiniteKFD(rho=rho).fit(S, y)
+    n = len(y)
+    m0 = S[:, y == 0].mean(axis=1)
+    m1 = S[:, y == 1].mean(axis=1)
+    L = np.zeros((n, n))
+    for c in (0, 1):
+        idx = np.flatnonzero(y == c)
+        L[np.ix_(idx, idx)] = 1.0 / len(idx)
+    Nw = S @ (np.eye(n) - L) @ S
+    a = np.linalg.solve(Nw + rho * np.eye(n), m1 - m0)
+    np.testing.assert_allclose(clf.coef_[:, 0], a, rtol=1e-8, atol=1e-12)
+    thr = 0.5 * (a @ m0 + a @ m1)
+    np.testing.assert_allclose(clf.decision_function(S), S @ a - thr, rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(clf.transform(S)[:, 0], S @ a, rtol=1e-8, atol=1e-8)
+
+
+def test_asymmetric_input_is_symmetrised_with_warning():
+    S, y = blobs(2, 10, 1)
+    A = S + np.triu(np.ones_like(S))
+    with pytest.warns(AsymmetricSimilarityWarning):
+        clf = IndefiniteKFD(rho=5.0).fit(A, y)
+    ref = IndefiniteKFD(rho=5.0).fit(0.5 * (A + A.T), y)
+    np.testing.assert_allclose(clf.coef_, ref.coef_)
+
+
+def test_multiclass_eig_reduces_to_binary_direction():
+    # the generalised-eigen solution for 2 classes is parallel to the closed form
+    import scipy.linalg
+
+    S, y = blobs(2, 10, 2)
+    rho = 3.0
+    clf = IndefiniteKFD(rho=rho).fit(S, y)
+    n = len(y)
+    m = S.mean(axis=1)
+    M = np.zeros((n, n))
+    Nw = np.zeros((n, n))
+    for c in (0, 1):
+        idx = y == c
+        mc = S[:, idx].mean(axis=1)
+        M += idx.sum() * np.outer(mc - m, mc - m)
+        R = S[:, idx] - mc[:, None]
+        Nw += R @ R.T
+    _, v = scipy.linalg.eigh(M, Nw + rho * np.eye(n), subset_by_index=[n - 1, n - 1])
+    cos = abs(v[:, 0] @ clf.coef_[:, 0]) / np.linalg.norm(v) / np.linalg.norm(clf.coef_)
+    assert cos == pytest.approx(1.0, abs=1e-8)
+
+
+@pytest.mark.parametrize("multiclass", ["eig", "ovo"])
+@pytest.mark.parametrize("k", [2, 3])
+def test_sanity_accuracy_far_above_chance(k, multiclass):
+    S, y = blobs(k, 40, 0)
+    idx = np.arange(len(y))
+    tr, te = train_test_split(idx, test_size=0.25, stratify=y, random_state=0)
+    clf = IndefiniteKFD(rho=1e4, multiclass=multiclass).fit(S[np.ix_(tr, tr)], y[tr])
+    assert clf.score(S[np.ix_(te, tr)], y[te]) >= 0.9
+    Z = clf.transform(S[np.ix_(te, tr)])
+    assert Z.shape[0] == len(te)
+    if k == 3:
+        assert Z.shape[1] == (2 if multiclass == "eig" else 3)
+        dec = clf.decision_function(S[np.ix_(te, tr)])
+        assert dec.shape == (len(te), 3)
+        np.testing.assert_array_equal(
+            clf.predict(S[np.ix_(te, tr)]), clf.classes_[np.argmax(dec, axis=1)]
+        )
+
+
+def test_pickle_and_clone():
+    S, y = blobs(3, 8, 4)
+    clf = IndefiniteKFD(rho=100.0).fit(S, y)
+    clf2 = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(clf.decision_function(S), clf2.decision_function(S))
+    assert clone(clf).get_params() == {"rho": 100.0, "multiclass": "eig"}
+    assert is_pairwise(clf)
+
+
+@pytest.mark.parametrize("params", [{"rho": 0.0}, {"rho": -1.0}, {"multiclass": "ovr"}])
+def test_invalid_parameters(params):
+    S, y = blobs(2, 5, 0)
+    with pytest.raises(InvalidParameterError):
+        IndefiniteKFD(**params).fit(S, y)
+
+
+def test_bad_input():
+    S, y = blobs(2, 5, 0)
+    with pytest.raises(SimilarityMatrixError):
+        IndefiniteKFD().fit(S[:, :3], y)
+    bad = S.copy()
+    bad[1, 0] = np.inf
+    with pytest.raises(SimilarityMatrixError):
+        IndefiniteKFD().fit(bad, y)
+    with pytest.raises(LabelError):
+        IndefiniteKFD().fit(S, y[:4])
+    with pytest.raises(LabelError):
+        IndefiniteKFD().fit(S, np.full(10, "a"))
+    with pytest.raises(TestMatrixError):
+        IndefiniteKFD().fit(S, y).transform(np.ones((3, 11)))
+
+
+def test_grid_search_slices_rows_and_columns():
+    S, y = blobs(3, 10, 5)
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    gs = GridSearchCV(IndefiniteKFD(), {"rho": [1.0, 1e4]}, cv=cv).fit(S, y)
+    for i, params in enumerate(gs.cv_results_["params"]):
+        for f, (tr, te) in enumerate(cv.split(S, y)):
+            clf = IndefiniteKFD(**params).fit(S[np.ix_(tr, tr)], y[tr])
+            score = clf.score(S[np.ix_(te, tr)], y[te])
+            assert gs.cv_results_[f"split{f}_test_score"][i] == pytest.approx(score)
+
+
+def test_check_estimator():
+    check_estimator(IndefiniteKFD(), expected_failed_checks=EXPECTED_FAILED)
+
+
+def _load(name):
+    path = DATA / f"{name}.mat"
+    if not path.exists():
+        pytest.skip(f"{path} not available")
+    d = scipy.io.loadmat(path)
+    return d["A"].astype(float), d["C"].ravel().astype(int)
+
+
+@pytest.mark.parametrize("name,chance", [("aural_sonar", 0.5), ("protein", 1 - 72 / 213)])
+def test_uw_sanity(name, chance):
+    S, y = _load(name)
+    idx = np.arange(len(y))
+    tr, te = train_test_split(idx, test_size=0.2, stratify=y, random_state=0)
+    gs = GridSearchCV(
+        IndefiniteKFD(), {"rho": [0.01, 1.0, 100.0]},
+        cv=StratifiedKFold(3, shuffle=True, random_state=0),
+    ).fit(S[np.ix_(tr, tr)], y[tr])
+    err = 1 - gs.score(S[np.ix_(te, tr)], y[te])
+    print(f"IKFD {name}: test error {err:.3f} with {gs.best_params_}")
+    assert err < 0.5 * chance

@@ -1,0 +1,169 @@
+"""Tests for LPMachine (Chen 2010 eq. 2.7; Chen et al. 2009 eq. 5)."""
+
+import pickle
+from pathlib import Path
+
+import cvxpy as cp
+import numpy as np
+import pytest
+import scipy.io
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
+from sklearn.utils.estimator_checks import check_estimator
+
+from proxlearn._validation import (
+    InvalidParameterError,
+    LabelError,
+    SimilarityMatrixError,
+    TestMatrixError,
+)
+from proxlearn.base import is_pairwise
+from proxlearn.svm._lp_machine import LPMachine, lp_machine_binary
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "uw"
+
+# Failures caused by the shared input policy of proxlearn._validation.
+EXPECTED_FAILED = {
+    "check_dtype_object": "object arrays are rejected by _validation policy",
+    "check_fit2d_predict1d": "_validation deliberately accepts a 1-D test row of length n_train",
+}
+
+
+def blobs(k, n_per, seed, noise=4.0):
+    """Linear kernel of k Gaussian blobs plus symmetric noise (indefinite)."""
+    rng = np.random.default_rng(seed)
+    means = np.array([(-3, 3), (3, -3), (3 * 3**0.5, 3 * 3**0.5)])[:k]
+    X = np.vstack([rng.normal(m, 1.5, (n_per, 2)) for m in means])
+    y = np.repeat(np.arange(k), n_per)
+    N = rng.normal(0, noise, (len(X), len(X)))
+    return X @ X.T + 0.5 * (N + N.T), y
+
+
+def _cvxpy_lp(S, y, C):
+    w = cp.Variable(S.shape[1])
+    b = cp.Variable()
+    obj = cp.norm1(w) + C * cp.sum(cp.pos(1 - cp.multiply(y, S @ w + b)))
+    prob = cp.Problem(cp.Minimize(obj))
+    prob.solve(solver="CLARABEL")
+    return prob.value
+
+
+@pytest.mark.parametrize("C", [0.01, 1.0, 100.0])
+def test_binary_lp_optimal_vs_cvxpy_and_duals(C):
+    S, y = blobs(2, 20, 0, noise=20.0)
+    S = S + np.random.default_rng(1).normal(size=S.shape)  # asymmetric, used as given
+    ypm = np.where(y == 1, 1.0, -1.0)
+    w, b, res = lp_machine_binary(S, ypm, C)
+    assert res.status == 0
+    primal = np.abs(w).sum() + C * np.maximum(0, 1 - ypm * (S @ w + b)).sum()
+    assert primal == pytest.approx(res.fun, rel=1e-9, abs=1e-9)
+    assert res.fun == pytest.approx(_cvxpy_lp(S, ypm, C), rel=1e-6, abs=1e-8)
+    # LP duality: lambda in [0, C], sum lambda y = 0, |S^T (lambda y)| <= 1,
+    # and sum lambda equals the optimal value
+    lam = -res.ineqlin.marginals
+    assert np.all(lam >= -1e-9) and np.all(lam <= C + 1e-9)
+    assert abs(lam @ ypm) <= 1e-7 * max(1.0, C)
+    assert np.abs(S.T @ (lam * ypm)).max() <= 1 + 1e-7
+    assert lam.sum() == pytest.approx(res.fun, rel=1e-7, abs=1e-9)
+    # complementary slackness: lambda_i > 0 only on active margins
+    margin = ypm * (S @ w + b)
+    active = lam > 1e-7
+    assert np.all(margin[active] <= 1 + 1e-6)
+
+
+def test_estimator_matches_binary_solver_and_is_sparse():
+    S, y = blobs(2, 20, 2)
+    clf = LPMachine(C=1.0).fit(S, y)
+    w, b, res = lp_machine_binary(S, np.where(y == 1, 1.0, -1.0), 1.0)
+    assert clf.objective_[0] == pytest.approx(res.fun)
+    np.testing.assert_allclose(clf.decision_function(S), S @ clf.coef_[0] + clf.intercept_[0])
+    assert len(clf.support_) < len(y) // 2  # the l1 norm gives a sparse w
+    assert clf.n_support_.sum() == len(clf.support_)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_sanity_accuracy_far_above_chance(k):
+    S, y = blobs(k, 40, 0)
+    idx = np.arange(len(y))
+    tr, te = train_test_split(idx, test_size=0.25, stratify=y, random_state=0)
+    clf = LPMachine(C=0.1).fit(S[np.ix_(tr, tr)], y[tr])
+    assert clf.score(S[np.ix_(te, tr)], y[te]) >= 0.9
+
+
+def test_multiclass_ovo():
+    S, y = blobs(3, 10, 3)
+    clf = LPMachine(C=0.1).fit(S, y + 5)
+    assert list(clf.classes_) == [5, 6, 7]
+    assert clf.coef_.shape == (3, 30)
+    assert np.all(clf.coef_[2, y == 0] == 0.0)  # pair (1, 2) ignores class 0
+    dec = clf.decision_function(S)
+    np.testing.assert_array_equal(clf.predict(S), clf.classes_[np.argmax(dec, axis=1)])
+    assert len(clf.dual_coef_) == 3 and clf.dual_coef_[0].shape == (20,)
+
+
+def test_pickle_and_clone():
+    S, y = blobs(2, 8, 4)
+    clf = LPMachine(C=0.5).fit(S, y)
+    clf2 = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(clf.decision_function(S), clf2.decision_function(S))
+    assert clone(clf).get_params()["C"] == 0.5 and is_pairwise(clf)
+
+
+@pytest.mark.parametrize("params", [{"C": 0.0}, {"C": -2.0}, {"decision_function_shape": "x"}])
+def test_invalid_parameters(params):
+    S, y = blobs(2, 5, 0)
+    with pytest.raises(InvalidParameterError):
+        LPMachine(**params).fit(S, y)
+
+
+def test_bad_input():
+    S, y = blobs(2, 5, 0)
+    with pytest.raises(SimilarityMatrixError):
+        LPMachine().fit(S[:-1], y[:-1].tolist() + [0])
+    bad = S.copy()
+    bad[2, 2] = np.nan
+    with pytest.raises(SimilarityMatrixError):
+        LPMachine().fit(bad, y)
+    with pytest.raises(LabelError):
+        LPMachine().fit(S, y[:-1])
+    with pytest.raises(LabelError):
+        LPMachine().fit(S, np.ones(10))
+    with pytest.raises(TestMatrixError):
+        LPMachine().fit(S, y).decision_function(np.ones((2, 9)))
+
+
+def test_grid_search_slices_rows_and_columns():
+    S, y = blobs(2, 15, 5)
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    gs = GridSearchCV(LPMachine(), {"C": [0.01, 1.0]}, cv=cv).fit(S, y)
+    for i, params in enumerate(gs.cv_results_["params"]):
+        for f, (tr, te) in enumerate(cv.split(S, y)):
+            clf = LPMachine(**params).fit(S[np.ix_(tr, tr)], y[tr])
+            score = clf.score(S[np.ix_(te, tr)], y[te])
+            assert gs.cv_results_[f"split{f}_test_score"][i] == pytest.approx(score)
+
+
+def test_check_estimator():
+    check_estimator(LPMachine(), expected_failed_checks=EXPECTED_FAILED)
+
+
+def _load(name):
+    path = DATA / f"{name}.mat"
+    if not path.exists():
+        pytest.skip(f"{path} not available")
+    d = scipy.io.loadmat(path)
+    return d["A"].astype(float), d["C"].ravel().astype(int)
+
+
+@pytest.mark.parametrize("name,chance", [("aural_sonar", 0.5), ("protein", 1 - 72 / 213)])
+def test_uw_sanity(name, chance):
+    S, y = _load(name)
+    idx = np.arange(len(y))
+    tr, te = train_test_split(idx, test_size=0.2, stratify=y, random_state=0)
+    gs = GridSearchCV(
+        LPMachine(), {"C": [0.1, 1.0, 10.0]},
+        cv=StratifiedKFold(3, shuffle=True, random_state=0),
+    ).fit(S[np.ix_(tr, tr)], y[tr])
+    err = 1 - gs.score(S[np.ix_(te, tr)], y[te])
+    print(f"LP machine {name}: test error {err:.3f} with {gs.best_params_}")
+    assert err < 0.5 * chance
