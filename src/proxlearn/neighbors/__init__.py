@@ -1,1 +1,33 @@
-"""neighbors."""
+"""Similarity-based nearest-neighbour classifiers (Chen et al. 2009, sections 5 and 7).
+
+* :class:`SimilarityKNeighborsClassifier` -- k-NN with uniform, affinity, KRI or
+  KRR weights, neighbours found from a precomputed test-to-train similarity
+  matrix, local spectrum modification of each k x k neighbour matrix.
+* :func:`kri_weights` / :func:`kri_weights_batch` -- kernel ridge interpolation
+  weights (eq. 12), an exact simplex-constrained QP.
+* :func:`krr_weights` / :func:`krr_weights_batch` -- kernel ridge regression
+  weights (eq. 15), with ``pinv`` or a local spectrum modification.
+* :func:`normalize_krr_weights` -- the display normalisation of footnote 5.
+"""
+
+from ._knn import SimilarityKNeighborsClassifier
+from ._weights import (
+    KRI_SPECTRA,
+    KRR_SPECTRA,
+    kri_weights,
+    kri_weights_batch,
+    krr_weights,
+    krr_weights_batch,
+    normalize_krr_weights,
+)
+
+__all__ = [
+    "KRI_SPECTRA",
+    "KRR_SPECTRA",
+    "SimilarityKNeighborsClassifier",
+    "kri_weights",
+    "kri_weights_batch",
+    "krr_weights",
+    "krr_weights_batch",
+    "normalize_krr_weights",
+]

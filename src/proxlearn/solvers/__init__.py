@@ -1,1 +1,37 @@
-"""solvers."""
+"""Optimisation solvers used by proxlearn estimators.
+
+* :func:`box_lasso` -- box-constrained lasso
+  ``min 1/2 ||b - A x||^2 + eps ||x||_1  s.t. |x_j| <= C`` (the P-SVM problem,
+  Chen 2010 eq. 2.8), with a duality-gap / KKT optimality certificate.
+* :func:`solve_simplex_qp` -- batched exact solver of
+  ``min 1/2 x^T Q x - c^T x  s.t. x >= 0, 1^T x = 1`` (the KRI weights of
+  Chen et al. 2009 eq. 12), with KKT residuals.
+"""
+
+from ._box_lasso import (
+    BoxLassoResult,
+    box_lasso,
+    box_lasso_duality_gap,
+    box_lasso_kkt_residual,
+    box_lasso_objective,
+)
+from ._simplex_qp import (
+    SimplexQPConvergenceWarning,
+    project_simplex,
+    simplex_qp_kkt_residual,
+    simplex_qp_objective,
+    solve_simplex_qp,
+)
+
+__all__ = [
+    "BoxLassoResult",
+    "box_lasso",
+    "box_lasso_duality_gap",
+    "box_lasso_kkt_residual",
+    "box_lasso_objective",
+    "project_simplex",
+    "simplex_qp_kkt_residual",
+    "simplex_qp_objective",
+    "solve_simplex_qp",
+    "SimplexQPConvergenceWarning",
+]

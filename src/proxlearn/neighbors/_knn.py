@@ -1,0 +1,367 @@
+"""Similarity-based weighted k-nearest-neighbour classifier.
+
+Chen et al. (2009), section 5 (weighted k-NN: uniform, affinity, KRI eq. 12,
+KRR eq. 15) and section 7.2 (neighbour search, local spectrum modification).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import column_or_1d
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from proxlearn._validation import (
+    InvalidParameterError,
+    LabelError,
+    check_labels,
+    check_n_neighbors,
+    check_option,
+    check_positive,
+    check_similarity,
+    check_test_similarity,
+)
+from proxlearn.base import PairwiseMixin
+
+from ._weights import KRI_SPECTRA, KRR_SPECTRA, kri_weights_batch, krr_weights_batch
+
+__all__ = ["SimilarityKNeighborsClassifier", "top_k_similar"]
+
+_WEIGHTS = ("uniform", "affinity", "kri", "krr")
+_DEFAULT_SPECTRUM = {"kri": "clip", "krr": "pinv"}
+#: Memory budget (bytes) of the per-chunk work arrays; bounds the number of
+#: test rows processed at once (the (chunk, k, k) neighbour blocks, their
+#: eigendecompositions and the (chunk, n) candidate masks).
+_CHUNK_BYTES = 64 * 2**20
+#: Relative tolerance under which two class scores count as tied.
+_TIE_RTOL = 1e-10
+
+
+def top_k_similar(R, k):
+    """Indices and values of the ``k`` largest entries of each row of ``R``.
+
+    Uses :func:`numpy.argpartition` to find the k-th largest value of each
+    row, then sorts the candidates (entries ``>=`` that value) by decreasing
+    similarity with ties broken by the lower column index, so the result is
+    deterministic even when several entries tie at the boundary. Only arrays
+    of the size of ``R`` (a boolean mask) and of the candidates are created.
+
+    Parameters
+    ----------
+    R : ndarray of shape (c, n)
+    k : int, 1 <= k <= n
+
+    Returns
+    -------
+    idx : ndarray of shape (c, k), int
+    val : ndarray of shape (c, k), float
+        ``val[i, j] = R[i, idx[i, j]]``, non-increasing along each row.
+    """
+    c, n = R.shape
+    if k < n:
+        part = np.argpartition(-R, k - 1, axis=1)[:, :k]
+        thr = np.take_along_axis(R, part, axis=1).min(axis=1)
+        rows, cols = np.nonzero(R >= thr[:, None])
+    else:
+        rows = np.repeat(np.arange(c), n)
+        cols = np.tile(np.arange(n), c)
+    vals = R[rows, cols]
+    order = np.lexsort((cols, -vals, rows))
+    rows, cols, vals = rows[order], cols[order], vals[order]
+    counts = np.bincount(rows, minlength=c)
+    start = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    pos = np.arange(rows.size) - start[rows]
+    keep = pos < k
+    return cols[keep].reshape(c, k), vals[keep].reshape(c, k)
+
+
+class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimator):
+    """Weighted k-NN classifier on a precomputed (possibly indefinite) similarity.
+
+    Implements the similarity-based weighted k-NN of Chen et al. (2009),
+    section 5: for a test sample with neighbours ``x_1..x_k`` the prediction
+    is ``argmax_g sum_i w_i I{y_i = g}`` (eq. 9) with
+
+    * ``"uniform"``: ``w_i = 1/k`` (majority vote);
+    * ``"affinity"``: ``w_i`` proportional to ``psi(x, x_i)`` (section 5.1);
+    * ``"kri"``: kernel ridge interpolation weights, the simplex-constrained QP
+      of eq. (12), solved exactly (:func:`proxlearn.neighbors.kri_weights_batch`);
+    * ``"krr"``: kernel ridge regression weights ``(S + reg I)^{-1} s``,
+      eq. (15) (:func:`proxlearn.neighbors.krr_weights_batch`).
+
+    For KRI and KRR the k x k matrix of similarities among the neighbours
+    (taken from the symmetrised training matrix) is made PSD *locally*, per
+    test point, with the chosen spectrum method (section 7.4: "for the local
+    methods the modification is only done locally").
+
+    Parameters
+    ----------
+    n_neighbors : int, default=5
+        Neighbourhood size k. Must not exceed the number of training samples:
+        ``fit`` (and ``kneighbors`` with a larger ``n_neighbors``) raise
+        :class:`~proxlearn._validation.InvalidParameterError` instead of
+        clamping.
+    weights : {"uniform", "affinity", "kri", "krr"}, default="uniform"
+    reg : float, default=1.0
+        Ridge parameter lambda of KRI (``>= 0``) and KRR (``>= 0`` with
+        ``spectrum="pinv"``, ``> 0`` otherwise). Ignored by uniform/affinity.
+    spectrum : {"clip", "flip", "shift", "none", "pinv"} or None, default=None
+        Local spectrum modification. ``None`` means the paper's recommendation:
+        ``"clip"`` for KRI and ``"pinv"`` for KRR (section 7.4, Table 4).
+        ``"pinv"`` is valid for KRR only. With ``"none"`` KRI raises if a local
+        ``S + reg I`` is indefinite. Ignored by uniform/affinity.
+    transform_s : bool, default=True
+        For clip and flip, transform the test similarities consistently,
+        ``s~ = P s`` (section 2.2); the paper leaves this open for KRI/KRR
+        (notes [IMPL]: transform by default). No effect for shift/none/pinv.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    S_fit_ : ndarray of shape (n_train, n_train)
+        The symmetrised training similarity matrix ``(S + S^T) / 2``.
+    n_features_in_ : int
+        Number of training samples (columns expected in test matrices).
+
+    Notes
+    -----
+    **Neighbour search.** ``predict(S_test)`` takes the (m, n_train) matrix of
+    test-to-train similarities ``S_test[i, j] = psi(x_i, x_j)`` and uses it as
+    given both to find the neighbours (the k largest entries of each row; ties
+    broken by the lower training index) and as the vector ``s``. Chen et al.
+    search neighbours with the symmetrised similarity
+    ``(psi(x, x_i) + psi(x_i, x)) / 2`` (section 7.2); for asymmetric data pass
+    that symmetrised matrix. Test rows are processed in chunks, so memory beyond
+    the given matrix is bounded by about 64 MB.
+
+    **Affinity weights.** ``w_i = max(psi(x, x_i), 0) / sum_j max(psi(x, x_j), 0)``:
+    negative similarities are clipped at 0; if all are ``<= 0`` the weights
+    fall back to uniform.
+
+    **Ties.** The predicted class maximises the summed weight over the classes
+    present among the k neighbours (an absent class, with score 0, is never
+    predicted, even when KRR weights make every present class negative).
+    Classes whose score is within ``1e-10 * sum|w|`` of the maximum are tied,
+    and the tie goes to the class of the nearest neighbour among the tied
+    classes.
+
+    **Probabilities.** ``predict_proba`` returns the class sums of the weights
+    clipped at zero and renormalised (uniform, affinity and KRI weights are
+    already non-negative and sum to one, so nothing changes for them). Negative
+    KRR weights are set to 0; if no weight is positive the neighbours get
+    uniform weights. Consequently for KRR the ``argmax`` of ``predict_proba``
+    can differ from ``predict``, which uses the signed weights (eq. 9); and
+    exact probability ties are resolved by ``predict``'s nearest-neighbour
+    rule, not by the lowest class index.
+
+    References
+    ----------
+    Y. Chen, E. K. Garcia, M. R. Gupta, A. Rahimi, L. Cazzanti.
+    Similarity-based classification: concepts and algorithms. JMLR 10, 2009.
+    """
+
+    def __init__(
+        self,
+        n_neighbors=5,
+        weights="uniform",
+        reg=1.0,
+        spectrum=None,
+        transform_s=True,
+    ):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.reg = reg
+        self.spectrum = spectrum
+        self.transform_s = transform_s
+
+    # ------------------------------------------------------------------ #
+    def _check_params(self):
+        """Validate the hyperparameters; return (weights, spectrum, reg)."""
+        weights = check_option(self.weights, "weights", _WEIGHTS)
+        spectrum = self.spectrum
+        if spectrum is not None:
+            check_option(spectrum, "spectrum", KRR_SPECTRA)
+        if weights == "kri":
+            spectrum = spectrum or _DEFAULT_SPECTRUM["kri"]
+            if spectrum not in KRI_SPECTRA:
+                raise InvalidParameterError(
+                    f"spectrum={spectrum!r} is not available for KRI weights (the "
+                    "QP needs a PSD matrix); choose one of "
+                    f"{sorted(KRI_SPECTRA)!r}. 'pinv' applies to KRR only."
+                )
+        elif weights == "krr":
+            spectrum = spectrum or _DEFAULT_SPECTRUM["krr"]
+        reg = check_positive(self.reg, "reg", allow_zero=True)
+        if weights == "krr" and spectrum != "pinv" and reg == 0.0:
+            raise InvalidParameterError(
+                f"reg must be > 0 for KRR weights with spectrum={spectrum!r} "
+                "(the modified local matrix can be singular); use "
+                "spectrum='pinv' for reg=0."
+            )
+        if not isinstance(self.transform_s, bool | np.bool_):
+            raise InvalidParameterError(
+                f"transform_s must be True or False, got {self.transform_s!r}."
+            )
+        if isinstance(self.n_neighbors, bool) or not isinstance(
+            self.n_neighbors, numbers.Integral
+        ):
+            raise InvalidParameterError(
+                f"n_neighbors must be a positive integer, got {self.n_neighbors!r}."
+            )
+        return weights, spectrum, reg
+
+    def fit(self, S, y):
+        """Store the symmetrised training similarities and the labels.
+
+        Parameters
+        ----------
+        S : array-like of shape (n_train, n_train)
+            Training similarities ``S[i, j] = psi(x_i, x_j)``; asymmetric input
+            is replaced by ``(S + S^T) / 2`` (with a warning above the
+            tolerance of :func:`proxlearn._validation.check_similarity`).
+        y : array-like of shape (n_train,)
+            Class labels (at least two classes).
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        if y is None:
+            raise LabelError(
+                f"{type(self).__name__} requires y to be passed, but the target y "
+                "is None. Pass one class label per row of the training matrix."
+            )
+        S = check_similarity(S, symmetric="symmetrize")
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        classes, y_idx = check_labels(y, S.shape[0])
+        check_n_neighbors(self.n_neighbors, S.shape[0])
+        self.S_fit_ = S
+        self.classes_ = classes
+        self._y_idx = y_idx
+        self.n_features_in_ = S.shape[0]
+        return self
+
+    # ------------------------------------------------------------------ #
+    def _chunks(self, m, k):
+        n = self.n_features_in_
+        per_row = 8 * (6 * k * k + 3 * n) + 1
+        rows = max(1, min(m, _CHUNK_BYTES // per_row))
+        for start in range(0, m, rows):
+            yield slice(start, min(start + rows, m))
+
+    def _local_weights(self, S_test, k):
+        """Yield (rows, neighbour indices, signed weights) chunk by chunk."""
+        weights, spectrum, reg = self._check_params()
+        for sl in self._chunks(S_test.shape[0], k):
+            nbrs, sims = top_k_similar(S_test[sl], k)
+            c = nbrs.shape[0]
+            if weights == "uniform":
+                W = np.full((c, k), 1.0 / k)
+            elif weights == "affinity":
+                W = np.maximum(sims, 0.0)
+                tot = W.sum(axis=1, keepdims=True)
+                W = np.where(tot > 0, W / np.where(tot > 0, tot, 1.0), 1.0 / k)
+            else:
+                S_loc = self.S_fit_[nbrs[:, :, None], nbrs[:, None, :]]
+                if weights == "kri":
+                    W = kri_weights_batch(
+                        S_loc, sims, reg, spectrum, transform_s=self.transform_s
+                    )
+                else:
+                    W = krr_weights_batch(
+                        S_loc, sims, reg, spectrum, transform_s=self.transform_s
+                    )
+            yield sl, nbrs, W
+
+    def _validate_test(self, S_test):
+        check_is_fitted(self, "S_fit_")
+        S_test = check_test_similarity(S_test, self.n_features_in_)
+        k = check_n_neighbors(self.n_neighbors, self.n_features_in_)
+        return S_test, k
+
+    def _class_onehot(self, nbrs):
+        G = self.classes_.shape[0]
+        return self._y_idx[nbrs][:, :, None] == np.arange(G)
+
+    def predict(self, S_test):
+        """Predict class labels (Chen et al. 2009, eq. 9).
+
+        Parameters
+        ----------
+        S_test : array-like of shape (m, n_train)
+            Similarities from each test sample to every training sample (see
+            the class notes for asymmetric similarities).
+
+        Returns
+        -------
+        y_pred : ndarray of shape (m,)
+        """
+        S_test, k = self._validate_test(S_test)
+        out = np.empty(S_test.shape[0], dtype=np.intp)
+        for sl, nbrs, W in self._local_weights(S_test, k):
+            onehot = self._class_onehot(nbrs)
+            scores = np.einsum("ck,ckg->cg", W, onehot)
+            present = onehot.any(axis=1)
+            sc = np.where(present, scores, -np.inf)
+            best = sc.max(axis=1, keepdims=True)
+            tol = _TIE_RTOL * np.abs(W).sum(axis=1, keepdims=True)
+            tied = present & (sc >= best - tol)
+            ynb = self._y_idx[nbrs]
+            rows = np.arange(nbrs.shape[0])[:, None]
+            first = np.argmax(tied[rows, ynb], axis=1)
+            out[sl] = ynb[rows[:, 0], first]
+        return self.classes_[out]
+
+    def predict_proba(self, S_test):
+        """Class probabilities from the non-negative part of the weights.
+
+        ``P(g | x) = sum_{i: y_i = g} w_i^+ / sum_i w_i^+`` with
+        ``w^+ = max(w, 0)``; uniform over the neighbours if no weight is
+        positive (only possible for KRR). See the class notes.
+
+        Returns
+        -------
+        proba : ndarray of shape (m, n_classes), columns in ``classes_`` order.
+        """
+        S_test, k = self._validate_test(S_test)
+        G = self.classes_.shape[0]
+        out = np.empty((S_test.shape[0], G))
+        for sl, nbrs, W in self._local_weights(S_test, k):
+            Wp = np.maximum(W, 0.0)
+            tot = Wp.sum(axis=1, keepdims=True)
+            Wp = np.where(tot > 0, Wp / np.where(tot > 0, tot, 1.0), 1.0 / k)
+            out[sl] = np.einsum("ck,ckg->cg", Wp, self._class_onehot(nbrs))
+        return out
+
+    def kneighbors(self, S_test, n_neighbors=None, return_similarity=True):
+        """Nearest training samples of each test row, most similar first.
+
+        Parameters
+        ----------
+        S_test : array-like of shape (m, n_train)
+        n_neighbors : int, optional
+            Defaults to ``self.n_neighbors``; must not exceed ``n_train``.
+        return_similarity : bool, default=True
+
+        Returns
+        -------
+        similarity : ndarray of shape (m, n_neighbors)
+            Only if ``return_similarity``; non-increasing along each row.
+        indices : ndarray of shape (m, n_neighbors)
+            Training indices; ties broken by the lower index.
+        """
+        check_is_fitted(self, "S_fit_")
+        S_test = check_test_similarity(S_test, self.n_features_in_)
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        k = check_n_neighbors(k, self.n_features_in_)
+        m = S_test.shape[0]
+        idx = np.empty((m, k), dtype=np.intp)
+        val = np.empty((m, k))
+        for sl in self._chunks(m, k):
+            idx[sl], val[sl] = top_k_similar(S_test[sl], k)
+        return (val, idx) if return_similarity else idx
