@@ -122,7 +122,7 @@ def test_demo_writes_plots(capsys, no_files, tmp_path, monkeypatch):
     keep = ("synthetic-1", "wine-sigmoid", "protein")  # protein: not available here
     monkeypatch.setattr(registry, "REGISTRY", {k: registry.REGISTRY[k] for k in keep})
     out = tmp_path / "demo"
-    assert main(["demo", "--out", str(out)]) == 0
+    assert main(["demo", "--out", str(out), "--splits", "2", "--jobs", "1"]) == 0
     text = capsys.readouterr().out
     embedded = [r.name for r in registry.list_datasets() if r.location == "embedded"]
     assert sorted(embedded) == ["synthetic-1", "wine-sigmoid"]
@@ -130,6 +130,14 @@ def test_demo_writes_plots(capsys, no_files, tmp_path, monkeypatch):
     for name in embedded:
         assert name in text
     assert "protein" not in text
+    # the quick study ran on the demo set that is available (wine-sigmoid)
+    assert "quick study" in text and "test error %" in text
+    results = json.loads((out / "study" / "results.json").read_text())
+    assert list(results) == ["wine-sigmoid"]
+    assert set(results["wine-sigmoid"]) == {"svm-clip", "svm-flip", "svm-shift",
+                                            "svm-features-linear", "ikfd", "knn"}
+    assert all(len(v["errors"]) == 2 for v in results["wine-sigmoid"].values())
+    assert (out / "study" / "errors.png").is_file()
 
 
 def test_run_demo_returns_summaries(tmp_path):
@@ -139,3 +147,38 @@ def test_run_demo_returns_summaries(tmp_path):
     res = run_demo(tmp_path, console, names={"synthetic-1", "wine-sigmoid"})
     assert [r["name"] for r in res] == ["synthetic-1", "wine-sigmoid"]
     assert all(os.path.isfile(r["plot"]) and r["n_negative_eigenvalues"] > 0 for r in res)
+
+
+def test_study_command_json_cache_and_errors(capsys, tmp_path):
+    out = tmp_path / "st"
+    js = tmp_path / "r.json"
+    args = ["study", "synthetic-1", "--methods", "svm-clip,ikfd", "--protocol", "custom",
+            "--splits", "2", "--cv", "3", "--out", str(out), "--json", str(js),
+            "--markdown", str(tmp_path / "t.md"), "--latex", str(tmp_path / "t.tex")]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert "0 of 4 cells from cache" in first
+    data = json.loads(js.read_text())
+    assert set(data["synthetic-1"]) == {"svm-clip", "ikfd"}
+    cell = data["synthetic-1"]["svm-clip"]
+    assert len(cell["errors"]) == 2 and len(cell["params"]) == 2 and "C" in cell["params"][0]
+    assert (out / "results.json").is_file() and (out / "errors.png").is_file()
+    assert "svm-clip" in (tmp_path / "t.md").read_text()
+    assert "tabular" in (tmp_path / "t.tex").read_text()
+    # a rerun resumes from the cell cache and gives the same numbers
+    assert main(args) == 0
+    assert "4 of 4 cells from cache" in capsys.readouterr().out
+    assert json.loads(js.read_text()) == data
+
+
+def test_study_command_bad_input(capsys):
+    assert main(["study", "synthetic-1", "--methods", "svm-clop"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("proxlearn: error: unknown method 'svm-clop'")
+    assert "svm-clip" in err and err.count("\n") == 1
+    assert main(["study", "no-such-set", "--methods", "svm-clip"]) == 2
+    assert "unknown data set" in capsys.readouterr().err
+    assert main(["study", "synthetic-1", "--protocol", "chen2099"]) == 2
+    assert "unknown protocol" in capsys.readouterr().err
+    assert main(["study", "--list-methods"]) == 0
+    assert "knn-krr" in capsys.readouterr().out

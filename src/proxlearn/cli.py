@@ -1,4 +1,4 @@
-"""Command line interface: ``proxlearn datasets | info | demo``.
+"""Command line interface: ``proxlearn datasets | info | study | demo``.
 
 Errors in the user's input (unknown data set, missing or malformed file) exit
 with status 2 and a one-line ``proxlearn: error: ...`` message on stderr.
@@ -14,7 +14,12 @@ from pathlib import Path
 
 from . import __version__
 
-__all__ = ["main", "run_demo"]
+__all__ = ["main", "run_demo", "run_study_command"]
+
+#: Methods of the quick study that the demo (the README's main job) runs.
+DEMO_METHODS = ("svm-clip", "svm-flip", "svm-shift", "svm-features-linear", "ikfd", "knn")
+#: Embedded data sets of the demo's quick study.
+DEMO_DATASETS = ("synthetic-2", "wine-sigmoid", "digits-idm")
 
 
 class _UserError(Exception):
@@ -148,15 +153,95 @@ def run_demo(out_dir, console, *, data_home=None, names=None) -> list[dict]:
     return results
 
 
+def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
+                      scheduler=None, out_dir=None, json_path=None, cache=True,
+                      markdown=None, latex=None):
+    """Run a study with a progress bar, print the table, write the outputs.
+
+    Returns the :class:`proxlearn.study.StudyResult`.
+    """
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from .study import plot_errors, rich_table, run_study, summary_rows, to_latex, to_markdown
+
+    out = None if out_dir is None else Path(out_dir)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    cache_dir = out / "cache" if (out is not None and cache) else None
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total} cells"), TimeElapsedColumn(),
+                  TextColumn("ETA"), TimeRemainingColumn(), console=console,
+                  transient=False) as bar:
+        task = bar.add_task(f"study ({protocol.name})", total=None)
+
+        def progress(done, total):
+            bar.update(task, completed=done, total=total)
+
+        result = run_study(datasets, methods, protocol, seed=seed, jobs=jobs,
+                           scheduler=scheduler, cache_dir=cache_dir, progress=progress)
+    rows = summary_rows(result)
+    console.print(rich_table(result, rows))
+    console.print(f"wall time {result.seconds:.1f} s; "
+                  f"{sum(c.cached for c in result.cells)} of {len(result.cells)} cells from cache")
+    payload = result.to_json()
+    if json_path:
+        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(json_path).write_text(json.dumps(payload, indent=1))
+    if out is not None:
+        (out / "results.json").write_text(json.dumps(payload, indent=1))
+        (out / "table.md").write_text(to_markdown(result, rows))
+        (out / "table.tex").write_text(to_latex(result, rows))
+        plot_errors(result, out / "errors.png")
+        console.print(f"results, tables and plot written to {out}")
+    if markdown:
+        Path(markdown).write_text(to_markdown(result, rows))
+    if latex:
+        Path(latex).write_text(to_latex(result, rows))
+    return result
+
+
+def _cmd_study(args, console) -> int:
+    from .study import METHODS, get_method, get_protocol
+
+    if args.list_methods:
+        for name, m in METHODS.items():
+            console.print(f"{name:24s} {m.description}")
+        return 0
+    if not args.datasets:
+        raise _UserError("name at least one data set (see `proxlearn datasets`).")
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    for m in methods:
+        get_method(m)  # unknown names: one-line error listing the valid ones
+    protocol = get_protocol(args.protocol, n_splits=args.splits, test_size=args.test_size,
+                            cv=args.cv)
+    datasets = [_load(name, args.data_home) for name in args.datasets]
+    run_study_command(datasets, methods, protocol, console, seed=args.seed, jobs=args.jobs,
+                      scheduler=args.scheduler, out_dir=args.out, json_path=args.json,
+                      cache=not args.no_cache, markdown=args.markdown, latex=args.latex)
+    return 0
+
+
 def _cmd_demo(args, console) -> int:
+    from .study import get_protocol
+
+    from .datasets import list_datasets
+
     run_demo(args.out, console, data_home=args.data_home)
+    available = {r.name for r in list_datasets(args.data_home) if r.available}
+    names = [n for n in DEMO_DATASETS if n in available]
+    datasets = [_load(name, args.data_home) for name in names]
+    protocol = get_protocol("custom", n_splits=args.splits, cv=3)
+    console.print(f"quick study: {', '.join(DEMO_METHODS)} on {', '.join(names)} "
+                  f"({protocol.n_splits} partitions 80/20, 3-fold CV)")
+    run_study_command(datasets, list(DEMO_METHODS), protocol, console, jobs=args.jobs,
+                      out_dir=Path(args.out) / "study")
     return 0
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="proxlearn",
-        description="Learning from similarity data: inspect the bundled and UW data sets.",
+        description="Learning from similarity data: inspect data sets and run reproduction studies.",
     )
     p.add_argument("--version", action="version", version=f"proxlearn {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
@@ -177,13 +262,40 @@ def _parser() -> argparse.ArgumentParser:
     m = sub.add_parser("demo", help="summarise and plot every available data set")
     m.add_argument("--out", metavar="DIR", default="proxlearn-demo",
                    help="folder for the plots (default: ./proxlearn-demo)")
+    m.add_argument("--splits", type=int, default=3, help="partitions of the quick study")
+    m.add_argument("--jobs", type=int, default=2, help="parallel workers (joblib)")
     m.add_argument("--data-home", **home)
     m.set_defaults(func=_cmd_demo)
+
+    st = sub.add_parser("study", help="run a reproduction protocol: nested CV over random partitions")
+    st.add_argument("datasets", nargs="*", help="registered names or matrix files")
+    st.add_argument("--methods", default="svm-clip,svm-flip,svm-shift",
+                    help="comma-separated method names (see --list-methods)")
+    st.add_argument("--protocol", default="chen2009",
+                    help="chen2009 | gu2012 | gu2012-synthetic | kundu2010 | custom")
+    st.add_argument("--splits", type=int, default=None, help="number of random partitions")
+    st.add_argument("--test-size", type=float, default=None, help="test fraction")
+    st.add_argument("--cv", type=int, default=None, help="inner cross-validation folds")
+    st.add_argument("--seed", type=int, default=0, help="seed of partitions and folds")
+    st.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib, -1: all)")
+    st.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="Dask distributed scheduler address (runs the cells on that cluster)")
+    st.add_argument("--out", metavar="DIR", default=None,
+                    help="folder for results.json, tables, plot and the cell cache")
+    st.add_argument("--json", metavar="FILE", default=None, help="write the results JSON here")
+    st.add_argument("--markdown", metavar="FILE", default=None, help="write a Markdown table")
+    st.add_argument("--latex", metavar="FILE", default=None, help="write a LaTeX table")
+    st.add_argument("--no-cache", action="store_true", help="do not read or write the cell cache")
+    st.add_argument("--list-methods", action="store_true", help="list the method names and exit")
+    st.add_argument("--data-home", **home)
+    st.set_defaults(func=_cmd_study)
     return p
 
 
 def main(argv=None) -> int:
     """Run the ``proxlearn`` command; returns the exit status."""
+    from ._validation import InvalidParameterError
+
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -191,7 +303,7 @@ def main(argv=None) -> int:
         return int(exc.code or 0)
     try:
         return args.func(args, _console())
-    except (_UserError, OSError) as exc:  # OSError: e.g. --plot/--out not writable
+    except (_UserError, OSError, InvalidParameterError) as exc:  # OSError: unwritable --out
         msg = " ".join(str(exc).split())
         print(f"proxlearn: error: {msg}", file=sys.stderr)
         return 2

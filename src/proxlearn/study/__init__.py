@@ -1,1 +1,45 @@
-"""study."""
+"""Reproduction studies: protocols, the method registry, nested CV runs and reports.
+
+>>> from proxlearn.study import get_protocol, run_study
+>>> from proxlearn.datasets import load_dataset
+>>> result = run_study([load_dataset("synthetic-1")], ["svm-clip"],
+...                    get_protocol("custom", n_splits=2))  # doctest: +SKIP
+"""
+
+from ._methods import METHODS, Method, get_method, register_method
+from ._protocols import PROTOCOLS, Protocol, get_protocol, inner_folds, make_partitions
+from ._report import (
+    agreement,
+    load_targets,
+    not_worse_than_best,
+    plot_errors,
+    rich_table,
+    summary_rows,
+    to_latex,
+    to_markdown,
+)
+from ._runner import CellResult, StudyResult, run_cell, run_study
+
+__all__ = [
+    "METHODS",
+    "PROTOCOLS",
+    "CellResult",
+    "Method",
+    "Protocol",
+    "StudyResult",
+    "agreement",
+    "get_method",
+    "get_protocol",
+    "inner_folds",
+    "load_targets",
+    "make_partitions",
+    "not_worse_than_best",
+    "plot_errors",
+    "register_method",
+    "rich_table",
+    "run_cell",
+    "run_study",
+    "summary_rows",
+    "to_latex",
+    "to_markdown",
+]

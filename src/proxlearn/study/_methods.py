@@ -1,0 +1,302 @@
+"""The study's method registry: one place that names every method and its grids.
+
+A :class:`Method` couples a short name (as used in the papers' tables and in
+``../shared/reference/targets.csv``) with a builder ``build(**params) ->
+estimator`` and the hyperparameter grid for each grid set. A method may also
+provide a *fold evaluator* that computes whatever the grid shares once per fold
+(for example one eigendecomposition for every ``C`` of a spectrum-clip SVM);
+without one the runner fits one estimator per grid point.
+
+New methods register themselves with :func:`register_method`, here or in the
+module that defines them.
+
+Grids
+-----
+``chen2009``: Chen et al. (2009) Table 2 / Chen thesis Table 4.2.
+``gu2012``: Gu & Guo (2012) section 4: C, rho in {0.01, 0.1, 1, 10, 100}.
+Grid values that are invalid for a training set (``n_neighbors >= n_train``)
+are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from sklearn.model_selection import ParameterGrid
+
+from .._validation import InvalidParameterError
+
+__all__ = ["METHODS", "Method", "get_method", "register_method"]
+
+Params = dict[str, Any]
+#: A fold evaluator: (S_train, y_train, S_test, [params, ...]) -> [y_pred, ...]
+FoldEvaluator = Callable[[np.ndarray, np.ndarray, np.ndarray, Sequence[Params]], list]
+
+
+def _powers(lo: int, hi: int) -> list[float]:
+    return [float(10.0**e) for e in range(lo, hi + 1)]
+
+
+#: Chen et al. (2009) Table 2 grids.
+K_GRID = list(range(1, 17)) + [32, 64, 128]
+C_SVM = _powers(-3, 5)
+C_RBF = _powers(-3, 1)
+GAMMA_RBF = _powers(-5, 1)
+KRI_REG = _powers(-6, 1) + [1e6]
+KRR_REG = _powers(-3, 1)
+PSVM_EPS = _powers(-4, 1)
+PSVM_C = _powers(0, 4)
+#: Gu & Guo (2012) grid for C and rho.
+GU_GRID = _powers(-2, 2)
+
+
+@dataclass
+class Method:
+    """A named method of the study.
+
+    Attributes
+    ----------
+    name : str
+        Short name, e.g. ``"svm-clip"``.
+    build : callable
+        ``build(**params)`` returns an unfitted estimator.
+    grids : dict
+        Grid set name -> parameter grid (dict of lists, as ``ParameterGrid``).
+    description : str
+    evaluate : callable or None
+        Optional fold evaluator sharing work across the grid.
+    """
+
+    name: str
+    build: Callable[..., Any]
+    grids: dict[str, dict[str, list]]
+    description: str = ""
+    evaluate: FoldEvaluator | None = None
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+    def grid(self, grid_set: str, n_train: int | None = None) -> list[Params]:
+        """Parameter combinations under ``grid_set``, valid for ``n_train`` samples."""
+        spec = self.grids.get(grid_set, self.grids.get("chen2009"))
+        if spec is None:
+            raise InvalidParameterError(
+                f"method {self.name!r} has no grid for {grid_set!r}; it has "
+                f"{sorted(self.grids)}."
+            )
+        combos = list(ParameterGrid(spec)) if spec else [{}]
+        if n_train is not None:
+            combos = [p for p in combos if p.get("n_neighbors", 0) < n_train]
+        return combos
+
+    def evaluate_grid(self, S_train, y_train, S_test, params_list) -> list:
+        """Predictions on ``S_test`` for each parameter set, fitted on the training block."""
+        if self.evaluate is not None:
+            return self.evaluate(S_train, y_train, S_test, params_list)
+        return [
+            self.build(**p).fit(S_train, y_train).predict(S_test) for p in params_list
+        ]
+
+
+METHODS: dict[str, Method] = {}
+
+
+def register_method(method: Method, *, replace: bool = False) -> Method:
+    """Add ``method`` to the registry (``replace=True`` to overwrite a name)."""
+    if method.name in METHODS and not replace:
+        raise InvalidParameterError(f"a method named {method.name!r} is already registered.")
+    METHODS[method.name] = method
+    return method
+
+
+def get_method(name: str) -> Method:
+    """Look up a registered method; the error lists the valid names."""
+    try:
+        return METHODS[name]
+    except KeyError:
+        raise InvalidParameterError(
+            f"unknown method {name!r}; valid methods are: {', '.join(sorted(METHODS))}."
+        ) from None
+
+
+# --------------------------------------------------------------------------
+# Fold evaluators that share work across a grid
+# --------------------------------------------------------------------------
+
+
+def _spectrum_svm_evaluator(spectrum: str, test_transform: str) -> FoldEvaluator:
+    """One eigendecomposition per fold, then one libsvm fit per C."""
+
+    def evaluate(S_train, y_train, S_test, params_list):
+        from sklearn.svm import SVC
+
+        from ..transforms import SpectrumTransformer
+
+        tf = SpectrumTransformer(method=spectrum, test_transform=test_transform)
+        K = tf.fit_transform(S_train)
+        K_test = tf.transform(S_test)
+        return [
+            SVC(kernel="precomputed", C=p["C"]).fit(K, y_train).predict(K_test)
+            for p in params_list
+        ]
+
+    return evaluate
+
+
+def _feature_svm_evaluator(kernel: str) -> FoldEvaluator:
+    """One similarity-feature kernel per gamma, then one libsvm fit per C."""
+
+    def evaluate(S_train, y_train, S_test, params_list):
+        from sklearn.svm import SVC
+
+        from ..transforms import SimilarityFeatures
+
+        out: list = [None] * len(params_list)
+        by_gamma: dict[float, list[int]] = {}
+        for i, p in enumerate(params_list):
+            by_gamma.setdefault(p.get("gamma", 1.0), []).append(i)
+        for gamma, idx in by_gamma.items():
+            tf = SimilarityFeatures(kernel=kernel, gamma=gamma)
+            K = tf.fit_transform(S_train)
+            K_test = tf.transform(S_test)
+            for i in idx:
+                svc = SVC(kernel="precomputed", C=params_list[i]["C"]).fit(K, y_train)
+                out[i] = svc.predict(K_test)
+        return out
+
+    return evaluate
+
+
+# --------------------------------------------------------------------------
+# Built-in methods (lazy imports keep ``import proxlearn.study`` light)
+# --------------------------------------------------------------------------
+
+
+def _similarity_svc(spectrum: str, test_transform: str = "consistent"):
+    def build(**params):
+        from ..svm import SimilaritySVC
+
+        return SimilaritySVC(spectrum=spectrum, test_transform=test_transform, **params)
+
+    return build
+
+
+def _feature_svc(kernel: str):
+    def build(**params):
+        from ..svm import SimilarityFeatureSVC
+
+        return SimilarityFeatureSVC(kernel=kernel, **params)
+
+    return build
+
+
+def _knn(weights: str, spectrum: str | None = None):
+    def build(**params):
+        from ..neighbors import SimilarityKNeighborsClassifier
+
+        extra = {} if spectrum is None else {"spectrum": spectrum}
+        return SimilarityKNeighborsClassifier(weights=weights, **extra, **params)
+
+    return build
+
+
+def _psvm(**params):
+    from ..svm import PotentialSVM
+
+    return PotentialSVM(**params)
+
+
+def _lp_machine(**params):
+    from ..svm import LPMachine
+
+    return LPMachine(**params)
+
+
+def _ikfd(**params):
+    from ..discriminant import IndefiniteKFD
+
+    return IndefiniteKFD(**params)
+
+
+for _spec in ("clip", "flip", "shift"):
+    register_method(
+        Method(
+            f"svm-{_spec}",
+            _similarity_svc(_spec),
+            {"chen2009": {"C": C_SVM}, "gu2012": {"C": GU_GRID}},
+            f"SVM with the spectrum-{_spec} similarity kernel (Chen et al. 2009 sec. 2)",
+            evaluate=_spectrum_svm_evaluator(_spec, "consistent"),
+        )
+    )
+register_method(
+    Method(
+        "svm-features-linear",
+        _feature_svc("linear"),
+        {"chen2009": {"C": C_SVM}, "gu2012": {"C": GU_GRID}},
+        "linear SVM on similarities as features (Chen et al. 2009 eq. 4)",
+        evaluate=_feature_svm_evaluator("linear"),
+    )
+)
+register_method(
+    Method(
+        "svm-features-rbf",
+        _feature_svc("rbf"),
+        {"chen2009": {"C": C_RBF, "gamma": GAMMA_RBF}},
+        "RBF SVM on similarities as features (Liao & Noble 2003)",
+        evaluate=_feature_svm_evaluator("rbf"),
+    )
+)
+register_method(
+    Method(
+        "psvm",
+        _psvm,
+        {"chen2009": {"C": PSVM_C, "epsilon": PSVM_EPS}},
+        "potential SVM (Hochreiter & Obermayer 2006; Chen thesis eq. 2.8)",
+    )
+)
+register_method(
+    Method(
+        "lp-machine",
+        _lp_machine,
+        {"chen2009": {"C": C_SVM}},
+        "l1-regularised SVM on similarity features (Chen et al. 2009 eq. 5)",
+    )
+)
+register_method(
+    Method(
+        "ikfd",
+        _ikfd,
+        {"chen2009": {"rho": GU_GRID}, "gu2012": {"rho": GU_GRID}},
+        "indefinite kernel Fisher discriminant (Pekalska & Haasdonk 2009)",
+    )
+)
+register_method(
+    Method("knn", _knn("uniform"), {"chen2009": {"n_neighbors": K_GRID}}, "k-NN, majority vote")
+)
+register_method(
+    Method(
+        "knn-affinity",
+        _knn("affinity"),
+        {"chen2009": {"n_neighbors": K_GRID}},
+        "affinity-weighted k-NN",
+    )
+)
+for _spec in ("clip", "flip", "shift"):
+    register_method(
+        Method(
+            "knn-kri" if _spec == "clip" else f"knn-kri-{_spec}",
+            _knn("kri", _spec),
+            {"chen2009": {"n_neighbors": K_GRID, "reg": KRI_REG}},
+            f"KRI-weighted k-NN, local spectrum {_spec} (Chen et al. 2009 eq. 12)",
+        )
+    )
+for _spec in ("pinv", "clip", "flip", "shift"):
+    register_method(
+        Method(
+            "knn-krr" if _spec == "pinv" else f"knn-krr-{_spec}",
+            _knn("krr", _spec),
+            {"chen2009": {"n_neighbors": K_GRID, "reg": KRR_REG}},
+            f"KRR-weighted k-NN, local {_spec} (Chen et al. 2009 eq. 15)",
+        )
+    )

@@ -1,0 +1,153 @@
+"""Evaluation protocols of the founding papers: partitions and inner CV folds.
+
+Each protocol fixes the number of random train/test partitions, the test
+fraction, the number of inner cross-validation folds used to choose
+hyperparameters, and the name of the grid set (see
+:mod:`proxlearn.study._methods`).
+
+=====================  ======  ====  ====  ============================================
+protocol               splits  test  CV    source
+=====================  ======  ====  ====  ============================================
+``chen2009``           20      20%   10    Chen et al. (2009) section 7.2; thesis ch. 4
+``gu2012``             50      10%   10    Gu & Guo (2012), real data
+``gu2012-synthetic``   50      20%   10    Gu & Guo (2012), Table 1
+``kundu2010``          5       bal.  5     Kundu et al. (2010): balanced test sets
+``custom``             5       20%   5     anything set on the command line
+=====================  ======  ====  ====  ============================================
+
+Implementation choices (the papers leave them open):
+
+* Outer partitions are **stratified** random splits (``StratifiedShuffleSplit``)
+  so that every class appears in every training part; the papers say "random".
+* ``kundu2010`` test sets take ``ceil(0.2 * n_minority)`` samples of every class.
+* Inner folds are ``StratifiedKFold`` (shuffled, seeded). When a class has fewer
+  training members than folds, stratification is impossible and the folds fall
+  back to shuffled ``KFold``; :func:`inner_folds` warns once per call.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, replace
+
+import numpy as np
+from sklearn.model_selection import KFold, StratifiedKFold, StratifiedShuffleSplit
+
+from .._validation import InvalidParameterError
+
+__all__ = ["PROTOCOLS", "Protocol", "get_protocol", "inner_folds", "make_partitions"]
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """A reproduction protocol.
+
+    Attributes
+    ----------
+    name : str
+    n_splits : int
+        Number of random train/test partitions.
+    test_size : float
+        Fraction of samples in each test part (ignored when ``balanced``).
+    cv : int
+        Inner cross-validation folds for hyperparameter selection.
+    grids : str
+        Name of the grid set that methods use under this protocol.
+    balanced : bool
+        Balanced test sets as in Kundu et al. (2010).
+    """
+
+    name: str
+    n_splits: int
+    test_size: float
+    cv: int
+    grids: str
+    balanced: bool = False
+
+
+PROTOCOLS: dict[str, Protocol] = {
+    p.name: p
+    for p in (
+        Protocol("chen2009", 20, 0.2, 10, "chen2009"),
+        Protocol("gu2012", 50, 0.1, 10, "gu2012"),
+        Protocol("gu2012-synthetic", 50, 0.2, 10, "gu2012"),
+        Protocol("kundu2010", 5, 0.2, 5, "chen2009", balanced=True),
+        Protocol("custom", 5, 0.2, 5, "chen2009"),
+    )
+}
+
+
+def get_protocol(name: str, **overrides) -> Protocol:
+    """Look up a protocol by name, optionally overriding some fields.
+
+    ``None`` values in ``overrides`` are ignored, so command-line options that
+    were not given keep the protocol's defaults.
+    """
+    if name not in PROTOCOLS:
+        raise InvalidParameterError(
+            f"unknown protocol {name!r}; choose one of {sorted(PROTOCOLS)}."
+        )
+    changes = {k: v for k, v in overrides.items() if v is not None}
+    proto = replace(PROTOCOLS[name], **changes)
+    if proto.n_splits < 1:
+        raise InvalidParameterError(f"splits must be >= 1, got {proto.n_splits}.")
+    if not 0.0 < proto.test_size < 1.0:
+        raise InvalidParameterError(
+            f"test size must be a fraction in (0, 1), got {proto.test_size}."
+        )
+    if proto.cv < 2:
+        raise InvalidParameterError(f"cv must be >= 2 folds, got {proto.cv}.")
+    return proto
+
+
+def make_partitions(y, protocol: Protocol, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Seeded random train/test partitions for ``protocol``.
+
+    Returns a list of ``(train_indices, test_indices)``, each sorted.
+    """
+    y = np.asarray(y)
+    rng = np.random.default_rng(seed)
+    if protocol.balanced:
+        classes, counts = np.unique(y, return_counts=True)
+        n_test = math.ceil(protocol.test_size * counts.min())
+        if n_test >= counts.min():
+            raise InvalidParameterError(
+                f"the smallest class has {counts.min()} samples: too few for a "
+                "balanced test set that leaves training samples of every class."
+            )
+        parts = []
+        for _ in range(protocol.n_splits):
+            test = np.concatenate(
+                [rng.choice(np.flatnonzero(y == c), n_test, replace=False) for c in classes]
+            )
+            mask = np.zeros(y.shape[0], dtype=bool)
+            mask[test] = True
+            parts.append((np.flatnonzero(~mask), np.flatnonzero(mask)))
+        return parts
+    splitter = StratifiedShuffleSplit(
+        n_splits=protocol.n_splits,
+        test_size=protocol.test_size,
+        random_state=int(rng.integers(2**31 - 1)),
+    )
+    return [
+        (np.sort(tr), np.sort(te)) for tr, te in splitter.split(np.zeros(y.shape[0]), y)
+    ]
+
+
+def inner_folds(y, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Inner cross-validation folds on a training part (stratified when possible)."""
+    y = np.asarray(y)
+    n_folds = min(n_folds, y.shape[0])
+    _, counts = np.unique(y, return_counts=True)
+    if counts.min() >= n_folds:
+        cv = StratifiedKFold(n_folds, shuffle=True, random_state=seed)
+    else:
+        warnings.warn(
+            f"a class has only {counts.min()} training samples, fewer than the "
+            f"{n_folds} CV folds; using unstratified shuffled folds.",
+            UserWarning,
+            stacklevel=2,
+        )
+        cv = KFold(n_folds, shuffle=True, random_state=seed)
+    return list(cv.split(np.zeros(y.shape[0]), y))

@@ -1,0 +1,316 @@
+"""Run a study: nested cross-validation over random partitions, cached and parallel.
+
+One *cell* is (data set, method, partition). For each cell the runner
+
+1. splits the training part into inner folds (:func:`inner_folds`),
+2. evaluates the method's whole grid on every inner fold (sharing per-fold work
+   through the method's fold evaluator),
+3. picks the grid point with the lowest pooled CV error (ties: the first in grid
+   order, i.e. the smallest regularisation / neighbourhood listed first),
+4. refits on the whole training part and reports the test error in %.
+
+Cells are independent: they run through joblib (``jobs``) or, given a Dask
+scheduler address, through joblib's Dask backend on a distributed cluster.
+Finished cells are cached as JSON files with a checksum, so an interrupted run
+resumes and a rerun with more methods reuses finished cells; a corrupted file is
+detected, reported and recomputed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ._methods import get_method
+from ._protocols import Protocol, inner_folds, make_partitions
+
+__all__ = ["CellResult", "StudyResult", "run_cell", "run_study"]
+
+CACHE_VERSION = 1
+
+
+@dataclass
+class CellResult:
+    """Outcome of one (data set, method, partition) cell."""
+
+    dataset: str
+    method: str
+    partition: int
+    error: float
+    params: dict
+    cv_error: float
+    seconds: float
+    cached: bool = False
+
+    def to_json(self) -> dict:
+        return {
+            "dataset": self.dataset,
+            "method": self.method,
+            "partition": self.partition,
+            "error": self.error,
+            "params": self.params,
+            "cv_error": self.cv_error,
+            "seconds": self.seconds,
+        }
+
+
+@dataclass
+class StudyResult:
+    """All cells of a study, with summaries per (data set, method)."""
+
+    protocol: Protocol
+    seed: int
+    cells: list[CellResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def errors(self, dataset: str, method: str) -> np.ndarray:
+        cells = sorted(
+            (c for c in self.cells if c.dataset == dataset and c.method == method),
+            key=lambda c: c.partition,
+        )
+        return np.array([c.error for c in cells])
+
+    @property
+    def datasets(self) -> list[str]:
+        return list(dict.fromkeys(c.dataset for c in self.cells))
+
+    @property
+    def methods(self) -> list[str]:
+        return list(dict.fromkeys(c.method for c in self.cells))
+
+    def to_json(self) -> dict:
+        """``{dataset: {method: {"errors", "mean", "std", "params"}}}``.
+
+        ``std`` is the sample standard deviation (ddof=1) over partitions.
+        """
+        out: dict = {}
+        for ds in self.datasets:
+            out[ds] = {}
+            for m in self.methods:
+                cells = sorted(
+                    (c for c in self.cells if c.dataset == ds and c.method == m),
+                    key=lambda c: c.partition,
+                )
+                if not cells:
+                    continue
+                errs = np.array([c.error for c in cells])
+                out[ds][m] = {
+                    "errors": errs.tolist(),
+                    "mean": float(errs.mean()),
+                    "std": float(errs.std(ddof=1)) if errs.size > 1 else 0.0,
+                    "params": [c.params for c in cells],
+                }
+        return out
+
+
+def _error_pct(y_true, y_pred) -> float:
+    return float(100.0 * np.mean(np.asarray(y_true) != np.asarray(y_pred)))
+
+
+def run_cell(S, y, method_name, train, test, protocol: Protocol, seed: int) -> dict:
+    """Nested CV on ``train``, refit, and test error on ``test`` (a plain dict).
+
+    ``S`` is the full similarity matrix of the data set; ``train`` and ``test``
+    index its rows. Only ``S[train][:, train]`` is used for model selection and
+    fitting, ``S[test][:, train]`` for testing.
+    """
+    start = time.perf_counter()
+    method = get_method(method_name)
+    S = np.asarray(S, dtype=np.float64)
+    y = np.asarray(y)
+    S_tr = S[np.ix_(train, train)]
+    y_tr = y[train]
+    folds = inner_folds(y_tr, protocol.cv, seed)
+    # only grid values valid in every inner fold (k < inner training size)
+    n_inner = min(len(f[0]) for f in folds)
+    grid = method.grid(protocol.grids, n_inner)
+    mistakes = np.zeros(len(grid))
+    for fit_idx, val_idx in folds:
+        preds = method.evaluate_grid(
+            S_tr[np.ix_(fit_idx, fit_idx)],
+            y_tr[fit_idx],
+            S_tr[np.ix_(val_idx, fit_idx)],
+            grid,
+        )
+        for g, pred in enumerate(preds):
+            mistakes[g] += np.sum(np.asarray(pred) != y_tr[val_idx])
+    best = int(np.argmin(mistakes))  # first minimum = first in grid order
+    params = grid[best]
+    model = method.build(**params).fit(S_tr, y_tr)
+    y_pred = model.predict(S[np.ix_(test, train)])
+    return {
+        "error": _error_pct(y[test], y_pred),
+        "params": {k: (v.item() if hasattr(v, "item") else v) for k, v in params.items()},
+        "cv_error": float(100.0 * mistakes[best] / len(y_tr)),
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def _fingerprint(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        if isinstance(p, np.ndarray):
+            h.update(str(p.dtype).encode())
+            h.update(str(p.shape).encode())
+            h.update(np.ascontiguousarray(p).tobytes())
+        else:
+            h.update(json.dumps(p, sort_keys=True, default=str).encode())
+    return h.hexdigest()[:16]
+
+
+class _Cache:
+    """One JSON file per cell, with a checksum of its payload."""
+
+    def __init__(self, root: Path | None):
+        self.root = None if root is None else Path(root)
+
+    def path(self, key: str) -> Path | None:
+        return None if self.root is None else self.root / f"{key}.json"
+
+    def load(self, key: str) -> dict | None:
+        path = self.path(key)
+        if path is None or not path.exists():
+            return None
+        try:
+            record = json.loads(path.read_text())
+            payload = record["payload"]
+            ok = record.get("sha256") == _fingerprint(payload) and record.get(
+                "version"
+            ) == CACHE_VERSION
+        except (ValueError, KeyError, TypeError):
+            ok = False
+        if not ok:
+            warnings.warn(
+                f"cache file {path} is corrupted or stale; recomputing it.",
+                UserWarning,
+                stacklevel=2,
+            )
+            path.unlink(missing_ok=True)
+            return None
+        return payload
+
+    def save(self, key: str, payload: dict) -> None:
+        path = self.path(key)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        record = {"version": CACHE_VERSION, "sha256": _fingerprint(payload), "payload": payload}
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(record))
+        tmp.replace(path)  # atomic: an interrupted write never leaves half a file
+
+
+def run_study(
+    datasets: Sequence,
+    methods: Sequence[str],
+    protocol: Protocol,
+    *,
+    seed: int = 0,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    cache_dir: str | Path | None = None,
+    progress=None,
+) -> StudyResult:
+    """Run ``methods`` on ``datasets`` under ``protocol``.
+
+    Parameters
+    ----------
+    datasets : sequence of SimilarityDataset
+    methods : sequence of str
+        Registered method names (see :data:`proxlearn.study.METHODS`).
+    protocol : Protocol
+    seed : int
+        Seeds the partitions and inner folds: the same seed gives the same numbers.
+    jobs : int
+        Parallel workers (joblib); ``-1`` uses every core.
+    scheduler : str, optional
+        Address of a Dask distributed scheduler; cells then run on that cluster
+        through joblib's Dask backend.
+    cache_dir : path, optional
+        Folder of finished cells (resume / reuse).
+    progress : callable, optional
+        ``progress(n_done, n_total)`` after every finished cell.
+    """
+    from joblib import Parallel, delayed, parallel_config
+
+    start = time.perf_counter()
+    for m in methods:
+        get_method(m)  # fail fast on unknown names
+    cache = _Cache(cache_dir)
+    result = StudyResult(protocol=protocol, seed=seed)
+    todo = []
+    for data in datasets:
+        S, y = data.matrix, np.asarray(data.labels)
+        parts = make_partitions(y, protocol, seed)
+        data_fp = _fingerprint(S, y.astype(str))
+        for m in methods:
+            method = get_method(m)
+            for i, (tr, te) in enumerate(parts):
+                key = "/".join(
+                    [
+                        data.name.replace("/", "_"),
+                        m,
+                        _fingerprint(
+                            data_fp,
+                            protocol.__dict__,
+                            seed,
+                            method.grids,
+                            method.name,
+                        ),
+                        f"part-{i:03d}",
+                    ]
+                )
+                hit = cache.load(key)
+                if hit is not None:
+                    result.cells.append(
+                        CellResult(data.name, m, i, cached=True, **_cell_fields(hit))
+                    )
+                else:
+                    todo.append((data.name, m, i, key, S, y, tr, te))
+    total = len(result.cells) + len(todo)
+    if progress is not None:
+        progress(len(result.cells), total)
+
+    def jobs_iter():
+        for name, m, i, key, S, y, tr, te in todo:
+            yield delayed(_run_cell_keyed)(name, m, i, key, S, y, tr, te, protocol, seed)
+
+    backend = {"backend": "dask"} if scheduler else {}
+    client = None
+    if scheduler:
+        from dask.distributed import Client
+
+        client = Client(scheduler)
+    try:
+        with parallel_config(n_jobs=jobs if not scheduler else -1, **backend):
+            runner = Parallel(return_as="generator_unordered")
+            for name, m, i, key, payload in runner(jobs_iter()):
+                cache.save(key, payload)
+                result.cells.append(CellResult(name, m, i, **_cell_fields(payload)))
+                if progress is not None:
+                    progress(len(result.cells), total)
+    finally:
+        if client is not None:
+            client.close()
+    order = {d.name: k for k, d in enumerate(datasets)}
+    morder = {m: k for k, m in enumerate(methods)}
+    result.cells.sort(key=lambda c: (order[c.dataset], morder[c.method], c.partition))
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _cell_fields(payload: dict) -> dict:
+    return {k: payload[k] for k in ("error", "params", "cv_error", "seconds")}
+
+
+def _run_cell_keyed(name, m, i, key, S, y, tr, te, protocol, seed):
+    # seed the inner folds per partition so cells are independent of run order
+    payload = run_cell(S, y, m, tr, te, protocol, seed + 1000 * i)
+    return name, m, i, key, payload

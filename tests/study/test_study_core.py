@@ -1,0 +1,222 @@
+"""Protocols, registry, nested-CV runner, cache and reports of proxlearn.study."""
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+from proxlearn._validation import InvalidParameterError
+from proxlearn.datasets import SimilarityDataset
+from proxlearn.study import (
+    METHODS,
+    agreement,
+    get_method,
+    get_protocol,
+    inner_folds,
+    make_partitions,
+    not_worse_than_best,
+    plot_errors,
+    run_cell,
+    run_study,
+    summary_rows,
+    to_latex,
+    to_markdown,
+)
+
+
+def _blobs(n_per=20, seed=0, noise=0.5):
+    """Linear kernel of 3 Gaussian blobs plus symmetric noise (indefinite)."""
+    rng = np.random.default_rng(seed)
+    means = np.array([[-3, 3], [3, -3], [3, 3]], dtype=float)
+    X = np.vstack([m + rng.normal(size=(n_per, 2)) for m in means])
+    y = np.repeat(np.arange(3), n_per)
+    Z = rng.normal(scale=noise, size=(len(y), len(y)))
+    S = X @ X.T + (Z + Z.T) / 2
+    return SimilarityDataset(matrix=S, labels=y, name=f"blobs{seed}")
+
+
+def test_protocol_table_and_overrides():
+    p = get_protocol("chen2009")
+    assert (p.n_splits, p.test_size, p.cv) == (20, 0.2, 10)
+    assert get_protocol("gu2012").n_splits == 50
+    q = get_protocol("chen2009", n_splits=3, cv=None)
+    assert q.n_splits == 3 and q.cv == 10
+    with pytest.raises(InvalidParameterError, match="unknown protocol"):
+        get_protocol("chen2010")
+    with pytest.raises(InvalidParameterError, match="test size"):
+        get_protocol("custom", test_size=1.5)
+
+
+def test_partitions_disjoint_stratified_and_seeded():
+    y = np.repeat([0, 1, 2], [50, 30, 20])
+    p = get_protocol("chen2009", n_splits=4)
+    parts = make_partitions(y, p, seed=3)
+    assert len(parts) == 4
+    for tr, te in parts:
+        assert len(te) == 20 and len(tr) == 80
+        assert not set(tr) & set(te)
+        assert np.bincount(y[te]).tolist() == [10, 6, 4]  # stratified
+    again = make_partitions(y, p, seed=3)
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(parts, again, strict=True))
+    other = make_partitions(y, p, seed=4)
+    assert not all(np.array_equal(a[1], b[1]) for a, b in zip(parts, other, strict=True))
+
+
+def test_balanced_partitions_kundu():
+    y = np.repeat([0, 1], [40, 11])
+    parts = make_partitions(y, get_protocol("kundu2010"), seed=0)
+    assert len(parts) == 5
+    for tr, te in parts:
+        assert np.bincount(y[te]).tolist() == [3, 3]  # ceil(0.2 * 11) of each class
+
+
+def test_inner_folds_fallback_warns():
+    y = np.array([0] * 10 + [1] * 2)
+    with pytest.warns(UserWarning, match="unstratified"):
+        folds = inner_folds(y, 5, seed=0)
+    assert len(folds) == 5
+    covered = np.sort(np.concatenate([v for _, v in folds]))
+    assert np.array_equal(covered, np.arange(12))
+
+
+def test_registry_names_and_grids():
+    for name in ("svm-clip", "svm-flip", "svm-shift", "svm-features-linear",
+                 "svm-features-rbf", "psvm", "lp-machine", "ikfd", "knn", "knn-kri", "knn-krr"):
+        assert name in METHODS
+    with pytest.raises(InvalidParameterError, match="valid methods are: .*svm-clip"):
+        get_method("svm-clop")
+    knn = get_method("knn")
+    assert max(p["n_neighbors"] for p in knn.grid("chen2009", n_train=30)) == 16
+    assert len(knn.grid("chen2009")) == 19
+    assert len(get_method("svm-features-rbf").grid("chen2009")) == 35
+    assert len(get_method("svm-clip").grid("chen2009")) == 9
+    assert len(get_method("svm-clip").grid("gu2012")) == 5
+
+
+@pytest.mark.parametrize("name", ["svm-clip", "svm-flip", "svm-shift",
+                                  "svm-features-linear", "svm-features-rbf"])
+def test_fold_evaluators_match_the_estimators(name):
+    d = _blobs(seed=1)
+    tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
+    S, y = d.matrix, d.labels
+    method = get_method(name)
+    grid = method.grid("chen2009")[::4]
+    fast = method.evaluate_grid(S[np.ix_(tr, tr)], y[tr], S[np.ix_(te, tr)], grid)
+    for params, pred in zip(grid, fast, strict=True):
+        ref = method.build(**params).fit(S[np.ix_(tr, tr)], y[tr]).predict(S[np.ix_(te, tr)])
+        assert np.array_equal(pred, ref), params
+
+
+def test_run_cell_picks_best_cv_and_reports_error():
+    d = _blobs(seed=2)
+    p = get_protocol("custom", n_splits=1, cv=3)
+    tr, te = make_partitions(d.labels, p, seed=0)[0]
+    out = run_cell(d.matrix, d.labels, "svm-clip", tr, te, p, seed=0)
+    assert set(out) == {"error", "params", "cv_error", "seconds"}
+    assert out["params"]["C"] in get_method("svm-clip").grids["chen2009"]["C"]
+    assert 0.0 <= out["error"] <= 100.0
+    assert out["error"] < 34.0  # far better than chance on separable blobs
+
+
+def test_study_json_cache_and_resume(tmp_path):
+    data = [_blobs(seed=3), _blobs(seed=4)]
+    p = get_protocol("custom", n_splits=3, cv=3)
+    seen = []
+    r1 = run_study(data, ["svm-clip", "svm-flip"], p, seed=1, cache_dir=tmp_path,
+                   progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (12, 12)
+    js = r1.to_json()
+    assert set(js) == {"blobs3", "blobs4"}
+    cell = js["blobs3"]["svm-clip"]
+    assert len(cell["errors"]) == 3 and len(cell["params"]) == 3
+    assert cell["mean"] == pytest.approx(np.mean(cell["errors"]))
+    assert cell["std"] == pytest.approx(np.std(cell["errors"], ddof=1))
+    json.dumps(js)  # serialisable
+    # a rerun with one more method reuses the finished cells
+    r2 = run_study(data, ["svm-clip", "svm-flip", "svm-shift"], p, seed=1, cache_dir=tmp_path)
+    cached = [c for c in r2.cells if c.cached]
+    assert len(cached) == 12 and all(c.method != "svm-shift" for c in cached)
+    assert r2.to_json()["blobs4"]["svm-flip"] == r1.to_json()["blobs4"]["svm-flip"]
+    # a different seed does not reuse them
+    r3 = run_study(data[:1], ["svm-clip"], p, seed=2, cache_dir=tmp_path)
+    assert not any(c.cached for c in r3.cells)
+
+
+def test_corrupted_cache_is_recomputed(tmp_path):
+    data = [_blobs(seed=5)]
+    p = get_protocol("custom", n_splits=2, cv=3)
+    r1 = run_study(data, ["svm-clip"], p, cache_dir=tmp_path)
+    files = sorted(tmp_path.rglob("*.json"))
+    assert len(files) == 2
+    record = json.loads(files[0].read_text())
+    record["payload"]["error"] = 99.0  # tampered: checksum no longer matches
+    files[0].write_text(json.dumps(record))
+    files[1].write_text("{not json")
+    with pytest.warns(UserWarning, match="corrupted"):
+        r2 = run_study(data, ["svm-clip"], p, cache_dir=tmp_path)
+    assert not any(c.cached for c in r2.cells)
+    assert r2.to_json() == r1.to_json()
+
+
+def test_parallel_jobs_give_same_numbers():
+    data = [_blobs(seed=6)]
+    p = get_protocol("custom", n_splits=2, cv=3)
+    a = run_study(data, ["svm-clip", "svm-features-linear"], p, jobs=1).to_json()
+    b = run_study(data, ["svm-clip", "svm-features-linear"], p, jobs=2).to_json()
+    assert a == b
+
+
+def test_dask_local_cluster_gives_same_numbers():
+    distributed = pytest.importorskip("dask.distributed")
+    data = [_blobs(seed=7)]
+    p = get_protocol("custom", n_splits=2, cv=3)
+    local = run_study(data, ["svm-clip"], p).to_json()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = run_study(data, ["svm-clip"], p, scheduler=cluster.scheduler_address).to_json()
+    assert remote == local
+
+
+def test_agreement_rule():
+    # R = 20: tolerance 2 * sqrt(2/20) * sigma = 0.632 sigma
+    assert agreement(10.0, 10.6, 1.0, 20)
+    assert not agreement(10.0, 10.7, 1.0, 20)
+    assert agreement(1.0, 2.0, None, 20) is None
+
+
+def test_wilcoxon_marks_best_and_ties():
+    rng = np.random.default_rng(0)
+    base = rng.uniform(5, 15, size=20)
+    slightly = base.copy()
+    slightly[:2] += 0.5  # worse on only 2 of 20 partitions: not significant
+    errs = {"a": base, "b": base + 5.0, "d": base.copy(), "e": slightly}
+    assert not_worse_than_best(errs) == {"a", "d", "e"}
+    assert not_worse_than_best({"x": np.array([3.0])}) == {"x"}
+
+
+def test_reports(tmp_path):
+    data = [_blobs(seed=8)]
+    p = get_protocol("custom", n_splits=3, cv=3)
+    r = run_study(data, ["svm-clip", "svm-shift"], p)
+    rows = summary_rows(r)
+    assert {row["method"] for row in rows} == {"svm-clip", "svm-shift"}
+    assert any(row["best"] for row in rows)
+    md = to_markdown(r)
+    assert md.count("\n") == 4 and "**" in md
+    assert r"\textbf" in to_latex(r)
+    plot_errors(r, tmp_path / "e.png")
+    assert (tmp_path / "e.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_paper_cells_are_found_for_chen2009(monkeypatch):
+    from proxlearn.study import StudyResult
+    from proxlearn.study._runner import CellResult
+
+    p = get_protocol("chen2009", n_splits=2)
+    r = StudyResult(protocol=p, seed=0, cells=[
+        CellResult("aural_sonar", "svm-clip", i, e, {"C": 1.0}, 0.0, 0.0) for i, e in enumerate([12.0, 14.0])
+    ])
+    (row,) = summary_rows(r)
+    assert row["paper"] is not None and row["paper_table"].startswith("chen")
+    assert row["gap"] == pytest.approx(13.0 - row["paper"])
