@@ -39,11 +39,12 @@ def blobs(k, n_per, seed, noise=4.0):
     return X @ X.T + 0.5 * (N + N.T), y
 
 
-def test_binary_formula():
+@pytest.mark.parametrize("regularization", ["absolute", "relative"])
+def test_binary_formula(regularization):
     S, y = blobs(2, 12, 0)
     assert np.linalg.eigvalsh(S).min() < 0  # indefinite
     rho = 10.0
-    clf = IndefiniteKFD(rho=rho).fit(S, y)
+    clf = IndefiniteKFD(rho=rho, regularization=regularization).fit(S, y)
     n = len(y)
     m0 = S[:, y == 0].mean(axis=1)
     m1 = S[:, y == 1].mean(axis=1)
@@ -52,7 +53,8 @@ def test_binary_formula():
         idx = np.flatnonzero(y == c)
         L[np.ix_(idx, idx)] = 1.0 / len(idx)
     Nw = S @ (np.eye(n) - L) @ S
-    a = np.linalg.solve(Nw + rho * np.eye(n), m1 - m0)
+    ridge = rho if regularization == "absolute" else rho * np.trace(Nw) / n
+    a = np.linalg.solve(Nw + ridge * np.eye(n), m1 - m0)
     np.testing.assert_allclose(clf.coef_[:, 0], a, rtol=1e-8, atol=1e-12)
     thr = 0.5 * (a @ m0 + a @ m1)
     np.testing.assert_allclose(clf.decision_function(S), S @ a - thr, rtol=1e-8, atol=1e-8)
@@ -74,7 +76,7 @@ def test_multiclass_eig_reduces_to_binary_direction():
 
     S, y = blobs(2, 10, 2)
     rho = 3.0
-    clf = IndefiniteKFD(rho=rho).fit(S, y)
+    clf = IndefiniteKFD(rho=rho, regularization="absolute").fit(S, y)
     n = len(y)
     m = S.mean(axis=1)
     M = np.zeros((n, n))
@@ -114,11 +116,13 @@ def test_pickle_and_clone():
     clf = IndefiniteKFD(rho=100.0).fit(S, y)
     clf2 = pickle.loads(pickle.dumps(clf))
     np.testing.assert_array_equal(clf.decision_function(S), clf2.decision_function(S))
-    assert clone(clf).get_params() == {"rho": 100.0, "multiclass": "eig"}
+    assert clone(clf).get_params() == {"rho": 100.0, "multiclass": "eig",
+                                       "regularization": "relative"}
     assert is_pairwise(clf)
 
 
-@pytest.mark.parametrize("params", [{"rho": 0.0}, {"rho": -1.0}, {"multiclass": "ovr"}])
+@pytest.mark.parametrize("params", [{"rho": 0.0}, {"rho": -1.0}, {"multiclass": "ovr"},
+                                    {"regularization": "trace"}])
 def test_invalid_parameters(params):
     S, y = blobs(2, 5, 0)
     with pytest.raises(InvalidParameterError):
@@ -176,3 +180,22 @@ def test_uw_sanity(name, chance):
     err = 1 - gs.score(S[np.ix_(te, tr)], y[te])
     print(f"IKFD {name}: test error {err:.3f} with {gs.best_params_}")
     assert err < 0.5 * chance
+
+
+@pytest.mark.parametrize("multiclass", ["eig", "ovo"])
+def test_relative_ridge_is_scale_invariant(multiclass):
+    from proxlearn.datasets import make_gu_guo_synthetic
+
+    d = make_gu_guo_synthetic(2, 20, n_per_class=30, random_state=0)
+    S, y = d.matrix, d.labels
+    tr, te = np.arange(0, 90, 2), np.arange(1, 90, 2)
+    preds = []
+    for scale in (1.0, 1e-3):
+        m = IndefiniteKFD(rho=0.1, multiclass=multiclass).fit(scale * S[np.ix_(tr, tr)], y[tr])
+        preds.append(m.predict(scale * S[np.ix_(te, tr)]))
+    assert np.array_equal(preds[0], preds[1])
+    # the absolute ridge is not: rho = 0.1 is negligible at scale 1, dominant at 1e-3
+    a = IndefiniteKFD(rho=0.1, multiclass=multiclass, regularization="absolute")
+    acc_big = (a.fit(S[np.ix_(tr, tr)], y[tr]).predict(S[np.ix_(te, tr)]) == y[te]).mean()
+    acc_rel = (preds[0] == y[te]).mean()
+    assert acc_rel > acc_big  # the unregularised fit overfits the noisy kernel
