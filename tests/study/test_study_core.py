@@ -95,13 +95,14 @@ def test_registry_names_and_grids():
 
 
 @pytest.mark.parametrize("name", ["svm-clip", "svm-flip", "svm-shift",
-                                  "svm-features-linear", "svm-features-rbf"])
+                                  "svm-features-linear", "svm-features-rbf", "knn",
+                                  "knn-affinity", "knn-kri", "knn-krr", "knn-krr-flip"])
 def test_fold_evaluators_match_the_estimators(name):
     d = _blobs(seed=1)
     tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
     S, y = d.matrix, d.labels
     method = get_method(name)
-    grid = method.grid("chen2009")[::4]
+    grid = method.grid("chen2009", n_train=len(tr))[::4]
     fast = method.evaluate_grid(S[np.ix_(tr, tr)], y[tr], S[np.ix_(te, tr)], grid)
     for params, pred in zip(grid, fast, strict=True):
         ref = method.build(**params).fit(S[np.ix_(tr, tr)], y[tr]).predict(S[np.ix_(te, tr)])

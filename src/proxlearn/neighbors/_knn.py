@@ -254,29 +254,26 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
         for start in range(0, m, rows):
             yield slice(start, min(start + rows, m))
 
+    def _weights(self, nbrs, sims):
+        """Signed weights (c, k) of the neighbours ``nbrs`` with similarities ``sims``."""
+        weights, spectrum, reg = self._check_params()
+        c, k = nbrs.shape
+        if weights == "uniform":
+            return np.full((c, k), 1.0 / k)
+        if weights == "affinity":
+            W = np.maximum(sims, 0.0)
+            tot = W.sum(axis=1, keepdims=True)
+            return np.where(tot > 0, W / np.where(tot > 0, tot, 1.0), 1.0 / k)
+        S_loc = self.S_fit_[nbrs[:, :, None], nbrs[:, None, :]]
+        batch = kri_weights_batch if weights == "kri" else krr_weights_batch
+        return batch(S_loc, sims, reg, spectrum, transform_s=self.transform_s)
+
     def _local_weights(self, S_test, k):
         """Yield (rows, neighbour indices, signed weights) chunk by chunk."""
-        weights, spectrum, reg = self._check_params()
+        self._check_params()
         for sl in self._chunks(S_test.shape[0], k):
             nbrs, sims = top_k_similar(S_test[sl], k)
-            c = nbrs.shape[0]
-            if weights == "uniform":
-                W = np.full((c, k), 1.0 / k)
-            elif weights == "affinity":
-                W = np.maximum(sims, 0.0)
-                tot = W.sum(axis=1, keepdims=True)
-                W = np.where(tot > 0, W / np.where(tot > 0, tot, 1.0), 1.0 / k)
-            else:
-                S_loc = self.S_fit_[nbrs[:, :, None], nbrs[:, None, :]]
-                if weights == "kri":
-                    W = kri_weights_batch(
-                        S_loc, sims, reg, spectrum, transform_s=self.transform_s
-                    )
-                else:
-                    W = krr_weights_batch(
-                        S_loc, sims, reg, spectrum, transform_s=self.transform_s
-                    )
-            yield sl, nbrs, W
+            yield sl, nbrs, self._weights(nbrs, sims)
 
     def _validate_test(self, S_test):
         check_is_fitted(self, "S_fit_")
@@ -304,18 +301,48 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
         S_test, k = self._validate_test(S_test)
         out = np.empty(S_test.shape[0], dtype=np.intp)
         for sl, nbrs, W in self._local_weights(S_test, k):
-            onehot = self._class_onehot(nbrs)
-            scores = np.einsum("ck,ckg->cg", W, onehot)
-            present = onehot.any(axis=1)
-            sc = np.where(present, scores, -np.inf)
-            best = sc.max(axis=1, keepdims=True)
-            tol = _TIE_RTOL * np.abs(W).sum(axis=1, keepdims=True)
-            tied = present & (sc >= best - tol)
-            ynb = self._y_idx[nbrs]
-            rows = np.arange(nbrs.shape[0])[:, None]
-            first = np.argmax(tied[rows, ynb], axis=1)
-            out[sl] = ynb[rows[:, 0], first]
+            out[sl] = self._decide(nbrs, W)
         return self.classes_[out]
+
+    def _decide(self, nbrs, W):
+        """Class indices by eq. 9 with the documented tie rule."""
+        onehot = self._class_onehot(nbrs)
+        scores = np.einsum("ck,ckg->cg", W, onehot)
+        present = onehot.any(axis=1)
+        sc = np.where(present, scores, -np.inf)
+        best = sc.max(axis=1, keepdims=True)
+        tol = _TIE_RTOL * np.abs(W).sum(axis=1, keepdims=True)
+        tied = present & (sc >= best - tol)
+        ynb = self._y_idx[nbrs]
+        rows = np.arange(nbrs.shape[0])[:, None]
+        first = np.argmax(tied[rows, ynb], axis=1)
+        return ynb[rows[:, 0], first]
+
+    def predict_from_neighbors(self, neighbors, similarities):
+        """Predict from precomputed neighbour lists (most similar first).
+
+        ``predict(S_test)`` equals ``predict_from_neighbors(*top_k_similar(S_test, k))``
+        with ``k = n_neighbors``. Because the ``k`` nearest neighbours are a
+        prefix of the ``k_max`` nearest ones, a search for ``k_max`` serves a
+        whole grid of ``k`` (``neighbors[:, :k]``): the study's cross-validation
+        searches once per fold.
+
+        Parameters
+        ----------
+        neighbors : ndarray of shape (m, k), int
+            Training indices, most similar first.
+        similarities : ndarray of shape (m, k)
+            The corresponding test-to-train similarities.
+        """
+        check_is_fitted(self, "S_fit_")
+        nbrs = np.asarray(neighbors, dtype=np.intp)
+        sims = np.asarray(similarities, dtype=np.float64)
+        if nbrs.ndim != 2 or sims.shape != nbrs.shape:
+            raise InvalidParameterError(
+                "neighbors and similarities must be (m, k) arrays of the same shape, "
+                f"got {nbrs.shape} and {sims.shape}."
+            )
+        return self.classes_[self._decide(nbrs, self._weights(nbrs, sims))]
 
     def predict_proba(self, S_test):
         """Class probabilities from the non-negative part of the weights.

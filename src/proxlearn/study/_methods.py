@@ -168,6 +168,25 @@ def _feature_svm_evaluator(kernel: str) -> FoldEvaluator:
     return evaluate
 
 
+def _knn_evaluator(build) -> FoldEvaluator:
+    """One neighbour search per fold for the largest k; every k uses a prefix."""
+
+    def evaluate(S_train, y_train, S_test, params_list):
+        from ..neighbors._knn import top_k_similar
+
+        k_max = max(p["n_neighbors"] for p in params_list)
+        nbrs, sims = top_k_similar(S_test, k_max)
+        model = build(n_neighbors=k_max).fit(S_train, y_train)
+        out = []
+        for p in params_list:
+            k = p["n_neighbors"]
+            model.set_params(**p)
+            out.append(model.predict_from_neighbors(nbrs[:, :k], sims[:, :k]))
+        return out
+
+    return evaluate
+
+
 # --------------------------------------------------------------------------
 # Built-in methods (lazy imports keep ``import proxlearn.study`` light)
 # --------------------------------------------------------------------------
@@ -272,7 +291,13 @@ register_method(
     )
 )
 register_method(
-    Method("knn", _knn("uniform"), {"chen2009": {"n_neighbors": K_GRID}}, "k-NN, majority vote")
+    Method(
+        "knn",
+        _knn("uniform"),
+        {"chen2009": {"n_neighbors": K_GRID}},
+        "k-NN, majority vote",
+        evaluate=_knn_evaluator(_knn("uniform")),
+    )
 )
 register_method(
     Method(
@@ -280,6 +305,7 @@ register_method(
         _knn("affinity"),
         {"chen2009": {"n_neighbors": K_GRID}},
         "affinity-weighted k-NN",
+        evaluate=_knn_evaluator(_knn("affinity")),
     )
 )
 for _spec in ("clip", "flip", "shift"):
@@ -289,6 +315,7 @@ for _spec in ("clip", "flip", "shift"):
             _knn("kri", _spec),
             {"chen2009": {"n_neighbors": K_GRID, "reg": KRI_REG}},
             f"KRI-weighted k-NN, local spectrum {_spec} (Chen et al. 2009 eq. 12)",
+            evaluate=_knn_evaluator(_knn("kri", _spec)),
         )
     )
 for _spec in ("pinv", "clip", "flip", "shift"):
@@ -298,5 +325,6 @@ for _spec in ("pinv", "clip", "flip", "shift"):
             _knn("krr", _spec),
             {"chen2009": {"n_neighbors": K_GRID, "reg": KRR_REG}},
             f"KRR-weighted k-NN, local {_spec} (Chen et al. 2009 eq. 15)",
+            evaluate=_knn_evaluator(_knn("krr", _spec)),
         )
     )

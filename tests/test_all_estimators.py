@@ -1,0 +1,108 @@
+"""Properties every public proxlearn estimator must have.
+
+The list is discovered from the subpackages' ``__all__``: a new estimator is
+covered automatically, and must have a cheap default configuration in
+``_INSTANCES`` (the test fails otherwise).
+"""
+
+import importlib
+import inspect
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, clone, is_classifier
+
+from proxlearn._validation import LabelError, SimilarityMatrixError, TestMatrixError
+from proxlearn.base import is_pairwise
+
+PACKAGES = ["transforms", "svm", "discriminant", "neighbors"]
+
+
+def _public_estimators():
+    found = {}
+    for pkg in PACKAGES:
+        mod = importlib.import_module(f"proxlearn.{pkg}")
+        for name in getattr(mod, "__all__", []):
+            obj = getattr(mod, name)
+            if inspect.isclass(obj) and issubclass(obj, BaseEstimator):
+                found[name] = obj
+    return found
+
+
+ESTIMATORS = _public_estimators()
+_INSTANCES = {
+    "n_neighbors": 3,
+}
+
+
+def _make(cls):
+    params = inspect.signature(cls).parameters
+    kwargs = {k: v for k, v in _INSTANCES.items() if k in params}
+    return cls(**kwargs)
+
+
+def _problem(n=24, seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.vstack([rng.normal(loc=m, size=(n // 2, 2)) for m in (-2.0, 2.0)])
+    y = np.repeat([0, 1], n // 2)
+    Z = rng.normal(scale=0.3, size=(n, n))
+    return X @ X.T + (Z + Z.T) / 2 + 3.0, y
+
+
+def test_every_subpackage_exports_estimators():
+    assert {"SpectrumTransformer", "SimilaritySVC", "PotentialSVM", "LPMachine",
+            "IndefiniteKFD", "SimilarityKNeighborsClassifier"} <= set(ESTIMATORS)
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_common_properties(name):
+    est = _make(ESTIMATORS[name])
+    assert is_pairwise(est), "the pairwise tag must be set"
+    S, y = _problem()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fitted = clone(est).fit(S, y)
+    # fitted state only in attributes ending with "_"; params untouched
+    assert fitted.get_params() == est.get_params()
+    out = fitted.predict(S[:5]) if is_classifier(est) else fitted.transform(S[:5])
+    back = pickle.loads(pickle.dumps(fitted))
+    out2 = back.predict(S[:5]) if is_classifier(est) else back.transform(S[:5])
+    np.testing.assert_array_equal(out, out2)
+    with pytest.raises(TestMatrixError):
+        (fitted.predict if is_classifier(est) else fitted.transform)(S[:5, :-1])
+    with pytest.raises(SimilarityMatrixError):
+        clone(est).fit(S[:, :-1], y)
+    bad = S.copy()
+    bad[1, 2] = np.nan
+    with pytest.raises(SimilarityMatrixError):
+        clone(est).fit(bad, y)
+    if is_classifier(est):
+        with pytest.raises(LabelError):
+            clone(est).fit(S, y[:-1])
+        with pytest.raises(LabelError):
+            clone(est).fit(S, np.zeros_like(y))
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+@pytest.mark.parametrize("kind", ["zero", "rank-one"])
+def test_degenerate_matrices_never_give_nan(name, kind):
+    est = _make(ESTIMATORS[name])
+    _, y = _problem()
+    n = y.size
+    if kind == "zero":
+        S = np.zeros((n, n))
+    else:
+        v = np.random.default_rng(1).normal(size=(n, 1))
+        S = v @ v.T
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fitted = clone(est).fit(S, y)
+        if is_classifier(est):
+            pred = fitted.predict(S[:6])
+            assert set(pred) <= {0, 1}
+            if hasattr(fitted, "decision_function"):
+                assert np.all(np.isfinite(fitted.decision_function(S[:6])))
+        else:
+            assert np.all(np.isfinite(fitted.transform(S[:6])))
