@@ -81,7 +81,8 @@ def test_inner_folds_fallback_warns():
 
 
 def test_registry_names_and_grids():
-    for name in ("svm-clip", "svm-flip", "svm-shift", "svm-features-linear",
+    for name in ("svm-clip", "svm-flip", "svm-shift", "svm-features-linear", "local-sda",
+                 "svm-knn", "svm-knn-flip", "svm-knn-shift",
                  "svm-features-rbf", "psvm", "lp-machine", "ikfd", "knn", "knn-kri", "knn-krr"):
         assert name in METHODS
     with pytest.raises(InvalidParameterError, match="valid methods are: .*svm-clip"):

@@ -8,9 +8,12 @@
 * :func:`krr_weights` / :func:`krr_weights_batch` -- kernel ridge regression
   weights (eq. 15), with ``pinv`` or a local spectrum modification.
 * :func:`normalize_krr_weights` -- the display normalisation of footnote 5.
+* :class:`SVMKNN` -- local SVM on each test point's k neighbours (Zhang et al.
+  2006; Chen et al. 2009 sec. 7) with a local clip/flip/shift.
 """
 
 from ._knn import SimilarityKNeighborsClassifier
+from ._svm_knn import SVMKNN
 from ._weights import (
     KRI_SPECTRA,
     KRR_SPECTRA,
@@ -24,6 +27,7 @@ from ._weights import (
 __all__ = [
     "KRI_SPECTRA",
     "KRR_SPECTRA",
+    "SVMKNN",
     "SimilarityKNeighborsClassifier",
     "kri_weights",
     "kri_weights_batch",

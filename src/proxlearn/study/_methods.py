@@ -220,6 +220,21 @@ def _knn(weights: str, spectrum: str | None = None):
     return build
 
 
+def _local_sda(**params):
+    from ..discriminant import LocalSDA
+
+    return LocalSDA(**params)
+
+
+def _svm_knn(spectrum: str):
+    def build(**params):
+        from ..neighbors import SVMKNN
+
+        return SVMKNN(spectrum=spectrum, **params)
+
+    return build
+
+
 def _psvm(**params):
     from ..svm import PotentialSVM
 
@@ -326,5 +341,22 @@ for _spec in ("pinv", "clip", "flip", "shift"):
             {"chen2009": {"n_neighbors": K_GRID, "reg": KRR_REG}},
             f"KRR-weighted k-NN, local {_spec} (Chen et al. 2009 eq. 15)",
             evaluate=_knn_evaluator(_knn("krr", _spec)),
+        )
+    )
+register_method(
+    Method(
+        "local-sda",
+        _local_sda,
+        {"chen2009": {"n_neighbors": K_GRID}},
+        "local similarity discriminant analysis (Chen et al. 2009 sec. 6.1)",
+    )
+)
+for _spec in ("clip", "flip", "shift"):
+    register_method(
+        Method(
+            "svm-knn" if _spec == "clip" else f"svm-knn-{_spec}",
+            _svm_knn(_spec),
+            {"chen2009": {"n_neighbors": K_GRID, "C": C_SVM}},
+            f"local SVM on the k neighbours, local spectrum {_spec} (Zhang et al. 2006)",
         )
     )

@@ -1,0 +1,230 @@
+"""SVM-KNN: a local SVM trained on each test sample's nearest neighbours.
+
+Zhang, Berg, Maire and Malik (2006), as evaluated by Chen et al. (2009),
+sections 2.1.4, 2.2 and 7 (notes ``chen2009-jmlr.md`` section 2.12).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.svm import SVC
+from sklearn.utils import column_or_1d
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from proxlearn._validation import (
+    InvalidParameterError,
+    LabelError,
+    check_labels,
+    check_n_neighbors,
+    check_option,
+    check_positive,
+    check_similarity,
+    check_test_similarity,
+)
+from proxlearn.base import PairwiseMixin
+
+from ._knn import top_k_similar
+from ._local_spectrum import local_eigh, modify_local, reconstruct
+
+__all__ = ["SVMKNN"]
+
+_SPECTRA = ("clip", "flip", "shift")
+#: Memory budget (bytes) of the per-chunk work arrays (neighbour blocks, their
+#: eigendecompositions, the modified kernels and the candidate masks).
+_CHUNK_BYTES = 64 * 2**20
+
+
+class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
+    """Local SVM on the k nearest neighbours (SVM-KNN) for similarity data.
+
+    For every test sample ``x`` (Chen et al. 2009, section 7; Zhang et al.
+    2006):
+
+    1. find its ``k`` most similar training samples ``x_1..x_k`` from the
+       given row of test-to-train similarities (ties broken by the lower
+       training index, as in
+       :class:`~proxlearn.neighbors.SimilarityKNeighborsClassifier`);
+    2. if all ``k`` neighbours have the same label, predict that label (Zhang
+       et al.'s shortcut; no SVM is trained);
+    3. otherwise take the ``k x k`` matrix ``S`` of similarities among the
+       neighbours from the symmetrised training matrix, make it PSD locally
+       with the chosen spectrum modification (sections 2.1.2-2.1.4), transform
+       the local test vector ``s = [psi(x, x_1) .. psi(x, x_k)]`` consistently
+       (section 2.2: ``s~ = P s`` for clip and flip, ``s~ = s`` for shift), fit
+       ``SVC(kernel="precomputed", C=C)`` (one-vs-one for more than two
+       classes among the neighbours, eq. (1)) on the neighbours and classify
+       ``s~``.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=10
+        Neighbourhood size k; must not exceed the number of training samples
+        (``fit`` raises :class:`~proxlearn._validation.InvalidParameterError`,
+        no clamping).
+    C : float, default=1.0
+        SVM box constraint (``> 0``).
+    spectrum : {"clip", "flip", "shift"}, default="clip"
+        Local spectrum modification. Clip is what Chen et al. use in Table 3;
+        flip and shift are compared in Table 4. With clip,
+        ``S~ = V diag(max(lam, 0)) V^T`` and ``P = V diag(1{lam > tol}) V^T``;
+        with flip, ``S~ = V diag(|lam|) V^T`` and ``P = V diag(sgn(lam)) V^T``
+        (``tol = k * eps * max|lam|``, eigenvalues within it count as zero);
+        with shift, ``S~ = S + max(-lam_min, 0) I`` and ``s~ = s``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    S_fit_ : ndarray of shape (n_train, n_train)
+        The symmetrised training similarity matrix ``(S + S^T) / 2``.
+    n_features_in_ : int
+        Number of training samples (columns expected in test matrices).
+
+    Notes
+    -----
+    **Neighbour search.** The test matrix is used as given both to find the
+    neighbours and as ``s``. Chen et al. search with the symmetrised
+    similarity ``(psi(x, x_i) + psi(x_i, x)) / 2`` (section 7.2); for
+    asymmetric data pass that matrix.
+
+    **Computation.** Test rows are processed in chunks (about 64 MB of work
+    arrays). Within a chunk the neighbour search, the eigendecompositions of
+    all mixed-label ``k x k`` blocks (one batched ``eigh``) and the
+    transformed test vectors are vectorised; only the per-point SVM fit is a
+    Python loop. The prediction is deterministic (libsvm without probability
+    estimates uses no randomness). Within a local one-vs-one SVM, vote ties
+    go to the lowest class index (scikit-learn's rule).
+
+    References
+    ----------
+    H. Zhang, A. C. Berg, M. Maire, J. Malik. SVM-KNN: discriminative nearest
+    neighbor classification for visual category recognition. CVPR 2006.
+
+    Y. Chen, E. K. Garcia, M. R. Gupta, A. Rahimi, L. Cazzanti.
+    Similarity-based classification: concepts and algorithms. JMLR 10, 2009.
+    """
+
+    def __init__(self, n_neighbors=10, C=1.0, spectrum="clip"):
+        self.n_neighbors = n_neighbors
+        self.C = C
+        self.spectrum = spectrum
+
+    # ------------------------------------------------------------------ #
+    def _check_params(self):
+        """Validate the hyperparameters; return (C, spectrum)."""
+        spectrum = check_option(self.spectrum, "spectrum", _SPECTRA)
+        C = check_positive(self.C, "C")
+        if isinstance(self.n_neighbors, bool) or not isinstance(
+            self.n_neighbors, numbers.Integral
+        ):
+            raise InvalidParameterError(
+                f"n_neighbors must be a positive integer, got {self.n_neighbors!r}."
+            )
+        return C, spectrum
+
+    def fit(self, S, y):
+        """Store the symmetrised training similarities and the labels.
+
+        The local SVMs are trained at prediction time (one per test sample).
+
+        Parameters
+        ----------
+        S : array-like of shape (n_train, n_train)
+            Training similarities ``S[i, j] = psi(x_i, x_j)``; asymmetric
+            input is replaced by ``(S + S^T) / 2`` (Chen et al. 2009, section
+            2.1), with a warning above the tolerance of
+            :func:`proxlearn._validation.check_similarity`.
+        y : array-like of shape (n_train,)
+            Class labels (at least two classes).
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        if y is None:
+            raise LabelError(
+                f"{type(self).__name__} requires y to be passed, but the target y "
+                "is None. Pass one class label per row of the training matrix."
+            )
+        S = check_similarity(S, symmetric="symmetrize")
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        classes, y_idx = check_labels(y, S.shape[0])
+        check_n_neighbors(self.n_neighbors, S.shape[0])
+        self.S_fit_ = S
+        self.classes_ = classes
+        self._y_idx = y_idx
+        self.n_features_in_ = S.shape[0]
+        return self
+
+    # ------------------------------------------------------------------ #
+    def _chunks(self, m, k):
+        n = self.n_features_in_
+        per_row = 8 * (5 * k * k + 3 * n) + 1
+        rows = max(1, min(m, _CHUNK_BYTES // per_row))
+        for start in range(0, m, rows):
+            yield slice(start, min(start + rows, m))
+
+    def _local_problems(self, nbrs, sims, spectrum):
+        """PSD local kernels and transformed test vectors for a batch.
+
+        Parameters
+        ----------
+        nbrs : ndarray of shape (B, k), training indices
+        sims : ndarray of shape (B, k), test-to-neighbour similarities
+        spectrum : {"clip", "flip", "shift"}
+
+        Returns
+        -------
+        K : ndarray of shape (B, k, k)
+            Modified local training kernels (Chen et al. 2009, sec. 2.1.2-2.1.4).
+        s_t : ndarray of shape (B, k)
+            Consistently transformed test similarities (section 2.2).
+        """
+        S_loc = self.S_fit_[nbrs[:, :, None], nbrs[:, None, :]]
+        if spectrum == "shift":
+            # S + max(-lam_min, 0) I formed directly (exact off the diagonal).
+            lam = local_eigh(S_loc)[0]
+            shift = np.maximum(-lam[:, 0], 0.0)
+            k = S_loc.shape[1]
+            S_loc[:, np.arange(k), np.arange(k)] += shift[:, None]
+            return S_loc, sims
+        lam, V, s_t = modify_local(S_loc, sims, spectrum, transform_s=True)
+        return reconstruct(lam, V), s_t
+
+    def predict(self, S_test):
+        """Predict class labels with one local SVM per test sample.
+
+        Parameters
+        ----------
+        S_test : array-like of shape (m, n_train)
+            Similarities from each test sample to every training sample, in
+            training order (see the class notes for asymmetric similarities).
+
+        Returns
+        -------
+        y_pred : ndarray of shape (m,)
+        """
+        check_is_fitted(self, "S_fit_")
+        C, spectrum = self._check_params()
+        S_test = check_test_similarity(S_test, self.n_features_in_)
+        k = check_n_neighbors(self.n_neighbors, self.n_features_in_)
+        out = np.empty(S_test.shape[0], dtype=np.intp)
+        for sl in self._chunks(S_test.shape[0], k):
+            nbrs, sims = top_k_similar(S_test[sl], k)
+            ynb = self._y_idx[nbrs]
+            pred = ynb[:, 0].copy()
+            mixed = np.flatnonzero((ynb != ynb[:, :1]).any(axis=1))
+            if mixed.size:
+                K, s_t = self._local_problems(nbrs[mixed], sims[mixed], spectrum)
+                y_mixed = ynb[mixed]
+                for j in range(mixed.size):
+                    svc = SVC(kernel="precomputed", C=C)
+                    svc.fit(K[j], y_mixed[j])
+                    pred[mixed[j]] = svc.predict(s_t[j][None, :])[0]
+            out[sl] = pred
+        return self.classes_[out]

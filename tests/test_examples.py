@@ -1,0 +1,97 @@
+"""examples/kri_krr_toy_examples.py (Chen et al. 2009, section 5.2.2, Examples 1-3).
+
+``main`` (which draws three figures) runs once, in a single test, so that
+pytest-xdist does not repeat it on every worker; the numerical properties are
+checked on its returned weights.
+"""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "kri_krr_toy_examples.py"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+NAMES = ("example1", "example2", "example3")
+
+
+@pytest.fixture(scope="module")
+def toy_module():
+    spec = importlib.util.spec_from_file_location("kri_krr_toy_examples", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _check_example1(res):
+    for key in ("kri", "krr"):
+        W = res["example1"][key]
+        assert np.all(np.diff(W, axis=1) <= 1e-12)  # w1 >= w2 >= w3 >= w4
+
+
+def _check_example2(res):
+    W = res["example2"]["kri"]
+    np.testing.assert_allclose(W[:, 1], W[:, 2], rtol=0, atol=1e-9)  # w2 == w3
+    assert np.all(W[:, 1] < W[:, 0]) and np.all(W[:, 1] < W[:, 3])
+    K = res["example2"]["krr"]
+    np.testing.assert_allclose(K[:, 1], K[:, 2], rtol=0, atol=1e-9)
+
+
+def _check_example3(res):
+    W = res["example3"]["kri"]
+    assert np.all(W[:, 0] > W[:, 2])  # x1 outweighs x3 although psi(x,x1) < psi(x,x3)
+    assert np.all(np.argmax(W[:-1], axis=1) == 1)  # x2 largest (until ~uniform)
+
+
+def test_main_writes_figures_and_weights(toy_module, tmp_path):
+    res = toy_module.main(["--out", str(tmp_path)])
+    for name in NAMES:
+        path = tmp_path / f"kri_krr_{name}.png"
+        assert res[name]["figure"] == path
+        data = path.read_bytes()
+        assert data[:8] == PNG_MAGIC and len(data) > 5000
+        assert data[12:16] == b"IHDR"
+        w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        assert w > 300 and h > 200
+    lam = res["lambdas"]
+    assert lam[0] == pytest.approx(1e-3) and lam[-1] == pytest.approx(1e3)
+    assert np.all(np.diff(np.log10(lam)) > 0)
+    for name in NAMES:
+        for key in ("kri", "krr"):
+            W = res[name][key]
+            assert W.shape == (lam.size, 4)
+            np.testing.assert_allclose(W.sum(1), 1.0, atol=1e-8)
+            np.testing.assert_allclose(W[-1], 0.25, atol=5e-3)  # lambda -> inf: 1/k
+        assert np.all(res[name]["kri"] >= -1e-12)
+    _check_example1(res)
+    _check_example2(res)
+    _check_example3(res)
+
+
+@pytest.mark.parametrize(
+    "name, kri_ref, krr_ref",
+    [  # fixtures of the notes, section 2.10(f), lambda = 1 (normalised KRR)
+        ("example1", [0.5, 0.3333, 0.1667, 0.0], [0.5, 0.3333, 0.1667, 0.0]),
+        ("example2", [0.3519, 0.1852, 0.1852, 0.2778], [0.3607, 0.1795, 0.1795, 0.2802]),
+        ("example3", [0.1852, 0.5185, 0.0185, 0.2778], [0.1879, 0.5168, 0.0168, 0.2785]),
+    ],
+)
+def test_weights_match_fixtures(toy_module, name, kri_ref, krr_ref):
+    _, S, s = toy_module.EXAMPLES[name]
+    kri, krr = toy_module.compute_weights(S, s, np.array([1.0]))
+    np.testing.assert_allclose(kri[0], kri_ref, atol=1e-4)
+    np.testing.assert_allclose(krr[0], krr_ref, atol=1e-4)
+
+
+def test_properties_on_fine_grid(toy_module):
+    """The affinity/diversity/interaction properties on a finer grid (no plots)."""
+    lam = np.logspace(-3, 3, 121)
+    res = {"lambdas": lam}
+    for name in NAMES:
+        _, S, s = toy_module.EXAMPLES[name]
+        kri, krr = toy_module.compute_weights(S, s, lam)
+        res[name] = {"kri": kri, "krr": krr}
+    _check_example1(res)
+    _check_example2(res)
+    _check_example3(res)
