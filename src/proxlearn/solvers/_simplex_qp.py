@@ -211,51 +211,98 @@ def simplex_qp_kkt_residual(Q, c, x):
     return float(r[0]) if single else r
 
 
-def _face_solve(Q, c, free, xref, delta):
+def _face_solve(Q, rows, c, free, xref, delta):
     """Minimise over the affine hull of each face {x_i = 0 for i not free, 1^T x = 1}.
 
     Solves the proximally regularised bordered KKT system on the free
-    coordinates of every problem. The free coordinates are gathered to the
-    front, and problems are grouped by free-set size (rounded up to a multiple
-    of 8) so that each group is one batched :func:`numpy.linalg.solve` of size
-    ``m + 1`` rather than ``k + 1``; padded rows are identity rows.
-    Returns ``(y, nu)``.
+    coordinates of every problem ``Q[rows[b]]`` (``Q`` symmetric; ``c``,
+    ``free``, ``xref`` and ``delta`` are aligned with ``rows``). Only the rows
+    of ``Q`` indexed by the free set are gathered (contiguous rows, never the
+    full ``(k, k)`` matrices), the free coordinates are moved to the front, and
+    problems are grouped by free-set size (rounded up to a multiple of 8) so
+    that each group is one batched :func:`numpy.linalg.solve` of size
+    ``m + 1`` rather than ``k + 1``; padded rows are identity rows. The
+    gathered rows also give the gradient ``g = Q y - c`` (``y`` is zero off
+    the free set). Returns ``(y, nu, g)``.
     """
     B, k = c.shape
     cnt = free.sum(axis=1)
     y = np.zeros((B, k))
+    g = np.empty((B, k))
     nu = np.zeros(B)
     bucket = np.minimum(-(-cnt // 8) * 8, k)
     for m in np.unique(bucket):
         sel = np.flatnonzero(bucket == m)
+        n = sel.size
         fr = free[sel]
         valid = np.arange(m)[None, :] < cnt[sel, None]
-        M = np.zeros((sel.size, m + 1, m + 1))
-        if m == k and sel.size == B and valid.all():
-            order = np.broadcast_to(np.arange(k), (B, k))
-            Qs = Q
-            M[:, :m, :m] = Q
+        vf = valid.astype(np.float64)
+        M = np.empty((n, m + 1, m + 1))
+        full = m == k and valid.all()
+        if full:
+            order = np.broadcast_to(np.arange(k), (n, k))
+            r = rows[sel]
+            if n == Q.shape[0] and (r == np.arange(n)).all():
+                Qr = Q
+            else:
+                Qr = Q[r]  # (n, k, k)
+            Qs = Qr
+            M[:, :m, :m] = Qs
         else:
             order = np.argsort(~fr, axis=1, kind="stable")[:, :m]  # free first
-            Qs = Q[sel[:, None, None], order[:, :, None], order[:, None, :]]
-            vf = valid.astype(np.float64)
+            # rows of the free set, (n, m, k), and their (n, m, m) sub-block
+            # (flat np.take: much faster than fancy indexing here)
+            Qr = np.take(Q.reshape(-1, k), rows[sel][:, None] * k + order, axis=0)
+            ind = (np.arange(n * m) * k).reshape(n, m, 1) + order[:, None, :]
+            Qs = np.take(Qr.reshape(-1), ind)
             np.multiply(Qs, vf[:, :, None] * vf[:, None, :], out=M[:, :m, :m])
         dg = np.arange(m)
         M[:, dg, dg] = np.where(valid, Qs[:, dg, dg] + delta[sel, None], 1.0)
-        vf = valid.astype(np.float64)
         M[:, :m, m] = -vf
         M[:, m, :m] = vf
-        rhs = np.empty((sel.size, m + 1))
+        M[:, m, m] = 0.0
+        rhs = np.empty((n, m + 1))
         cs = np.take_along_axis(c[sel], order, axis=1)
         xs = np.take_along_axis(xref[sel], order, axis=1)
         rhs[:, :m] = np.where(valid, cs + delta[sel, None] * xs, 0.0)
         rhs[:, m] = 1.0
         sol = np.linalg.solve(M, rhs[:, :, None])[:, :, 0]
-        ys = np.zeros((sel.size, k))
-        np.put_along_axis(ys, order, np.where(valid, sol[:, :m], 0.0), axis=1)
+        yv = np.where(valid, sol[:, :m], 0.0)
+        ys = np.zeros((n, k))
+        np.put_along_axis(ys, order, yv, axis=1)
         y[sel] = ys
         nu[sel] = sol[:, m]
-    return y, nu
+        # g = Q y - c = Q[:, F] y_F = Q[F, :]^T y_F (Q symmetric)
+        g[sel] = np.matmul(yv[:, None, :], Qr)[:, 0, :] - c[sel]
+    return y, nu, g
+
+
+def _symmetrize_and_scale(Q, c):
+    """Symmetric part ``(Q + Q^T) / 2`` of each problem and its :func:`_scale`.
+
+    One cache-friendly pass over chunks of problems. Exactly symmetric input
+    (the usual case) is returned as is, without a copy (it is never written
+    to); otherwise a symmetrised copy is made.
+    """
+    B, k, _ = Q.shape
+    out = None
+    rs = np.empty(B)
+    step = max(1, (1 << 16) // (k * k))  # ~512 kB of float64 per chunk
+    for i in range(0, B, step):
+        q = Q[i : i + step]
+        qt = np.swapaxes(q, 1, 2)
+        if out is None and np.array_equal(q, qt):
+            blk = q
+        else:
+            if out is None:
+                out = np.empty_like(Q)
+                out[:i] = Q[:i]
+            blk = out[i : i + step]
+            np.add(q, qt, out=blk)
+            blk *= 0.5
+        rs[i : i + step] = np.abs(blk).sum(axis=2).max(axis=1)
+    s = np.maximum(rs, np.abs(c).max(axis=1))
+    return (Q if out is None else out), np.where(s > 0, s, 1.0)
 
 
 def solve_simplex_qp(
@@ -319,45 +366,46 @@ def solve_simplex_qp(
 
 
 def _solve(Q, c, single, x0, tol, max_iter, n_pdas, return_info):
-    Q = Q + np.swapaxes(Q, 1, 2)
-    Q *= 0.5
+    Q, scale = _symmetrize_and_scale(Q, c)
     B, k = c.shape
     if max_iter is None:
         max_iter = 10 * k + 50
-    scale = _scale(Q, c)
     delta = 1e-13 * scale
     n_iter = np.zeros(B, dtype=np.int64)
 
     if x0 is None:
         x = np.full((B, k), 1.0 / k)
+        g = _matvec(Q, x) - c
+        res = _kkt_from_grad(g, x, scale)
+        m0 = k // 4
+        if m0 >= 4:
+            # initial free set: the k/4 coordinates of steepest descent at
+            # the barycentre (much smaller than k and usually close to the
+            # support, so the first face solves are small)
+            top = np.argpartition(g, m0 - 1, axis=1)[:, :m0]
+            free = np.zeros((B, k), dtype=bool)
+            np.put_along_axis(free, top, True, axis=1)
+        else:
+            free = np.ones((B, k), dtype=bool)
     else:
         x0 = np.asarray(x0, dtype=np.float64)
         if x0.size != B * k:
             raise ValueError(f"x0 must have shape {(B, k)}, got {x0.shape}.")
         x = project_simplex(x0.reshape(B, k))
-    res = _kkt(Q, c, x, scale)
-    free = x > 0
-
-    # Active problems are kept compacted: (todo, Qa, ca, sa, da) are aligned.
-    keep = res > tol
-    todo = np.flatnonzero(keep)
-    Qa = Q if todo.size == B else Q[todo]
-    ca, sa, da = c[todo], scale[todo], delta[todo]
-    fa, xa, ra = free[todo], x[todo], res[todo]
-
-    def compact(keep):
-        nonlocal todo, Qa, ca, sa, da, fa, xa, ra
-        if not keep.all():
-            todo, Qa, ca, sa, da = todo[keep], Qa[keep], ca[keep], sa[keep], da[keep]
-            fa, xa, ra = fa[keep], xa[keep], ra[keep]
+        res = _kkt(Q, c, x, scale)
+        free = x > 0
 
     # ---- phase 1: primal-dual active set (many coordinates per step) ----
+    # Active problems are kept as an index array into the (uncopied) Q.
+    keep = res > tol
+    todo = np.flatnonzero(keep)
+    ca, sa, da = c[todo], scale[todo], delta[todo]
+    fa, xa, ra = free[todo], x[todo], res[todo]
     for _ in range(n_pdas):
         if todo.size == 0:
             break
-        y, nu = _face_solve(Qa, ca, fa, xa, da)
+        y, nu, g = _face_solve(Q, todo, ca, fa, xa, da)
         n_iter[todo] += 1
-        g = _matvec(Qa, y) - ca
         r = _kkt_from_grad(g, y, sa)
         better = r < ra
         xa = np.where(better[:, None], y, xa)
@@ -370,7 +418,18 @@ def _solve(Q, c, single, x0, tol, max_iter, n_pdas, return_info):
         if empty.any():
             newfree[empty, np.argmax(y[empty], axis=1)] = True
         fa = newfree
-        compact(r > tol)
+        keep = r > tol
+        if not keep.all():
+            todo, ca, sa, da = todo[keep], ca[keep], sa[keep], da[keep]
+            fa, xa, ra = fa[keep], xa[keep], ra[keep]
+
+    Qa = Q[todo]
+
+    def compact(keep):
+        nonlocal todo, Qa, ca, sa, da, fa, xa, ra
+        if not keep.all():
+            todo, Qa, ca, sa, da = todo[keep], Qa[keep], ca[keep], sa[keep], da[keep]
+            fa, xa, ra = fa[keep], xa[keep], ra[keep]
 
     # ---- phase 2: primal active set with exact line search (monotone) ----
     if todo.size:
@@ -388,7 +447,7 @@ def _solve(Q, c, single, x0, tol, max_iter, n_pdas, return_info):
         while todo.size and it < max_iter:
             it += 1
             n_iter[todo] += 1
-            y, _ = _face_solve(Qa, ca, fa, xa, da)
+            y, _, _ = _face_solve(Qa, np.arange(todo.size), ca, fa, xa, da)
             d = y - xa
             slope = np.einsum("bi,bi->b", g, d)
             curv = np.einsum("bi,bi->b", d, _matvec(Qa, d))
@@ -424,6 +483,11 @@ def _solve(Q, c, single, x0, tol, max_iter, n_pdas, return_info):
             g = g[keep]
             compact(keep)
 
+    # Final residuals with the plain batched matvec, so that they agree to the
+    # last bit with simplex_qp_kkt_residual (phase 1 computes the gradient from
+    # the gathered rows, a different summation order).
+    res = _kkt(Q, c, x, scale)
+    todo = np.flatnonzero(res > tol)
     if todo.size:
         warnings.warn(
             f"{todo.size} of {B} simplex QPs did not reach the KKT tolerance "
