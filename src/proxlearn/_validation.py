@@ -39,6 +39,7 @@ __all__ = [
     "SimilarityMatrixError",
     "TestMatrixError",
     "asymmetry",
+    "check_classification_data",
     "check_labels",
     "check_n_neighbors",
     "check_similarity",
@@ -367,3 +368,26 @@ def check_option(value, name: str, options) -> str:
             f"{name}={value!r} is not supported; choose one of {sorted(options)!r}."
         )
     return value
+
+
+def check_classification_data(S, y, *, symmetric: str = "allow"):
+    """Validate a training matrix and its class labels together.
+
+    ``check_similarity(S, symmetric=symmetric)`` plus :func:`check_labels`,
+    rejecting continuous (regression) targets.
+
+    Returns
+    -------
+    S : ndarray of shape (n, n), float64
+    classes : ndarray
+    y_idx : ndarray of int
+    """
+    S = check_similarity(S, symmetric=symmetric)
+    classes, y_idx = check_labels(y, S.shape[0])
+    if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
+        raise LabelError(
+            "Unknown label type: continuous. y holds non-integer numbers; "
+            "classifiers need class labels (use integers or strings)."
+        )
+    return S, classes, y_idx
+

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from sklearn.utils import get_tags
 
-__all__ = ["PairwiseMixin", "is_pairwise"]
+__all__ = ["PairwiseMixin", "is_pairwise", "row_chunks"]
+
+#: Working-memory budget of one chunk of test rows in the local methods.
+CHUNK_BYTES = 64 * 2**20
 
 
 class PairwiseMixin:
@@ -30,3 +33,13 @@ def is_pairwise(estimator) -> bool:
     (``Pipeline``, ``GridSearchCV``, ``OneVsOneClassifier``) that forward the tag.
     """
     return bool(get_tags(estimator).input_tags.pairwise)
+
+
+def row_chunks(m: int, bytes_per_row: int, budget: int | None = None):
+    """Slices of ``range(m)`` whose working memory stays under ``budget`` bytes
+    (default :data:`CHUNK_BYTES`, read at call time)."""
+    budget = CHUNK_BYTES if budget is None else budget
+    rows = max(1, min(m, budget // max(1, int(bytes_per_row))))
+    for start in range(0, m, rows):
+        yield slice(start, min(start + rows, m))
+

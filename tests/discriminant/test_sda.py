@@ -12,6 +12,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, train_test_split
 from sklearn.utils.estimator_checks import check_estimator
 
+import proxlearn.base
 from proxlearn._validation import (
     AsymmetricSimilarityWarning,
     InvalidParameterError,
@@ -326,7 +327,7 @@ def test_chunking_gives_same_result(problem, monkeypatch):
     S_tr, y_tr, S_te, _ = problem
     est = LocalSDA(8).fit(S_tr, y_tr)
     P = est.predict_proba(S_te)
-    monkeypatch.setattr(sda_mod, "_CHUNK_BYTES", 1)  # one row per chunk
+    monkeypatch.setattr(proxlearn.base, "CHUNK_BYTES", 1)  # one row per chunk
     np.testing.assert_array_equal(est.predict_proba(S_te), P)
 
 

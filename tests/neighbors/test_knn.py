@@ -9,6 +9,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.utils.estimator_checks import check_estimator
 
+import proxlearn.base
 import proxlearn.neighbors._knn as knn_mod
 from proxlearn._validation import (
     AsymmetricSimilarityWarning,
@@ -164,7 +165,7 @@ def test_chunking_does_not_change_results(problem, monkeypatch):
     S_tr, y_tr, S_te, _ = problem
     est = SimilarityKNeighborsClassifier(5, weights="kri", reg=0.05).fit(S_tr, y_tr)
     full, P = est.predict(S_te), est.predict_proba(S_te)
-    monkeypatch.setattr(knn_mod, "_CHUNK_BYTES", 1)  # one row per chunk
+    monkeypatch.setattr(proxlearn.base, "CHUNK_BYTES", 1)  # one row per chunk
     np.testing.assert_array_equal(est.predict(S_te), full)
     np.testing.assert_allclose(est.predict_proba(S_te), P)
 

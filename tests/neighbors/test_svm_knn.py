@@ -9,6 +9,7 @@ from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import check_estimator
 
+import proxlearn.base
 import proxlearn.neighbors._svm_knn as svm_knn_mod
 from proxlearn._validation import (
     InvalidParameterError,
@@ -154,7 +155,7 @@ def test_chunking_does_not_change_result(problem, monkeypatch):
     S_tr, y_tr, S_te, _ = problem
     est = SVMKNN(8).fit(S_tr, y_tr)
     full = est.predict(S_te)
-    monkeypatch.setattr(svm_knn_mod, "_CHUNK_BYTES", 1)
+    monkeypatch.setattr(proxlearn.base, "CHUNK_BYTES", 1)
     np.testing.assert_array_equal(est.predict(S_te), full)
 
 

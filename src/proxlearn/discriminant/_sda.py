@@ -31,19 +31,15 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import column_or_1d
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     InvalidParameterError,
-    LabelError,
-    check_labels,
+    check_classification_data,
     check_n_neighbors,
-    check_similarity,
     check_test_similarity,
 )
-from ..base import PairwiseMixin
+from ..base import PairwiseMixin, row_chunks
 from ..neighbors._knn import top_k_similar
 
 __all__ = [
@@ -66,7 +62,6 @@ _ETA_SMALL = 0.1
 #: Relative width under which the similarity support counts as a single value.
 _RANGE_RTOL = 1e-12
 #: Memory budget (bytes) of the per-chunk work arrays of LocalSDA.predict.
-_CHUNK_BYTES = 64 * 2**20
 
 
 # ---------------------------------------------------------------------- #
@@ -298,15 +293,7 @@ def _check_range(similarity_range, S):
 
 
 def _validate_fit(est, S, y):
-    if y is None:
-        raise LabelError(
-            f"{type(est).__name__} requires y to be passed, but the target y is "
-            "None. Pass one class label per row of the training matrix."
-        )
-    S = check_similarity(S, symmetric="symmetrize")
-    y = column_or_1d(y, warn=True)
-    check_classification_targets(y)
-    classes, y_idx = check_labels(y, S.shape[0])
+    S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
     low, high = _check_range(est.similarity_range, S)
     return S, classes, y_idx, low, high
 
@@ -543,10 +530,7 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def _chunks(self, m, k):
         G = self.classes_.shape[0]
-        per_row = 8 * (4 * k * k + 4 * k * G + 6 * G * G + self.n_features_in_) + 1
-        rows = max(1, min(m, _CHUNK_BYTES // per_row))
-        for start in range(0, m, rows):
-            yield slice(start, min(start + rows, m))
+        return row_chunks(m, 8 * (4 * k * k + 4 * k * G + 6 * G * G + self.n_features_in_))
 
     def predict_log_proba(self, S_test):
         """Local posterior log-probabilities of shape (m, n_classes).

@@ -10,21 +10,18 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import column_or_1d
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from proxlearn._validation import (
     InvalidParameterError,
-    LabelError,
-    check_labels,
+    check_classification_data,
     check_n_neighbors,
     check_option,
     check_positive,
     check_similarity,
     check_test_similarity,
 )
-from proxlearn.base import PairwiseMixin
+from proxlearn.base import PairwiseMixin, row_chunks
 
 from ._weights import KRI_SPECTRA, KRR_SPECTRA, kri_weights_batch, krr_weights_batch
 
@@ -35,7 +32,6 @@ _DEFAULT_SPECTRUM = {"kri": "clip", "krr": "pinv"}
 #: Memory budget (bytes) of the per-chunk work arrays; bounds the number of
 #: test rows processed at once (the (chunk, k, k) neighbour blocks, their
 #: eigendecompositions and the (chunk, n) candidate masks).
-_CHUNK_BYTES = 64 * 2**20
 #: Relative tolerance under which two class scores count as tied.
 _TIE_RTOL = 1e-10
 
@@ -230,15 +226,7 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
         self
         """
         self._check_params()
-        if y is None:
-            raise LabelError(
-                f"{type(self).__name__} requires y to be passed, but the target y "
-                "is None. Pass one class label per row of the training matrix."
-            )
-        S = check_similarity(S, symmetric="symmetrize")
-        y = column_or_1d(y, warn=True)
-        check_classification_targets(y)
-        classes, y_idx = check_labels(y, S.shape[0])
+        S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
         check_n_neighbors(self.n_neighbors, S.shape[0])
         self.S_fit_ = S
         self.classes_ = classes
@@ -249,10 +237,7 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
     # ------------------------------------------------------------------ #
     def _chunks(self, m, k):
         n = self.n_features_in_
-        per_row = 8 * (6 * k * k + 3 * n) + 1
-        rows = max(1, min(m, _CHUNK_BYTES // per_row))
-        for start in range(0, m, rows):
-            yield slice(start, min(start + rows, m))
+        return row_chunks(m, 8 * (6 * k * k + 3 * n))
 
     def _weights(self, nbrs, sims):
         """Signed weights (c, k) of the neighbours ``nbrs`` with similarities ``sims``."""

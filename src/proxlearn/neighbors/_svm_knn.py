@@ -11,21 +11,18 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
-from sklearn.utils import column_or_1d
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from proxlearn._validation import (
     InvalidParameterError,
-    LabelError,
-    check_labels,
+    check_classification_data,
     check_n_neighbors,
     check_option,
     check_positive,
     check_similarity,
     check_test_similarity,
 )
-from proxlearn.base import PairwiseMixin
+from proxlearn.base import PairwiseMixin, row_chunks
 
 from ._knn import top_k_similar
 from ._local_spectrum import local_eigh, modify_local, reconstruct
@@ -35,7 +32,6 @@ __all__ = ["SVMKNN"]
 _SPECTRA = ("clip", "flip", "shift")
 #: Memory budget (bytes) of the per-chunk work arrays (neighbour blocks, their
 #: eigendecompositions, the modified kernels and the candidate masks).
-_CHUNK_BYTES = 64 * 2**20
 
 
 class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
@@ -145,15 +141,7 @@ class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
-        if y is None:
-            raise LabelError(
-                f"{type(self).__name__} requires y to be passed, but the target y "
-                "is None. Pass one class label per row of the training matrix."
-            )
-        S = check_similarity(S, symmetric="symmetrize")
-        y = column_or_1d(y, warn=True)
-        check_classification_targets(y)
-        classes, y_idx = check_labels(y, S.shape[0])
+        S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
         check_n_neighbors(self.n_neighbors, S.shape[0])
         self.S_fit_ = S
         self.classes_ = classes
@@ -164,10 +152,7 @@ class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ #
     def _chunks(self, m, k):
         n = self.n_features_in_
-        per_row = 8 * (5 * k * k + 3 * n) + 1
-        rows = max(1, min(m, _CHUNK_BYTES // per_row))
-        for start in range(0, m, rows):
-            yield slice(start, min(start + rows, m))
+        return row_chunks(m, 8 * (5 * k * k + 3 * n))
 
     def _local_problems(self, nbrs, sims, spectrum):
         """PSD local kernels and transformed test vectors for a batch.
