@@ -222,3 +222,28 @@ def test_paper_cells_are_found_for_chen2009(monkeypatch):
     (row,) = summary_rows(r)
     assert row["paper"] is not None and row["paper_table"].startswith("chen")
     assert row["gap"] == pytest.approx(13.0 - row["paper"])
+
+
+def test_saturated_svm_solutions_are_reused_and_exact(monkeypatch):
+    """Once no dual coefficient hits C, larger C give the same solution: no refit."""
+    from sklearn.svm import SVC
+
+    d = _blobs(seed=9)
+    S, y = d.matrix, d.labels
+    tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
+    method = get_method("svm-clip")
+    grid = method.grid("chen2009")
+    fits = []
+    original = SVC.fit
+
+    def counting_fit(self, *a, **k):
+        fits.append(self.C)
+        return original(self, *a, **k)
+
+    monkeypatch.setattr(SVC, "fit", counting_fit)
+    fast = method.evaluate_grid(S[np.ix_(tr, tr)], y[tr], S[np.ix_(te, tr)], grid)
+    assert len(fits) < len(grid)  # separable blobs saturate before C = 1e5
+    monkeypatch.setattr(SVC, "fit", original)
+    for params, pred in zip(grid, fast, strict=True):
+        ref = method.build(**params).fit(S[np.ix_(tr, tr)], y[tr]).predict(S[np.ix_(te, tr)])
+        assert np.array_equal(pred, ref), params

@@ -125,21 +125,42 @@ def get_method(name: str) -> Method:
 # --------------------------------------------------------------------------
 
 
+def _svc_over_C(K, y, K_test, Cs) -> list:
+    """Precomputed-kernel SVM predictions for each C, sharing saturated solutions.
+
+    If no dual coefficient of the SVM trained with ``C`` reaches the box bound
+    (every support vector is free), the same dual solution satisfies the KKT
+    conditions for every larger ``C`` (the box constraint is inactive), so
+    its predictions are reused instead of refitting. This matters on the
+    papers' grids, which go up to C = 1e5 where libsvm needs millions of
+    iterations on a separable problem.
+    """
+    from sklearn.svm import SVC
+
+    order = sorted(range(len(Cs)), key=lambda i: Cs[i])
+    out: list = [None] * len(Cs)
+    saturated = None
+    for i in order:
+        if saturated is not None:
+            out[i] = saturated
+            continue
+        svc = SVC(kernel="precomputed", C=Cs[i]).fit(K, y)
+        out[i] = svc.predict(K_test)
+        if np.abs(svc.dual_coef_).max() < Cs[i] * (1.0 - 1e-12):
+            saturated = out[i]
+    return out
+
+
 def _spectrum_svm_evaluator(spectrum: str, test_transform: str) -> FoldEvaluator:
     """One eigendecomposition per fold, then one libsvm fit per C."""
 
     def evaluate(S_train, y_train, S_test, params_list):
-        from sklearn.svm import SVC
-
         from ..transforms import SpectrumTransformer
 
         tf = SpectrumTransformer(method=spectrum, test_transform=test_transform)
         K = tf.fit_transform(S_train)
         K_test = tf.transform(S_test)
-        return [
-            SVC(kernel="precomputed", C=p["C"]).fit(K, y_train).predict(K_test)
-            for p in params_list
-        ]
+        return _svc_over_C(K, y_train, K_test, [p["C"] for p in params_list])
 
     return evaluate
 
@@ -148,8 +169,6 @@ def _feature_svm_evaluator(kernel: str) -> FoldEvaluator:
     """One similarity-feature kernel per gamma, then one libsvm fit per C."""
 
     def evaluate(S_train, y_train, S_test, params_list):
-        from sklearn.svm import SVC
-
         from ..transforms import SimilarityFeatures
 
         out: list = [None] * len(params_list)
@@ -160,9 +179,9 @@ def _feature_svm_evaluator(kernel: str) -> FoldEvaluator:
             tf = SimilarityFeatures(kernel=kernel, gamma=gamma)
             K = tf.fit_transform(S_train)
             K_test = tf.transform(S_test)
-            for i in idx:
-                svc = SVC(kernel="precomputed", C=params_list[i]["C"]).fit(K, y_train)
-                out[i] = svc.predict(K_test)
+            preds = _svc_over_C(K, y_train, K_test, [params_list[i]["C"] for i in idx])
+            for i, pred in zip(idx, preds, strict=True):
+                out[i] = pred
         return out
 
     return evaluate
