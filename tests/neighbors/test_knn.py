@@ -283,3 +283,22 @@ def test_protein_krr_pinv_beats_knn():
     # Chen et al. (2009) Table 3: KRR (pinv) ~1/3 the error of k-NN on Protein
     assert errs["krr"].mean() < 0.8 * errs["uniform"].mean()
     assert np.all(errs["krr"] <= errs["uniform"])
+
+
+def test_train_to_test_similarities_are_symmetrised():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(30, 2))
+    y = (X[:, 0] > 0).astype(int)
+    S = X @ X.T
+    T = rng.normal(size=(6, 2))
+    fwd = T @ X.T + rng.normal(scale=0.5, size=(6, 30))  # psi(x, x_j)
+    back = X @ T.T + rng.normal(scale=0.5, size=(30, 6))  # psi(x_j, x)
+    clf = SimilarityKNeighborsClassifier(n_neighbors=5, weights="krr").fit(S, y)
+    sym = 0.5 * (fwd + back.T)
+    np.testing.assert_array_equal(clf.predict(fwd, back), clf.predict(sym))
+    np.testing.assert_allclose(clf.predict_proba(fwd, back), clf.predict_proba(sym))
+    np.testing.assert_array_equal(clf.kneighbors(fwd, S_train_test=back)[1],
+                                  clf.kneighbors(sym)[1])
+    assert not np.array_equal(clf.kneighbors(fwd)[1], clf.kneighbors(sym)[1])
+    with pytest.raises(TestMatrixError, match="S_train_test has shape"):
+        clf.predict(fwd, back.T)

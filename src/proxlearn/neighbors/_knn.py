@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from proxlearn._validation import (
+    TestMatrixError,
     InvalidParameterError,
     check_classification_data,
     check_n_neighbors,
@@ -129,9 +130,12 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
     given both to find the neighbours (the k largest entries of each row; ties
     broken by the lower training index) and as the vector ``s``. Chen et al.
     search neighbours with the symmetrised similarity
-    ``(psi(x, x_i) + psi(x_i, x)) / 2`` (section 7.2); for asymmetric data pass
-    that symmetrised matrix. Test rows are processed in chunks, so memory beyond
-    the given matrix is bounded by about 64 MB.
+    ``(psi(x, x_i) + psi(x_i, x)) / 2`` (section 7.2): for asymmetric data pass
+    the train-to-test similarities too, ``predict(S_test, S_train_test)`` with
+    ``S_train_test[j, i] = psi(x_j, x_i)`` of shape (n_train, m), and the
+    symmetrised ``(S_test + S_train_test.T) / 2`` is used for the search and as
+    ``s`` (or pass that symmetrised matrix yourself). Test rows are processed
+    in chunks, so memory beyond the given matrix is bounded by about 64 MB.
 
     **Affinity weights.** ``w_i = max(psi(x, x_i), 0) / sum_j max(psi(x, x_j), 0)``:
     negative similarities are clipped at 0; if all are ``<= 0`` the weights
@@ -260,17 +264,28 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
             nbrs, sims = top_k_similar(S_test[sl], k)
             yield sl, nbrs, self._weights(nbrs, sims)
 
-    def _validate_test(self, S_test):
+    def _validate_test(self, S_test, S_train_test=None, n_neighbors=None):
         check_is_fitted(self, "S_fit_")
         S_test = check_test_similarity(S_test, self.n_features_in_)
-        k = check_n_neighbors(self.n_neighbors, self.n_features_in_)
-        return S_test, k
+        if S_train_test is not None:
+            back = check_similarity(
+                S_train_test, name="S_train_test", square=False, dissimilarity_check=False
+            )
+            if back.shape != S_test.shape[::-1]:
+                raise TestMatrixError(
+                    f"S_train_test has shape {back.shape} but S_test has shape "
+                    f"{S_test.shape}; pass the ({self.n_features_in_}, m) matrix of "
+                    "similarities from every training sample to each test sample."
+                )
+            S_test = 0.5 * (S_test + back.T)
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        return S_test, check_n_neighbors(k, self.n_features_in_)
 
     def _class_onehot(self, nbrs):
         G = self.classes_.shape[0]
         return self._y_idx[nbrs][:, :, None] == np.arange(G)
 
-    def predict(self, S_test):
+    def predict(self, S_test, S_train_test=None):
         """Predict class labels (Chen et al. 2009, eq. 9).
 
         Parameters
@@ -278,12 +293,15 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
         S_test : array-like of shape (m, n_train)
             Similarities from each test sample to every training sample (see
             the class notes for asymmetric similarities).
+        S_train_test : array-like of shape (n_train, m), optional
+            Similarities from every training sample to each test sample; when
+            given, the symmetrised test similarities are used.
 
         Returns
         -------
         y_pred : ndarray of shape (m,)
         """
-        S_test, k = self._validate_test(S_test)
+        S_test, k = self._validate_test(S_test, S_train_test)
         out = np.empty(S_test.shape[0], dtype=np.intp)
         for sl, nbrs, W in self._local_weights(S_test, k):
             out[sl] = self._decide(nbrs, W)
@@ -329,7 +347,7 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
             )
         return self.classes_[self._decide(nbrs, self._weights(nbrs, sims))]
 
-    def predict_proba(self, S_test):
+    def predict_proba(self, S_test, S_train_test=None):
         """Class probabilities from the non-negative part of the weights.
 
         ``P(g | x) = sum_{i: y_i = g} w_i^+ / sum_i w_i^+`` with
@@ -340,7 +358,7 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
         -------
         proba : ndarray of shape (m, n_classes), columns in ``classes_`` order.
         """
-        S_test, k = self._validate_test(S_test)
+        S_test, k = self._validate_test(S_test, S_train_test)
         G = self.classes_.shape[0]
         out = np.empty((S_test.shape[0], G))
         for sl, nbrs, W in self._local_weights(S_test, k):
@@ -350,7 +368,7 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
             out[sl] = np.einsum("ck,ckg->cg", Wp, self._class_onehot(nbrs))
         return out
 
-    def kneighbors(self, S_test, n_neighbors=None, return_similarity=True):
+    def kneighbors(self, S_test, n_neighbors=None, return_similarity=True, S_train_test=None):
         """Nearest training samples of each test row, most similar first.
 
         Parameters
@@ -359,6 +377,9 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
         n_neighbors : int, optional
             Defaults to ``self.n_neighbors``; must not exceed ``n_train``.
         return_similarity : bool, default=True
+        S_train_test : array-like of shape (n_train, m), optional
+            Train-to-test similarities; when given the search uses the
+            symmetrised similarities (see :meth:`predict`).
 
         Returns
         -------
@@ -367,10 +388,7 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
         indices : ndarray of shape (m, n_neighbors)
             Training indices; ties broken by the lower index.
         """
-        check_is_fitted(self, "S_fit_")
-        S_test = check_test_similarity(S_test, self.n_features_in_)
-        k = self.n_neighbors if n_neighbors is None else n_neighbors
-        k = check_n_neighbors(k, self.n_features_in_)
+        S_test, k = self._validate_test(S_test, S_train_test, n_neighbors)
         m = S_test.shape[0]
         idx = np.empty((m, k), dtype=np.intp)
         val = np.empty((m, k))
