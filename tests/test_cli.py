@@ -182,3 +182,16 @@ def test_study_command_bad_input(capsys):
     assert "unknown protocol" in capsys.readouterr().err
     assert main(["study", "--list-methods"]) == 0
     assert "knn-krr" in capsys.readouterr().out
+
+
+def test_study_loo_protocol(capsys, tmp_path):
+    out = tmp_path / "loo"
+    assert main(["study", "wine-sigmoid", "--protocol", "loo", "--methods", "knn,knn-affinity",
+                 "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "leave-one-out" in text and "knn-affinity" in text
+    res = json.loads((out / "loo.json").read_text())["wine-sigmoid"]
+    assert set(res) == {"knn", "knn-affinity"} and res["knn"]["perplexity"] >= 1.0
+    assert (out / "perplexity_vs_k.png").is_file()
+    assert main(["study", "wine-sigmoid", "--protocol", "loo", "--methods", "svm-clip"]) == 2
+    assert "not a k-NN method" in capsys.readouterr().err

@@ -212,12 +212,41 @@ def _cmd_study(args, console) -> int:
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     for m in methods:
         get_method(m)  # unknown names: one-line error listing the valid ones
+    if args.protocol == "loo":
+        return _run_loo(args, methods, console)
     protocol = get_protocol(args.protocol, n_splits=args.splits, test_size=args.test_size,
                             cv=args.cv)
     datasets = [_load(name, args.data_home) for name in args.datasets]
     run_study_command(datasets, methods, protocol, console, seed=args.seed, jobs=args.jobs,
                       scheduler=args.scheduler, out_dir=args.out, json_path=args.json,
                       cache=not args.no_cache, markdown=args.markdown, latex=args.latex)
+    return 0
+
+
+def _run_loo(args, methods, console) -> int:
+    """``--protocol loo``: leave-one-out perplexity / NCE (thesis Tables 4.7-4.8)."""
+    from rich.table import Table
+
+    from .study import load_targets
+    from .study._loo import loo_rows, loo_study, plot_perplexity_curves
+
+    datasets = [_load(name, args.data_home) for name in args.datasets]
+    results = loo_study(datasets, methods, epsilon=args.epsilon)
+    table = Table(title=f"leave-one-out posteriors (smoothing epsilon = {args.epsilon:g})")
+    for col in ("data set", "method", "perplexity", "paper", "NCE", "paper"):
+        table.add_column(col, justify="left" if col in ("data set", "method") else "right")
+    for r in loo_rows(results, load_targets()):
+        table.add_row(r["dataset"], r["method"], f"{r['perplexity']:.4f}",
+                      _fmt(r["paper_perplexity"]), f"{r['nce']:.4f}", _fmt(r["paper_nce"]))
+    console.print(table)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "loo.json").write_text(json.dumps(results, indent=1))
+        plot_perplexity_curves(results, out / "perplexity_vs_k.png")
+        console.print(f"results and perplexity-vs-k plot written to {out}")
     return 0
 
 
@@ -272,7 +301,9 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--methods", default="svm-clip,svm-flip,svm-shift",
                     help="comma-separated method names (see --list-methods)")
     st.add_argument("--protocol", default="chen2009",
-                    help="chen2009 | gu2012 | gu2012-synthetic | kundu2010 | custom")
+                    help="chen2009 | gu2012 | gu2012-synthetic | kundu2010 | custom | loo")
+    st.add_argument("--epsilon", type=float, default=1e-4,
+                    help="additive smoothing of the loo protocol's posteriors")
     st.add_argument("--splits", type=int, default=None, help="number of random partitions")
     st.add_argument("--test-size", type=float, default=None, help="test fraction")
     st.add_argument("--cv", type=int, default=None, help="inner cross-validation folds")

@@ -247,3 +247,33 @@ def test_saturated_svm_solutions_are_reused_and_exact(monkeypatch):
     for params, pred in zip(grid, fast, strict=True):
         ref = method.build(**params).fit(S[np.ix_(tr, tr)], y[tr]).predict(S[np.ix_(te, tr)])
         assert np.array_equal(pred, ref), params
+
+
+def test_loo_protocol_excludes_self_and_scores_posteriors(tmp_path):
+    from proxlearn.study._loo import loo_grid, loo_study, plot_perplexity_curves
+    from proxlearn.neighbors import SimilarityKNeighborsClassifier
+
+    d = _blobs(n_per=12, seed=10)
+    res = loo_study([d], ["knn", "knn-kri"])["blobs10"]
+    assert set(res) == {"knn", "knn-kri"}
+    assert len(loo_grid("knn-kri", 36)) == 9 * 9  # 9 values of k < 36, 9 lambdas
+    for r in res.values():
+        assert 1.0 <= r["perplexity"] < 3.0 and 0.0 < r["nce"] <= 1.0
+        assert r["curve"]["k"] == [1, 2, 4, 6, 8, 12, 16, 24, 32]
+        assert min(r["curve"]["perplexity"]) == pytest.approx(r["perplexity"])
+    # the best uniform k-NN perplexity equals an explicit leave-one-out loop
+    from proxlearn.metrics import perplexity
+
+    k = res["knn"]["perplexity_params"]["n_neighbors"]
+    S, y = d.matrix, d.labels
+    S = (S + S.T) / 2
+    P = []
+    for i in range(len(y)):
+        keep = np.delete(np.arange(len(y)), i)
+        clf = SimilarityKNeighborsClassifier(n_neighbors=k).fit(S[np.ix_(keep, keep)], y[keep])
+        P.append(clf.predict_proba(S[i, keep][None, :])[0])
+    assert perplexity(y, np.array(P)) == pytest.approx(res["knn"]["perplexity"], rel=1e-12)
+    plot_perplexity_curves({"blobs10": res}, tmp_path / "p.png")
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(InvalidParameterError, match="not a k-NN method"):
+        loo_study([d], ["svm-clip"])

@@ -337,6 +337,10 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
         similarities : ndarray of shape (m, k)
             The corresponding test-to-train similarities.
         """
+        nbrs, sims = self._check_neighbors(neighbors, similarities)
+        return self.classes_[self._decide(nbrs, self._weights(nbrs, sims))]
+
+    def _check_neighbors(self, neighbors, similarities):
         check_is_fitted(self, "S_fit_")
         nbrs = np.asarray(neighbors, dtype=np.intp)
         sims = np.asarray(similarities, dtype=np.float64)
@@ -345,7 +349,7 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
                 "neighbors and similarities must be (m, k) arrays of the same shape, "
                 f"got {nbrs.shape} and {sims.shape}."
             )
-        return self.classes_[self._decide(nbrs, self._weights(nbrs, sims))]
+        return nbrs, sims
 
     def predict_proba(self, S_test, S_train_test=None):
         """Class probabilities from the non-negative part of the weights.
@@ -362,11 +366,24 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
         G = self.classes_.shape[0]
         out = np.empty((S_test.shape[0], G))
         for sl, nbrs, W in self._local_weights(S_test, k):
-            Wp = np.maximum(W, 0.0)
-            tot = Wp.sum(axis=1, keepdims=True)
-            Wp = np.where(tot > 0, Wp / np.where(tot > 0, tot, 1.0), 1.0 / k)
-            out[sl] = np.einsum("ck,ckg->cg", Wp, self._class_onehot(nbrs))
+            out[sl] = self._proba(nbrs, W)
         return out
+
+    def _proba(self, nbrs, W):
+        k = nbrs.shape[1]
+        Wp = np.maximum(W, 0.0)
+        tot = Wp.sum(axis=1, keepdims=True)
+        Wp = np.where(tot > 0, Wp / np.where(tot > 0, tot, 1.0), 1.0 / k)
+        return np.einsum("ck,ckg->cg", Wp, self._class_onehot(nbrs))
+
+    def predict_proba_from_neighbors(self, neighbors, similarities):
+        """:meth:`predict_proba` from precomputed neighbour lists.
+
+        See :meth:`predict_from_neighbors`; used by leave-one-out studies, where
+        each training sample's neighbours exclude itself.
+        """
+        nbrs, sims = self._check_neighbors(neighbors, similarities)
+        return self._proba(nbrs, self._weights(nbrs, sims))
 
     def kneighbors(self, S_test, n_neighbors=None, return_similarity=True, S_train_test=None):
         """Nearest training samples of each test row, most similar first.

@@ -6,6 +6,7 @@
 ...                    get_protocol("custom", n_splits=2))  # doctest: +SKIP
 """
 
+from ._loo import LOO_K, LOO_KRI_REG, loo_grid, loo_rows, loo_study, plot_perplexity_curves
 from ._methods import METHODS, Method, get_method, register_method
 from ._protocols import PROTOCOLS, Protocol, get_protocol, inner_folds, make_partitions
 from ._report import (
@@ -21,6 +22,12 @@ from ._report import (
 from ._runner import CellResult, StudyResult, run_cell, run_study
 
 __all__ = [
+    "LOO_K",
+    "LOO_KRI_REG",
+    "loo_grid",
+    "loo_rows",
+    "loo_study",
+    "plot_perplexity_curves",
     "METHODS",
     "PROTOCOLS",
     "CellResult",
