@@ -75,7 +75,43 @@ def top_k_similar(R, k):
     return cols[keep].reshape(c, k), vals[keep].reshape(c, k)
 
 
-class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class LocalFitMixin:
+    """``fit`` of the lazy local classifiers (k-NN, SVM-KNN): validate and store.
+
+    Stores the symmetrised training matrix ``S_fit_`` (Chen et al. 2009,
+    section 2.1), ``classes_``, the label indices and ``n_features_in_``; the
+    subclass provides ``_check_params``.
+    """
+
+    def fit(self, S, y):
+        """Store the symmetrised training similarities and the labels.
+
+        Parameters
+        ----------
+        S : array-like of shape (n_train, n_train)
+            Training similarities ``S[i, j] = psi(x_i, x_j)``; asymmetric input
+            is replaced by ``(S + S^T) / 2`` (with a warning above the
+            tolerance of :func:`proxlearn._validation.check_similarity`).
+        y : array-like of shape (n_train,)
+            Class labels (at least two classes).
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
+        check_n_neighbors(self.n_neighbors, S.shape[0])
+        self.S_fit_ = S
+        self.classes_ = classes
+        self._y_idx = y_idx
+        self.n_features_in_ = S.shape[0]
+        return self
+
+
+class SimilarityKNeighborsClassifier(
+    PairwiseMixin, LocalFitMixin, ClassifierMixin, BaseEstimator
+):
     """Weighted k-NN classifier on a precomputed (possibly indefinite) similarity.
 
     Implements the similarity-based weighted k-NN of Chen et al. (2009),
@@ -212,31 +248,6 @@ class SimilarityKNeighborsClassifier(PairwiseMixin, ClassifierMixin, BaseEstimat
                 f"n_neighbors must be a positive integer, got {self.n_neighbors!r}."
             )
         return weights, spectrum, reg
-
-    def fit(self, S, y):
-        """Store the symmetrised training similarities and the labels.
-
-        Parameters
-        ----------
-        S : array-like of shape (n_train, n_train)
-            Training similarities ``S[i, j] = psi(x_i, x_j)``; asymmetric input
-            is replaced by ``(S + S^T) / 2`` (with a warning above the
-            tolerance of :func:`proxlearn._validation.check_similarity`).
-        y : array-like of shape (n_train,)
-            Class labels (at least two classes).
-
-        Returns
-        -------
-        self
-        """
-        self._check_params()
-        S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
-        check_n_neighbors(self.n_neighbors, S.shape[0])
-        self.S_fit_ = S
-        self.classes_ = classes
-        self._y_idx = y_idx
-        self.n_features_in_ = S.shape[0]
-        return self
 
     # ------------------------------------------------------------------ #
     def _chunks(self, m, k):

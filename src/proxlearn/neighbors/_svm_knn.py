@@ -15,7 +15,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from proxlearn._validation import (
     InvalidParameterError,
-    check_classification_data,
     check_n_neighbors,
     check_option,
     check_positive,
@@ -24,7 +23,7 @@ from proxlearn._validation import (
 )
 from proxlearn.base import PairwiseMixin, row_chunks
 
-from ._knn import top_k_similar
+from ._knn import LocalFitMixin, top_k_similar
 from ._local_spectrum import local_eigh, modify_local, reconstruct
 
 __all__ = ["SVMKNN"]
@@ -34,7 +33,7 @@ _SPECTRA = ("clip", "flip", "shift")
 #: eigendecompositions, the modified kernels and the candidate masks).
 
 
-class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class SVMKNN(PairwiseMixin, LocalFitMixin, ClassifierMixin, BaseEstimator):
     """Local SVM on the k nearest neighbours (SVM-KNN) for similarity data.
 
     For every test sample ``x`` (Chen et al. 2009, section 7; Zhang et al.
@@ -120,34 +119,6 @@ class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
                 f"n_neighbors must be a positive integer, got {self.n_neighbors!r}."
             )
         return C, spectrum
-
-    def fit(self, S, y):
-        """Store the symmetrised training similarities and the labels.
-
-        The local SVMs are trained at prediction time (one per test sample).
-
-        Parameters
-        ----------
-        S : array-like of shape (n_train, n_train)
-            Training similarities ``S[i, j] = psi(x_i, x_j)``; asymmetric
-            input is replaced by ``(S + S^T) / 2`` (Chen et al. 2009, section
-            2.1), with a warning above the tolerance of
-            :func:`proxlearn._validation.check_similarity`.
-        y : array-like of shape (n_train,)
-            Class labels (at least two classes).
-
-        Returns
-        -------
-        self
-        """
-        self._check_params()
-        S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
-        check_n_neighbors(self.n_neighbors, S.shape[0])
-        self.S_fit_ = S
-        self.classes_ = classes
-        self._y_idx = y_idx
-        self.n_features_in_ = S.shape[0]
-        return self
 
     # ------------------------------------------------------------------ #
     def _chunks(self, m, k):
