@@ -208,3 +208,20 @@ def test_uw_one_split_sanity(name, spectrum):
     )
     print(f"{name} SimilaritySVC({spectrum}) error {err:.4f} (chance {chance:.3f})")
     assert err <= 0.5 * chance
+
+
+@pytest.mark.parametrize("est_cls", ["SimilaritySVC", "SimilarityFeatureSVC"])
+def test_smo_iteration_cap_is_passed_and_warns(est_cls):
+    import proxlearn.svm as psvm
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = (X[:, 0] + 0.5 * rng.normal(size=40) > 0).astype(int)  # overlapping classes
+    S = X @ X.T
+    cls = getattr(psvm, est_cls)
+    assert cls().get_params()["max_iter"] == psvm._kernel_svc.MAX_ITER > 0
+    with pytest.warns(ConvergenceWarning):
+        clf = cls(C=1e3, max_iter=3).fit(S, y)
+    assert clf.svc_.max_iter == 3
+    assert np.all(np.isfinite(clf.decision_function(S[:5])))

@@ -137,6 +137,8 @@ def _svc_over_C(K, y, K_test, Cs) -> list:
     """
     from sklearn.svm import SVC
 
+    from ..svm._kernel_svc import MAX_ITER
+
     order = sorted(range(len(Cs)), key=lambda i: Cs[i])
     out: list = [None] * len(Cs)
     saturated = None
@@ -144,7 +146,7 @@ def _svc_over_C(K, y, K_test, Cs) -> list:
         if saturated is not None:
             out[i] = saturated
             continue
-        svc = SVC(kernel="precomputed", C=Cs[i]).fit(K, y)
+        svc = SVC(kernel="precomputed", C=Cs[i], max_iter=MAX_ITER).fit(K, y)
         out[i] = svc.predict(K_test)
         if np.abs(svc.dual_coef_).max() < Cs[i] * (1.0 - 1e-12):
             saturated = out[i]

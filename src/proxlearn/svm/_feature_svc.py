@@ -9,6 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_labels, check_option, check_positive, check_similarity
 from ..base import PairwiseMixin
 from ..transforms._features import FEATURE_KERNELS, SimilarityFeatures
+from ._kernel_svc import MAX_ITER
 
 __all__ = ["SimilarityFeatureSVC"]
 
@@ -32,19 +33,25 @@ class SimilarityFeatureSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
         SVM regularisation (> 0).
     gamma : float, default=1.0
         RBF width (> 0), ignored by ``"linear"``.
+    max_iter : int, default=10_000_000
+        Iteration cap of libsvm's SMO (``-1``: none), see
+        :data:`proxlearn.svm._kernel_svc.MAX_ITER`.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
     transformer_ : SimilarityFeatures
     svc_ : sklearn.svm.SVC
+    n_iter_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
+        libsvm's SMO iterations per one-vs-one problem.
     n_features_in_ : int
     """
 
-    def __init__(self, kernel="linear", C=1.0, gamma=1.0):
+    def __init__(self, kernel="linear", C=1.0, gamma=1.0, max_iter=MAX_ITER):
         self.kernel = kernel
         self.C = C
         self.gamma = gamma
+        self.max_iter = max_iter
 
     def fit(self, S, y):
         """Fit on the ``n x n`` training similarity matrix and labels ``y``."""
@@ -54,9 +61,10 @@ class SimilarityFeatureSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
         classes, y_idx = check_labels(y, arr.shape[0])
         self.transformer_ = SimilarityFeatures(kernel=self.kernel, gamma=self.gamma)
         K = self.transformer_.fit_transform(arr)
-        self.svc_ = SVC(kernel="precomputed", C=C)
+        self.svc_ = SVC(kernel="precomputed", C=C, max_iter=self.max_iter)
         self.svc_.fit(K, classes[y_idx])
         self.classes_ = self.svc_.classes_
+        self.n_iter_ = self.svc_.n_iter_  # SMO iterations per one-vs-one problem
         self.n_features_in_ = arr.shape[0]
         return self
 
