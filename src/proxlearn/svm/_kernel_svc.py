@@ -67,9 +67,9 @@ class SimilaritySVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
     transformer_ : SpectrumTransformer
         Fitted on the training matrix.
     svc_ : sklearn.svm.SVC
+        Fitted with ``kernel="precomputed"``.
     n_iter_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
         libsvm's SMO iterations per one-vs-one problem.
-        Fitted with ``kernel="precomputed"``.
     n_features_in_ : int
         Number of training samples.
     """
