@@ -220,3 +220,18 @@ def test_bad_input():
         krr_weights_batch(S, s, 1.0)
     with pytest.raises(SimilarityMatrixError):
         kri_weights_batch(S[None], np.full((1, 4), np.nan), 1.0)
+
+
+def test_kri_weights_path_equals_one_solve_per_reg():
+    from proxlearn.neighbors import kri_weights_batch, kri_weights_path
+
+    rng = np.random.default_rng(3)
+    B, k = 20, 12
+    A = rng.normal(size=(B, k, k))
+    S_loc = (A + A.transpose(0, 2, 1)) / 2 + 2 * np.eye(k)  # indefinite in general
+    s = rng.normal(size=(B, k))
+    regs = [1e-6, 1e-2, 1.0, 1e6, 0.1]
+    for spectrum in ("clip", "flip", "shift"):
+        path = kri_weights_path(S_loc, s, regs, spectrum)
+        for r, W in zip(regs, path, strict=True):
+            np.testing.assert_allclose(W, kri_weights_batch(S_loc, s, r, spectrum), atol=1e-9)

@@ -273,6 +273,15 @@ def test_loo_protocol_excludes_self_and_scores_posteriors(tmp_path):
         clf = SimilarityKNeighborsClassifier(n_neighbors=k).fit(S[np.ix_(keep, keep)], y[keep])
         P.append(clf.predict_proba(S[i, keep][None, :])[0])
     assert perplexity(y, np.array(P)) == pytest.approx(res["knn"]["perplexity"], rel=1e-12)
+    # the KRI path (one local eigh per k, warm-started QPs) gives the same posteriors
+    best = res["knn-kri"]["perplexity_params"]
+    P = []
+    for i in range(len(y)):
+        keep = np.delete(np.arange(len(y)), i)
+        clf = SimilarityKNeighborsClassifier(weights="kri", **best)
+        clf.fit(S[np.ix_(keep, keep)], y[keep])
+        P.append(clf.predict_proba(S[i, keep][None, :])[0])
+    assert perplexity(y, np.array(P)) == pytest.approx(res["knn-kri"]["perplexity"], rel=1e-8)
     plot_perplexity_curves({"blobs10": res}, tmp_path / "p.png")
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(InvalidParameterError, match="not a k-NN method"):

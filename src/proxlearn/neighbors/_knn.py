@@ -24,7 +24,13 @@ from proxlearn._validation import (
 )
 from proxlearn.base import PairwiseMixin, row_chunks
 
-from ._weights import KRI_SPECTRA, KRR_SPECTRA, kri_weights_batch, krr_weights_batch
+from ._weights import (
+    KRI_SPECTRA,
+    KRR_SPECTRA,
+    kri_weights_batch,
+    kri_weights_path,
+    krr_weights_batch,
+)
 
 __all__ = ["SimilarityKNeighborsClassifier", "top_k_similar"]
 
@@ -267,6 +273,14 @@ class SimilarityKNeighborsClassifier(
         S_loc = self.S_fit_[nbrs[:, :, None], nbrs[:, None, :]]
         batch = kri_weights_batch if weights == "kri" else krr_weights_batch
         return batch(S_loc, sims, reg, spectrum, transform_s=self.transform_s)
+
+    def _kri_path(self, nbrs, sims, regs):
+        """KRI weights of the neighbours for several ``reg`` values at once
+        (one local eigendecomposition, warm-started QPs; see
+        :func:`proxlearn.neighbors.kri_weights_path`)."""
+        _, spectrum, _ = self._check_params()
+        S_loc = self.S_fit_[nbrs[:, :, None], nbrs[:, None, :]]
+        return kri_weights_path(S_loc, sims, regs, spectrum, transform_s=self.transform_s)
 
     def _local_weights(self, S_test, k):
         """Yield (rows, neighbour indices, signed weights) chunk by chunk."""

@@ -161,6 +161,39 @@ def kri_weights_batch(
     return (W, res) if return_residual else W
 
 
+def kri_weights_path(S_locals, s_batch, regs, spectrum="clip", *, transform_s=True, tol=1e-10):
+    """KRI weights for a grid of ``reg`` values, sharing the local work.
+
+    The local spectrum modification (one batched eigendecomposition) does not
+    depend on ``reg``, so it is done once; the QPs are then solved from the
+    largest ``reg`` (nearly uniform weights) down, each warm-started at the
+    previous solution. Equals ``[kri_weights_batch(S_locals, s_batch, r,
+    spectrum) for r in regs]``.
+
+    Returns
+    -------
+    list of ndarray of shape (B, k), in the order of ``regs``.
+    """
+    S, s = _check_batch(S_locals, s_batch)
+    regs = [check_positive(r, "reg", allow_zero=True) for r in regs]
+    check_option(spectrum, "spectrum", KRI_SPECTRA)
+    if spectrum == "none":  # needs the per-reg convexity check
+        return [
+            kri_weights_batch(S, s, r, "none", transform_s=transform_s, tol=tol) for r in regs
+        ]
+    lam, V, s_t = modify_local(S, s, spectrum, transform_s=transform_s)
+    Q0 = reconstruct(lam, V)
+    diag = np.arange(S.shape[1])
+    solved: dict[float, np.ndarray] = {}
+    x0 = None
+    for r in sorted(set(regs), reverse=True):
+        Q = Q0.copy()
+        Q[:, diag, diag] += r
+        x0, _ = solve_simplex_qp(Q, s_t, x0=x0, tol=tol)
+        solved[r] = x0
+    return [solved[r] for r in regs]
+
+
 def kri_weights(S_local, s, reg, spectrum="clip", *, transform_s=True, tol=1e-10):
     """KRI weights for one neighbourhood (Chen et al. 2009, eq. 12).
 

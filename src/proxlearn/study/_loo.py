@@ -20,7 +20,7 @@ import numpy as np
 
 from .._validation import InvalidParameterError, check_labels, check_similarity
 from ..metrics import normalized_cross_entropy, perplexity
-from ._methods import KRR_REG, get_method
+from ._methods import KRR_REG, _group_by_k, get_method
 
 __all__ = ["LOO_K", "LOO_KRI_REG", "loo_grid", "loo_rows", "loo_study", "plot_perplexity_curves"]
 
@@ -76,14 +76,23 @@ def loo_study(datasets, methods, *, epsilon: float = 1e-4) -> dict:
             model = get_method(m).build(n_neighbors=k_max).fit(S, y)
             perp = np.empty(len(grid))
             nce = np.empty(len(grid))
-            for g, params in enumerate(grid):
-                k = params["n_neighbors"]
-                model.set_params(**params)
-                P = model.predict_proba_from_neighbors(nbrs[:, :k], sims[:, :k])
+
+            def score(g, P):
                 perp[g] = perplexity(y, P, classes=classes, epsilon=epsilon)
                 nce[g] = normalized_cross_entropy(
                     y, P, classes=classes, epsilon=epsilon, prior=prior
                 )
+
+            if model.weights == "kri":  # one local eigh per k for the whole reg grid
+                for k, idx in _group_by_k(grid).items():
+                    Ws = model._kri_path(nbrs[:, :k], sims[:, :k], [grid[g]["reg"] for g in idx])
+                    for g, W in zip(idx, Ws, strict=True):
+                        score(g, model._proba(nbrs[:, :k], W))
+            else:
+                for g, params in enumerate(grid):
+                    k = params["n_neighbors"]
+                    model.set_params(**params)
+                    score(g, model.predict_proba_from_neighbors(nbrs[:, :k], sims[:, :k]))
             ks = sorted({p["n_neighbors"] for p in grid})
             curve = [
                 float(min(perp[g] for g, p in enumerate(grid) if p["n_neighbors"] == k))

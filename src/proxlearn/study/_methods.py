@@ -189,6 +189,14 @@ def _feature_svm_evaluator(kernel: str) -> FoldEvaluator:
     return evaluate
 
 
+def _group_by_k(params_list) -> dict[int, list[int]]:
+    """Indices of ``params_list`` grouped by ``n_neighbors``."""
+    groups: dict[int, list[int]] = {}
+    for i, p in enumerate(params_list):
+        groups.setdefault(p["n_neighbors"], []).append(i)
+    return groups
+
+
 def _knn_evaluator(build) -> FoldEvaluator:
     """One neighbour search per fold for the largest k; every k uses a prefix."""
 
@@ -198,6 +206,13 @@ def _knn_evaluator(build) -> FoldEvaluator:
         k_max = max(p["n_neighbors"] for p in params_list)
         nbrs, sims = top_k_similar(S_test, k_max)
         model = build(n_neighbors=k_max).fit(S_train, y_train)
+        if model.weights == "kri":  # one local eigh per k for the whole reg grid
+            out = [None] * len(params_list)
+            for k, idx in _group_by_k(params_list).items():
+                regs = [params_list[i]["reg"] for i in idx]
+                for i, W in zip(idx, model._kri_path(nbrs[:, :k], sims[:, :k], regs), strict=True):
+                    out[i] = model.classes_[model._decide(nbrs[:, :k], W)]
+            return out
         out = []
         for p in params_list:
             k = p["n_neighbors"]
