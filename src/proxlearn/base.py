@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sklearn.utils import get_tags
 
-__all__ = ["PairwiseMixin", "is_pairwise", "row_chunks"]
+__all__ = ["SKLEARN_CHECK_EXCEPTIONS", "PairwiseMixin", "is_pairwise", "row_chunks"]
 
 #: Working-memory budget of one chunk of test rows in the local methods.
 CHUNK_BYTES = 64 * 2**20
@@ -42,4 +42,19 @@ def row_chunks(m: int, bytes_per_row: int, budget: int | None = None):
     rows = max(1, min(m, budget // max(1, int(bytes_per_row))))
     for start in range(0, m, rows):
         yield slice(start, min(start + rows, m))
+
+
+#: scikit-learn estimator checks that proxlearn fails on purpose, with the
+#: reason (the policy of :mod:`proxlearn._validation`). Every estimator's
+#: ``check_estimator`` test passes exactly this as ``expected_failed_checks``.
+SKLEARN_CHECK_EXCEPTIONS = {
+    "check_dtype_object": (
+        "object arrays are rejected instead of being cast to float: a similarity "
+        "matrix of Python objects is almost always a loading mistake"
+    ),
+    "check_fit2d_predict1d": (
+        "a 1-D vector of length n_train is accepted as a single test row "
+        "(its similarities to every training sample)"
+    ),
+}
 

@@ -1,15 +1,14 @@
 """Tests for IndefiniteKFD (Pekalska & Haasdonk 2009; Gu & Guo 2012 baseline)."""
 
 import pickle
-from pathlib import Path
 
 import numpy as np
 import pytest
-import scipy.io
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.utils.estimator_checks import check_estimator
 
+from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 from proxlearn._validation import (
     AsymmetricSimilarityWarning,
     InvalidParameterError,
@@ -20,13 +19,6 @@ from proxlearn._validation import (
 from proxlearn.base import is_pairwise
 from proxlearn.discriminant import IndefiniteKFD
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "uw"
-
-# Failures caused by the shared input policy of proxlearn._validation.
-EXPECTED_FAILED = {
-    "check_dtype_object": "object arrays are rejected by _validation policy",
-    "check_fit2d_predict1d": "_validation deliberately accepts a 1-D test row of length n_train",
-}
 
 
 def blobs(k, n_per, seed, noise=4.0):
@@ -157,20 +149,12 @@ def test_grid_search_slices_rows_and_columns():
 
 
 def test_check_estimator():
-    check_estimator(IndefiniteKFD(), expected_failed_checks=EXPECTED_FAILED)
-
-
-def _load(name):
-    path = DATA / f"{name}.mat"
-    if not path.exists():
-        pytest.skip(f"{path} not available")
-    d = scipy.io.loadmat(path)
-    return d["A"].astype(float), d["C"].ravel().astype(int)
+    check_estimator(IndefiniteKFD(), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
 
 
 @pytest.mark.parametrize("name,chance", [("aural_sonar", 0.5), ("protein", 1 - 72 / 213)])
-def test_uw_sanity(name, chance):
-    S, y = _load(name)
+def test_uw_sanity(name, chance, load_uw):
+    S, y = load_uw(name)
     idx = np.arange(len(y))
     tr, te = train_test_split(idx, test_size=0.2, stratify=y, random_state=0)
     gs = GridSearchCV(

@@ -1,17 +1,16 @@
 """SDA and local SDA (Chen et al. 2009, section 6; notes section 2.11)."""
 
 import pickle
-from pathlib import Path
 
 import numpy as np
 import pytest
-import scipy.io
 from scipy.integrate import quad
 from scipy.optimize import brentq
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, train_test_split
 from sklearn.utils.estimator_checks import check_estimator
 
+from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 import proxlearn.base
 from proxlearn._validation import (
     AsymmetricSimilarityWarning,
@@ -29,12 +28,6 @@ from proxlearn.discriminant._sda import (
     solve_exponential_eta,
 )
 
-AURAL = Path("/work/shared/data/uw/aural_sonar.mat")
-EXPECTED_FAILED = {
-    "check_dtype_object": "object arrays are rejected by policy (no silent casting)",
-    "check_fit2d_predict1d": "a 1-D test vector of length n_train is accepted as one "
-    "test row by policy",
-}
 
 
 def _blobs_problem(seed=0, n=150, noise=0.15):
@@ -336,7 +329,7 @@ def test_chunking_gives_same_result(problem, monkeypatch):
 # ---------------------------------------------------------------------- #
 @pytest.mark.parametrize("est", [SimilarityDiscriminantAnalysis(), LocalSDA(n_neighbors=3)])
 def test_check_estimator(est):
-    check_estimator(est, expected_failed_checks=EXPECTED_FAILED)
+    check_estimator(est, expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
 
 
 def test_clone_pickle_params(problem):
@@ -388,11 +381,8 @@ def test_bad_input(problem):
 # ---------------------------------------------------------------------- #
 # real-data sanity
 # ---------------------------------------------------------------------- #
-@pytest.mark.skipif(not AURAL.exists(), reason=f"{AURAL} not available")
-def test_aural_sonar_single_split():
-    d = scipy.io.loadmat(AURAL)
-    A = np.asarray(d["A"], dtype=np.float64)
-    C = np.asarray(d["C"]).ravel()
+def test_aural_sonar_single_split(load_uw):
+    A, C = load_uw("aural_sonar")
     idx = np.arange(len(C))
     tr, te = train_test_split(idx, test_size=0.2, stratify=C, random_state=0)
     grid = {"n_neighbors": [*range(1, 17), 32, 64]}

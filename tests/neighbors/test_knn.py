@@ -1,7 +1,6 @@
 """SimilarityKNeighborsClassifier (Chen et al. 2009, sections 5 and 7)."""
 
 import pickle
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,6 +8,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.utils.estimator_checks import check_estimator
 
+from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 import proxlearn.base
 import proxlearn.neighbors._knn as knn_mod
 from proxlearn._validation import (
@@ -25,7 +25,6 @@ from proxlearn.neighbors import (
 )
 from proxlearn.neighbors._knn import top_k_similar
 
-PROTEIN = Path("/work/shared/data/uw/protein.mat")
 ALL_WEIGHTS = ["uniform", "affinity", "kri", "krr"]
 
 
@@ -212,19 +211,12 @@ def test_grid_search_equals_hand_loop(problem):
     assert (gs.best_params_["n_neighbors"], gs.best_params_["reg"]) == best
 
 
-# Failures caused by the shared input-validation policy of proxlearn._validation
-# (not by this estimator): see the module docstring of _validation.
-EXPECTED_FAILED = {
-    "check_dtype_object": "object arrays are rejected by policy (no silent casting)",
-    "check_fit2d_predict1d": "a 1-D test vector of length n_train is accepted as one "
-    "test row by policy",
-}
 
 
 @pytest.mark.parametrize("weights", ["uniform", "kri", "krr"])
 def test_check_estimator(weights):
     est = SimilarityKNeighborsClassifier(weights=weights)
-    check_estimator(est, expected_failed_checks=EXPECTED_FAILED)
+    check_estimator(est, expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
 
 
 def test_bad_input(problem):
@@ -264,12 +256,8 @@ def test_bad_input(problem):
     np.testing.assert_array_equal(est.kneighbors(flat)[1], [[0, 1, 2]])
 
 
-@pytest.mark.skipif(not PROTEIN.exists(), reason=f"{PROTEIN} not available")
-def test_protein_krr_pinv_beats_knn():
-    from scipy.io import loadmat
-
-    d = loadmat(PROTEIN)
-    A, y = d["A"].astype(float), d["C"].ravel()
+def test_protein_krr_pinv_beats_knn(load_uw):
+    A, y = load_uw("protein")
     idx = np.random.default_rng(0).permutation(len(y))
     te, tr = idx[:43], idx[43:]
     errs = {}

@@ -9,6 +9,7 @@ from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import check_estimator
 
+from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 import proxlearn.base
 import proxlearn.neighbors._svm_knn as svm_knn_mod
 from proxlearn._validation import (
@@ -18,11 +19,6 @@ from proxlearn._validation import (
 )
 from proxlearn.neighbors._svm_knn import SVMKNN
 
-EXPECTED_FAILED = {
-    "check_dtype_object": "object arrays are rejected by policy (no silent casting)",
-    "check_fit2d_predict1d": "a 1-D test vector of length n_train is accepted as one "
-    "test row by policy",
-}
 
 
 def _blobs_problem(seed=0, n=150, n_classes=3, noise=0.3, sep=3.0):
@@ -213,7 +209,7 @@ def test_constant_test_row(problem):
 
 
 def test_check_estimator():
-    check_estimator(SVMKNN(n_neighbors=3), expected_failed_checks=EXPECTED_FAILED)
+    check_estimator(SVMKNN(n_neighbors=3), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
 
 
 def test_public_export():

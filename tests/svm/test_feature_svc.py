@@ -1,6 +1,5 @@
 """Tests of SimilarityFeatureSVC (similarities as features)."""
 
-import os
 import warnings
 
 import numpy as np
@@ -19,7 +18,6 @@ from proxlearn.svm import SimilarityFeatureSVC, SimilaritySVC
 from proxlearn.transforms import SimilarityFeatures
 
 
-UW = "/work/shared/data/uw"
 
 def blobs(n_train=80, n_test=60, noise=0.6, seed=0, n_classes=2):
     """Linear kernel of Gaussian blobs plus symmetric noise (indefinite)."""
@@ -99,19 +97,9 @@ def test_bad_input():
         clf.predict(S_test[:, 1:])
 
 
-def load_uw(name):
-    path = os.path.join(UW, f"{name}.mat")
-    if not os.path.exists(path):
-        pytest.skip(f"{path} not available")
-    import scipy.io
-
-    d = scipy.io.loadmat(path)
-    return np.asarray(d["A"], dtype=float), np.asarray(d["C"]).ravel()
-
-
 @pytest.mark.parametrize("name", ["aural_sonar", "protein"])
 @pytest.mark.parametrize("kernel", ["linear", "rbf"])
-def test_uw_one_split_sanity(name, kernel):
+def test_uw_one_split_sanity(name, kernel, load_uw):
     from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 
     A, c = load_uw(name)

@@ -1,6 +1,5 @@
 """Tests of SimilaritySVC (similarities as a spectrum-modified kernel)."""
 
-import os
 import warnings
 
 import numpy as np
@@ -20,7 +19,6 @@ from proxlearn.transforms import SpectrumTransformer
 
 
 SPECTRA = ["clip", "flip", "shift", "square", "none"]
-UW = "/work/shared/data/uw"
 
 def blobs(n_train=80, n_test=60, noise=0.6, seed=0, n_classes=2):
     """Linear kernel of Gaussian blobs plus symmetric noise (indefinite)."""
@@ -173,17 +171,7 @@ def test_invalid_options(params):
         SimilaritySVC(**params).fit(S, y)
 
 
-def load_uw(name):
-    path = os.path.join(UW, f"{name}.mat")
-    if not os.path.exists(path):
-        pytest.skip(f"{path} not available")
-    import scipy.io
-
-    d = scipy.io.loadmat(path)
-    return np.asarray(d["A"], dtype=float), np.asarray(d["C"]).ravel()
-
-
-def uw_split_error(name, estimator, grid):
+def uw_split_error(load_uw, name, estimator, grid):
     """Stratified 80/20 split (seed 0), C by 5-fold CV on the training part."""
     from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 
@@ -202,8 +190,9 @@ def uw_split_error(name, estimator, grid):
 
 @pytest.mark.parametrize("name", ["aural_sonar", "protein"])
 @pytest.mark.parametrize("spectrum", ["clip", "flip", "shift"])
-def test_uw_one_split_sanity(name, spectrum):
+def test_uw_one_split_sanity(name, spectrum, load_uw):
     err, chance = uw_split_error(
+        load_uw,
         name, SimilaritySVC(spectrum=spectrum), {"C": [0.01, 0.1, 1.0, 10.0, 100.0]}
     )
     print(f"{name} SimilaritySVC({spectrum}) error {err:.4f} (chance {chance:.3f})")

@@ -13,6 +13,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 from proxlearn.base import is_pairwise
 from proxlearn.svm import SimilarityFeatureSVC, SimilaritySVC
 from proxlearn.transforms import (
@@ -148,20 +149,10 @@ def test_set_params_changes_behaviour():
 # scikit-learn's estimator checks. proxlearn's shared input validation
 # (proxlearn._validation) deliberately differs from scikit-learn's in a few
 # places; these checks are expected to fail for every estimator here.
-_VALIDATION_POLICY_FAILURES = {
-    "check_dtype_object": (
-        "object arrays are rejected by policy (proxlearn._validation) instead of "
-        "being cast to float"
-    ),
-    "check_fit2d_predict1d": (
-        "by design a 1-D vector of length n_train is accepted as a single test "
-        "row (check_test_similarity)"
-    ),
-}
 
 
 def expected_failed_checks(est):
-    return dict(_VALIDATION_POLICY_FAILURES)
+    return dict(SKLEARN_CHECK_EXCEPTIONS)
 
 
 @parametrize_with_checks(

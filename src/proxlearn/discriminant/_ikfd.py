@@ -18,11 +18,10 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    check_labels,
+    check_classification_data,
     check_option,
     check_positive,
     check_similarity,
@@ -151,10 +150,8 @@ class IndefiniteKFD(PairwiseMixin, TransformerMixin, ClassifierMixin, BaseEstima
             == "relative"
         )
         check_option(self.multiclass, "multiclass", {"eig", "ovo"})
-        K = check_similarity(S, symmetric="symmetrize")
+        K, self.classes_, y_idx = check_classification_data(S, y, symmetric="symmetrize")
         n = K.shape[0]
-        self.classes_, y_idx = check_labels(y, n)
-        check_classification_targets(y)  # rejects continuous targets
         n_classes = len(self.classes_)
         self.n_features_in_ = n
         if n_classes == 2:

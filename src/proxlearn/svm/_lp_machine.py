@@ -17,13 +17,11 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
 
 from .._validation import (
-    check_labels,
+    check_classification_data,
     check_option,
     check_positive,
-    check_similarity,
 )
 from ..base import PairwiseMixin
 from ._ovo import _OvOLinearMixin, fit_ovo
@@ -135,10 +133,8 @@ class LPMachine(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         """
         C = check_positive(self.C, "C")
         check_option(self.decision_function_shape, "decision_function_shape", {"ovr", "ovo"})
-        S = check_similarity(S, symmetric="allow")
+        S, self.classes_, y_idx = check_classification_data(S, y)
         n = S.shape[0]
-        self.classes_, y_idx = check_labels(y, n)
-        check_classification_targets(y)  # rejects continuous targets
 
         def fit_binary(S_sub, y_pm):
             w, b, res = lp_machine_binary(S_sub, y_pm, C)

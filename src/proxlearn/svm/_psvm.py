@@ -21,14 +21,12 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import check_classification_targets
 
 from .._validation import (
     InvalidParameterError,
-    check_labels,
+    check_classification_data,
     check_option,
     check_positive,
-    check_similarity,
 )
 from ..base import PairwiseMixin
 from ..solvers import box_lasso
@@ -159,10 +157,8 @@ class PotentialSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimato
         self
         """
         C, eps, tol, max_iter = self._validate_params_values()
-        S = check_similarity(S, symmetric="allow")
+        S, self.classes_, y_idx = check_classification_data(S, y)
         n = S.shape[0]
-        self.classes_, y_idx = check_labels(y, n)
-        check_classification_targets(y)  # rejects continuous targets
         fit_intercept = bool(self.fit_intercept)
 
         def fit_binary(S_sub, y_pm):
