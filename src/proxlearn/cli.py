@@ -250,6 +250,41 @@ def _run_loo(args, methods, console) -> int:
     return 0
 
 
+def _cmd_reproduce(args, console) -> int:
+    """``proxlearn reproduce``: every reproducible table, ours vs the papers."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from .study._reproduce import SECTIONS, reproduce
+
+    if args.list_sections:
+        for s in SECTIONS:
+            console.print(f"{s.key:18s} {s.title}")
+        return 0
+    sections = None if not args.sections else [k.strip() for k in args.sections.split(",") if k.strip()]
+    cmd = "proxlearn reproduce" + "".join(
+        f" --{k} {v}" for k, v in (("sections", args.sections), ("splits", args.splits)) if v
+    )
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                  TextColumn("{task.completed}/{task.total} cells"), TimeElapsedColumn(),
+                  TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
+
+        def factory(sec):
+            task = bar.add_task(f"{sec.key}", total=None)
+
+            def progress(done, total):
+                bar.update(task, completed=done, total=total)
+
+            return progress
+
+        res = reproduce(sections, splits=args.splits, jobs=args.jobs, seed=args.seed,
+                        cache_dir=args.cache, out=args.out, json_path=args.json,
+                        discussion=args.discussion, data_home=args.data_home, command=cmd,
+                        progress_factory=factory)
+    console.print(f"reproduction finished in {res['_seconds'] / 60:.1f} min; "
+                  f"report {args.out}, numbers {args.json}")
+    return 0
+
+
 def _cmd_demo(args, console) -> int:
     from .study import get_protocol
 
@@ -320,6 +355,24 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--list-methods", action="store_true", help="list the method names and exit")
     st.add_argument("--data-home", **home)
     st.set_defaults(func=_cmd_study)
+
+    r = sub.add_parser("reproduce", help="rerun the papers' tables and write the reproduction report")
+    r.add_argument("--sections", default=None,
+                   help="comma-separated section keys (default: all; see --list-sections)")
+    r.add_argument("--splits", type=int, default=None,
+                   help="override the number of partitions of every section (partial run)")
+    r.add_argument("--jobs", type=int, default=2, help="parallel workers (joblib)")
+    r.add_argument("--seed", type=int, default=0, help="seed of partitions and folds")
+    r.add_argument("--cache", metavar="DIR", default=None,
+                   help="cell cache (default: the proxlearn cache folder / reproduce)")
+    r.add_argument("--out", metavar="FILE", default="docs/reproduction.md", help="Markdown report")
+    r.add_argument("--json", metavar="FILE", default="docs/reproduction.json",
+                   help="every per-partition number, as JSON")
+    r.add_argument("--discussion", metavar="FILE", default="docs/reproduction-discussion.md",
+                   help="hand-written discussion appended to the report (if the file exists)")
+    r.add_argument("--list-sections", action="store_true", help="list the sections and exit")
+    r.add_argument("--data-home", **home)
+    r.set_defaults(func=_cmd_reproduce)
     return p
 
 

@@ -9,6 +9,7 @@ import pytest
 from proxlearn._validation import InvalidParameterError
 from proxlearn.datasets import SimilarityDataset
 from proxlearn.study import (
+    load_targets,
     METHODS,
     agreement,
     get_method,
@@ -69,6 +70,57 @@ def test_balanced_partitions_kundu():
     assert len(parts) == 5
     for tr, te in parts:
         assert np.bincount(y[te]).tolist() == [3, 3]  # ceil(0.2 * 11) of each class
+        assert np.bincount(y[tr]).tolist() == [8, 8]  # the rest of the minority, balanced
+        assert not set(tr) & set(te)
+    # the unused majority samples differ between partitions
+    assert len({tuple(tr) for tr, _ in parts}) == 5
+
+
+def test_f_score_is_f1_of_the_larger_label_or_macro():
+    from proxlearn.study._runner import f_score_pct
+
+    y_true = np.array([-1, -1, 1, 1, 1])
+    y_pred = np.array([-1, 1, 1, 1, -1])
+    # positive class +1: precision 2/3, recall 2/3
+    assert f_score_pct(y_true, y_pred, [-1, 1]) == pytest.approx(100 * 2 / 3)
+    # swapping which label is "larger" changes the answer: class -1 has F1 1/2
+    assert f_score_pct(-y_true, -y_pred, [-1, 1]) == pytest.approx(50.0)
+    y3 = np.array([0, 1, 2, 2])
+    assert f_score_pct(y3, y3, [0, 1, 2]) == pytest.approx(100.0)
+    assert f_score_pct(y3, np.array([0, 1, 2, 0]), [0, 1, 2]) < 100.0
+
+
+def test_kundu_tables_compare_accuracy_and_report_f_score():
+    from proxlearn.study import StudyResult
+    from proxlearn.study._runner import CellResult
+
+    p = get_protocol("kundu2010")
+    cells = [
+        CellResult("aural_sonar", "svm-clip", i, e, {}, 0.0, 0.0, f_score=f)
+        for i, (e, f) in enumerate([(10.0, 90.0), (15.0, 84.0), (20.0, 80.0), (10.0, 89.0), (15.0, 85.0)])
+    ]
+    r = StudyResult(protocol=p, seed=0, cells=cells)
+    (row,) = summary_rows(r)
+    assert row["metric"] == "accuracy"
+    assert row["mean"] == pytest.approx(86.0) and row["f_score"] == pytest.approx(85.6)
+    assert row["paper"] == pytest.approx(87.0)  # Kundu Table 2 accuracy, from targets.csv
+    assert row["sigma_source"] == "ours"  # the paper prints no spread
+    js = r.to_json()["aural_sonar"]["svm-clip"]
+    assert js["accuracy"]["values"] == [90.0, 85.0, 80.0, 90.0, 85.0]
+    assert js["f_score"]["mean"] == pytest.approx(85.6)
+    md = to_markdown(r)
+    assert "F-score" in md and "accuracy" in md and "agrees*" in md
+
+
+def test_gu2012_plus_minus_read_as_standard_errors():
+    from proxlearn.study._report import _paper_cell
+
+    targets = load_targets()
+    row, sigma, source = _paper_cell(targets, "gu2012", "aural_sonar", "svm-clip")
+    assert row.std is not None
+    assert sigma == pytest.approx(row.std * np.sqrt(50)) and "SE" in source
+    row, sigma, source = _paper_cell(targets, "chen2009", "aural_sonar", "svm-clip")
+    assert sigma == row.std and source == "paper"
 
 
 def test_inner_folds_fallback_warns():
@@ -97,7 +149,8 @@ def test_registry_names_and_grids():
 
 @pytest.mark.parametrize("name", ["svm-clip", "svm-flip", "svm-shift",
                                   "svm-features-linear", "svm-features-rbf", "knn",
-                                  "knn-affinity", "knn-kri", "knn-krr", "knn-krr-flip"])
+                                  "knn-affinity", "knn-kri", "knn-krr", "knn-krr-flip",
+                                  "svm-knn", "svm-knn-flip", "svm-knn-shift"])
 def test_fold_evaluators_match_the_estimators(name):
     d = _blobs(seed=1)
     tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
@@ -115,7 +168,7 @@ def test_run_cell_picks_best_cv_and_reports_error():
     p = get_protocol("custom", n_splits=1, cv=3)
     tr, te = make_partitions(d.labels, p, seed=0)[0]
     out = run_cell(d.matrix, d.labels, "svm-clip", tr, te, p, seed=0)
-    assert set(out) == {"error", "params", "cv_error", "seconds"}
+    assert set(out) == {"error", "f_score", "params", "cv_error", "seconds"}
     assert out["params"]["C"] in get_method("svm-clip").grids["chen2009"]["C"]
     assert 0.0 <= out["error"] <= 100.0
     assert out["error"] < 34.0  # far better than chance on separable blobs

@@ -10,7 +10,6 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from proxlearn._validation import (
@@ -22,6 +21,7 @@ from proxlearn._validation import (
     check_test_similarity,
 )
 from proxlearn.base import PairwiseMixin, row_chunks
+from proxlearn.svm._small_svc import small_svc
 
 from ._knn import LocalFitMixin, top_k_similar
 from ._local_spectrum import local_eigh, modify_local, reconstruct
@@ -152,6 +152,53 @@ class SVMKNN(PairwiseMixin, LocalFitMixin, ClassifierMixin, BaseEstimator):
         lam, V, s_t = modify_local(S_loc, sims, spectrum, transform_s=True)
         return reconstruct(lam, V), s_t
 
+    def _predict_path(self, nbrs, sims, Cs, spectrum):
+        """Label indices for every ``C`` in ``Cs`` from given neighbour lists.
+
+        One local eigendecomposition per test point serves the whole ``C``
+        grid. For each point the ``C`` values are visited in increasing order;
+        once no dual coefficient of a local SVM reaches its bound, that dual
+        solution satisfies the KKT conditions for every larger ``C`` (the box
+        is inactive), so its prediction is reused without refitting.
+
+        Parameters
+        ----------
+        nbrs, sims : ndarray of shape (m, k)
+            Neighbour indices and test-to-neighbour similarities, most similar
+            first (:func:`~proxlearn.neighbors._knn.top_k_similar`).
+        Cs : sequence of float
+        spectrum : {"clip", "flip", "shift"}
+
+        Returns
+        -------
+        list of ndarray of shape (m,)
+            Class indices, one array per entry of ``Cs``.
+        """
+        ynb = self._y_idx[nbrs]
+        first = ynb[:, 0]
+        out = [first.copy() for _ in Cs]
+        mixed = np.flatnonzero((ynb != ynb[:, :1]).any(axis=1))
+        if not mixed.size:
+            return out
+        order = sorted(range(len(Cs)), key=lambda i: Cs[i])
+        k = nbrs.shape[1]
+        for sl in self._chunks(mixed.size, k):
+            rows = mixed[sl]
+            K, s_t = self._local_problems(nbrs[rows], sims[rows], spectrum)
+            for j, row in enumerate(rows):
+                local_classes, y_enc = np.unique(ynb[row], return_inverse=True)
+                saturated = None
+                for i in order:
+                    if saturated is None:
+                        pred, max_dual = small_svc(K[j], y_enc, s_t[j][None, :], Cs[i])
+                        label = local_classes[pred[0]]
+                        if max_dual < Cs[i] * (1.0 - 1e-12):
+                            saturated = label
+                    else:
+                        label = saturated
+                    out[i][row] = label
+        return out
+
     def predict(self, S_test):
         """Predict class labels with one local SVM per test sample.
 
@@ -172,15 +219,5 @@ class SVMKNN(PairwiseMixin, LocalFitMixin, ClassifierMixin, BaseEstimator):
         out = np.empty(S_test.shape[0], dtype=np.intp)
         for sl in self._chunks(S_test.shape[0], k):
             nbrs, sims = top_k_similar(S_test[sl], k)
-            ynb = self._y_idx[nbrs]
-            pred = ynb[:, 0].copy()
-            mixed = np.flatnonzero((ynb != ynb[:, :1]).any(axis=1))
-            if mixed.size:
-                K, s_t = self._local_problems(nbrs[mixed], sims[mixed], spectrum)
-                y_mixed = ynb[mixed]
-                for j in range(mixed.size):
-                    svc = SVC(kernel="precomputed", C=C)
-                    svc.fit(K[j], y_mixed[j])
-                    pred[mixed[j]] = svc.predict(s_t[j][None, :])[0]
-            out[sl] = pred
+            out[sl] = self._predict_path(nbrs, sims, [C], spectrum)[0]
         return self.classes_[out]

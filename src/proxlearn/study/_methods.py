@@ -223,6 +223,27 @@ def _knn_evaluator(build) -> FoldEvaluator:
     return evaluate
 
 
+def _svm_knn_evaluator(build) -> FoldEvaluator:
+    """One neighbour search per fold; per k one local eigh per point for every C."""
+
+    def evaluate(S_train, y_train, S_test, params_list):
+        from ..neighbors._knn import top_k_similar
+
+        k_max = max(p["n_neighbors"] for p in params_list)
+        model = build(n_neighbors=k_max).fit(S_train, y_train)
+        _, spectrum = model._check_params()
+        nbrs, sims = top_k_similar(S_test, k_max)
+        out: list = [None] * len(params_list)
+        for k, idx in _group_by_k(params_list).items():
+            Cs = [params_list[i]["C"] for i in idx]
+            preds = model._predict_path(nbrs[:, :k], sims[:, :k], Cs, spectrum)
+            for i, pred in zip(idx, preds, strict=True):
+                out[i] = model.classes_[pred]
+        return out
+
+    return evaluate
+
+
 # --------------------------------------------------------------------------
 # Built-in methods (lazy imports keep ``import proxlearn.study`` light)
 # --------------------------------------------------------------------------
@@ -394,5 +415,6 @@ for _spec in ("clip", "flip", "shift"):
             _svm_knn(_spec),
             {"chen2009": {"n_neighbors": K_GRID, "C": C_SVM}},
             f"local SVM on the k neighbours, local spectrum {_spec} (Zhang et al. 2006)",
+            evaluate=_svm_knn_evaluator(_svm_knn(_spec)),
         )
     )

@@ -61,8 +61,21 @@ def load_targets() -> list[PaperValue]:
     return rows
 
 
+#: Tables whose printed +- values we read as standard errors over this many
+#: partitions (../shared/notes/gu-guo2012-aaai.md: +-0.6 on Aural Sonar with 10
+#: test points per split is far below the binomial std of about 9%).
+STANDARD_ERROR_TABLES = {("gu2012", "2"): 50, ("gu2012", "3"): 50}
+
+
 def _paper_cell(targets, protocol, dataset, method, metric="error_pct"):
-    """The first matching paper value and the sigma the agreement rule uses."""
+    """The first matching paper value, the sigma the agreement rule uses, and its source.
+
+    sigma is the row's std; else the largest std in the same table and data set
+    ("paper column"); a printed standard error over R partitions is turned into
+    a std by multiplying with sqrt(R) ("paper SE x sqrt(R)"). When the paper
+    prints no spread at all for that column, the caller falls back to our own
+    per-partition std ("ours").
+    """
     rows = [
         t
         for t in targets
@@ -72,9 +85,9 @@ def _paper_cell(targets, protocol, dataset, method, metric="error_pct"):
         and t.metric == metric
     ]
     if not rows:
-        return None, None
+        return None, None, None
     row = rows[0]
-    sigma = row.std
+    sigma, source = row.std, "paper"
     if sigma is None:
         same_col = [
             t.std
@@ -84,8 +97,11 @@ def _paper_cell(targets, protocol, dataset, method, metric="error_pct"):
             and t.metric == metric
             and t.std is not None
         ]
-        sigma = max(same_col) if same_col else None
-    return row, sigma
+        sigma, source = (max(same_col), "paper column") if same_col else (None, None)
+    reps = STANDARD_ERROR_TABLES.get((row.source, row.table))
+    if sigma is not None and reps:
+        sigma, source = sigma * math.sqrt(reps), f"paper SE x sqrt({reps})"
+    return row, sigma, source
 
 
 def agreement(ours: float, paper: float, sigma: float | None, n_partitions: int) -> bool | None:
@@ -114,32 +130,55 @@ def not_worse_than_best(errors: dict[str, np.ndarray], alpha: float = 0.05) -> s
     return keep
 
 
+def _primary_metric(result: StudyResult) -> tuple[str, str]:
+    """(our metric, the papers' metric name) that a protocol's tables report."""
+    if "accuracy" in result.protocol.metrics:
+        return "accuracy", "accuracy_pct"
+    return "error", "error_pct"
+
+
 def summary_rows(result: StudyResult, targets=None) -> list[dict]:
-    """One row per (data set, method) with ours, the paper's value and the verdict."""
+    """One row per (data set, method) with ours, the paper's value and the verdict.
+
+    The compared metric is the test error in %, or the accuracy in % for
+    protocols whose paper reports accuracy (``kundu2010``; its rows also carry
+    ``f_score``). ``sigma_source`` says where the agreement rule's sigma came
+    from (see :func:`_paper_cell`); "ours" means the paper printed no spread and
+    our own per-partition std was used.
+    """
     targets = load_targets() if targets is None else targets
     rows = []
     R = result.protocol.n_splits
+    metric, paper_metric = _primary_metric(result)
     for ds in result.datasets:
         errs = {m: result.errors(ds, m) for m in result.methods if result.errors(ds, m).size}
         bold = not_worse_than_best(errs)
-        for m, e in errs.items():
-            paper, sigma = _paper_cell(targets, result.protocol.name, ds, m)
-            mean = float(e.mean())
-            std = float(e.std(ddof=1)) if e.size > 1 else 0.0
-            rows.append(
-                {
-                    "dataset": ds,
-                    "method": m,
-                    "mean": mean,
-                    "std": std,
-                    "best": m in bold,
-                    "paper": None if paper is None else paper.mean,
-                    "paper_std": None if paper is None else paper.std,
-                    "paper_table": None if paper is None else f"{paper.source} {paper.table}",
-                    "gap": None if paper is None else mean - paper.mean,
-                    "agrees": None if paper is None else agreement(mean, paper.mean, sigma, R),
-                }
-            )
+        for m in errs:
+            vals = result.metric(ds, m, metric)
+            paper, sigma, source = _paper_cell(targets, result.protocol.name, ds, m, paper_metric)
+            mean = float(vals.mean())
+            std = float(vals.std(ddof=1)) if vals.size > 1 else 0.0
+            if paper is not None and sigma is None and vals.size > 1:
+                sigma, source = std, "ours"
+            row = {
+                "dataset": ds,
+                "method": m,
+                "metric": metric,
+                "mean": mean,
+                "std": std,
+                "best": m in bold,
+                "paper": None if paper is None else paper.mean,
+                "paper_std": None if paper is None else paper.std,
+                "paper_table": None if paper is None else f"{paper.source} {paper.table}",
+                "gap": None if paper is None else mean - paper.mean,
+                "sigma": sigma,
+                "sigma_source": source,
+                "agrees": None if paper is None else agreement(mean, paper.mean, sigma, R),
+            }
+            if "f_score" in result.protocol.metrics:
+                f = result.metric(ds, m, "f_score")
+                row["f_score"] = float(np.nanmean(f)) if f.size else None
+            rows.append(row)
     return rows
 
 
@@ -148,7 +187,34 @@ def _fmt_paper(r) -> tuple[str, str, str]:
         return "", "", ""
     p = f"{r['paper']:.2f}" + ("" if r["paper_std"] is None else f" ({r['paper_std']:.2f})")
     verdict = {True: "agrees", False: "DIFFERS", None: "n/a"}[r["agrees"]]
+    if r["agrees"] is not None and r.get("sigma_source") == "ours":
+        verdict += "*"  # the paper prints no spread: our own std was used
     return p, f"{r['gap']:+.2f}", verdict
+
+
+def _columns(rows) -> tuple[list[str], bool]:
+    has_f = any("f_score" in r for r in rows)
+    metric = rows[0]["metric"] if rows else "error"
+    ours = f"ours {'accuracy' if metric == 'accuracy' else 'error'} % mean (std)"
+    cols = ["data set", "method", ours] + (["F-score %"] if has_f else []) + ["paper", "gap", "verdict"]
+    return cols, has_f
+
+
+def _cells(r, has_f, bold) -> list[str]:
+    ours = f"{r['mean']:.2f} ({r['std']:.2f})"
+    if r["best"]:
+        ours = bold(ours)
+    extra = [("" if r.get("f_score") is None else f"{r['f_score']:.2f}")] if has_f else []
+    return [r["dataset"], r["method"], ours, *extra, *_fmt_paper(r)]
+
+
+def _title(result: StudyResult, rows) -> str:
+    metric = rows[0]["metric"] if rows else "error"
+    what = "test accuracy" if metric == "accuracy" else "test error"
+    return (
+        f"protocol {result.protocol.name}: {what} % over {result.protocol.n_splits} partitions "
+        "(bold: best and not significantly worse, one-sided Wilcoxon 5%)"
+    )
 
 
 def rich_table(result: StudyResult, rows=None):
@@ -156,49 +222,45 @@ def rich_table(result: StudyResult, rows=None):
     from rich.table import Table
 
     rows = summary_rows(result) if rows is None else rows
-    table = Table(
-        title=f"protocol {result.protocol.name}: test error % over "
-        f"{result.protocol.n_splits} partitions (bold: best and not significantly worse)"
-    )
-    for col in ("data set", "method", "ours mean (std)", "paper", "gap", "verdict"):
+    cols, has_f = _columns(rows)
+    table = Table(title=_title(result, rows))
+    for col in cols:
         table.add_column(col, justify="left" if col in ("data set", "method") else "right")
     for r in rows:
-        ours = f"{r['mean']:.2f} ({r['std']:.2f})"
-        if r["best"]:
-            ours = f"[bold]{ours}[/bold]"
-        table.add_row(r["dataset"], r["method"], ours, *_fmt_paper(r))
+        table.add_row(*_cells(r, has_f, lambda x: f"[bold]{x}[/bold]"))
     return table
 
 
 def to_markdown(result: StudyResult, rows=None) -> str:
-    """Markdown table of :func:`summary_rows` (best in bold)."""
+    """Markdown table of :func:`summary_rows` (best in bold).
+
+    A verdict marked ``*`` used our own std because the paper prints none.
+    """
     rows = summary_rows(result) if rows is None else rows
-    lines = [
-        "| data set | method | ours mean (std) | paper | gap | verdict |",
-        "|---|---|---|---|---|---|",
-    ]
+    cols, has_f = _columns(rows)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:
-        ours = f"{r['mean']:.2f} ({r['std']:.2f})"
-        if r["best"]:
-            ours = f"**{ours}**"
-        lines.append(f"| {r['dataset']} | {r['method']} | {ours} | " + " | ".join(_fmt_paper(r)) + " |")
+        lines.append("| " + " | ".join(_cells(r, has_f, lambda x: f"**{x}**")) + " |")
     return "\n".join(lines) + "\n"
 
 
 def to_latex(result: StudyResult, rows=None) -> str:
     """LaTeX tabular of :func:`summary_rows` (best in bold)."""
     rows = summary_rows(result) if rows is None else rows
+    cols, has_f = _columns(rows)
 
     def esc(s):
-        return str(s).replace("_", r"\_")
+        return str(s).replace("_", r"\_").replace("%", r"\%")
 
-    lines = [r"\begin{tabular}{llrrrl}", r"\hline", r"data set & method & ours & paper & gap & verdict \\", r"\hline"]
+    lines = [
+        r"\begin{tabular}{ll" + "r" * (len(cols) - 3) + "l}",
+        r"\hline",
+        " & ".join(esc(c) for c in cols) + r" \\",
+        r"\hline",
+    ]
     for r in rows:
-        ours = f"{r['mean']:.2f} ({r['std']:.2f})"
-        if r["best"]:
-            ours = rf"\textbf{{{ours}}}"
-        p, g, v = _fmt_paper(r)
-        lines.append(f"{esc(r['dataset'])} & {esc(r['method'])} & {ours} & {p} & {g} & {v} \\\\")
+        cells = _cells(r, has_f, lambda x: rf"\textbf{{{x}}}")
+        lines.append(" & ".join(esc(c) if not c.startswith("\\textbf") else c for c in cells) + r" \\")
     lines += [r"\hline", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
 

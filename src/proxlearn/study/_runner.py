@@ -47,7 +47,13 @@ class CellResult:
     params: dict
     cv_error: float
     seconds: float
+    f_score: float | None = None
     cached: bool = False
+
+    @property
+    def accuracy(self) -> float:
+        """Test accuracy in % (100 minus the error)."""
+        return 100.0 - self.error
 
     def to_json(self) -> dict:
         return {
@@ -55,6 +61,7 @@ class CellResult:
             "method": self.method,
             "partition": self.partition,
             "error": self.error,
+            "f_score": self.f_score,
             "params": self.params,
             "cv_error": self.cv_error,
             "seconds": self.seconds,
@@ -70,12 +77,21 @@ class StudyResult:
     cells: list[CellResult] = field(default_factory=list)
     seconds: float = 0.0
 
-    def errors(self, dataset: str, method: str) -> np.ndarray:
-        cells = sorted(
+    def _cells(self, dataset: str, method: str) -> list[CellResult]:
+        return sorted(
             (c for c in self.cells if c.dataset == dataset and c.method == method),
             key=lambda c: c.partition,
         )
-        return np.array([c.error for c in cells])
+
+    def errors(self, dataset: str, method: str) -> np.ndarray:
+        """Per-partition test error in %."""
+        return np.array([c.error for c in self._cells(dataset, method)])
+
+    def metric(self, dataset: str, method: str, name: str) -> np.ndarray:
+        """Per-partition values of ``"error"``, ``"accuracy"`` or ``"f_score"`` (%)."""
+        if name not in ("error", "accuracy", "f_score"):
+            raise ValueError(f"unknown metric {name!r}; use error, accuracy or f_score.")
+        return np.array([getattr(c, name) for c in self._cells(dataset, method)], dtype=float)
 
     @property
     def datasets(self) -> list[str]:
@@ -88,7 +104,9 @@ class StudyResult:
     def to_json(self) -> dict:
         """``{dataset: {method: {"errors", "mean", "std", "params"}}}``.
 
-        ``std`` is the sample standard deviation (ddof=1) over partitions.
+        ``std`` is the sample standard deviation (ddof=1) over partitions. When
+        the protocol reports more metrics (``kundu2010``), each method also gets
+        ``"accuracy"`` and ``"f_score"`` blocks ``{"values", "mean", "std"}``.
         """
         out: dict = {}
         for ds in self.datasets:
@@ -107,11 +125,38 @@ class StudyResult:
                     "std": float(errs.std(ddof=1)) if errs.size > 1 else 0.0,
                     "params": [c.params for c in cells],
                 }
+                for name in self.protocol.metrics:
+                    if name == "error":
+                        continue
+                    vals = self.metric(ds, m, name)
+                    out[ds][m][name] = {
+                        "values": vals.tolist(),
+                        "mean": float(vals.mean()),
+                        "std": float(vals.std(ddof=1)) if vals.size > 1 else 0.0,
+                    }
         return out
 
 
 def _error_pct(y_true, y_pred) -> float:
     return float(100.0 * np.mean(np.asarray(y_true) != np.asarray(y_pred)))
+
+
+def f_score_pct(y_true, y_pred, classes) -> float:
+    """F-score in % as Kundu et al. (2010) report it.
+
+    Binary problems: F1 of the positive class, taken to be the larger label
+    (``+1`` of ``{-1, +1}``, ``2`` of ``{1, 2}``). More classes: the unweighted
+    mean of the per-class F1 (macro F1). A class never predicted and absent
+    from ``y_true`` is left out of the mean.
+    """
+    from sklearn.metrics import f1_score
+
+    classes = np.asarray(classes)
+    if classes.size == 2:
+        return float(
+            100.0 * f1_score(y_true, y_pred, labels=[classes[-1]], average="macro", zero_division=0.0)
+        )
+    return float(100.0 * f1_score(y_true, y_pred, average="macro", zero_division=0.0))
 
 
 def run_cell(S, y, method_name, train, test, protocol: Protocol, seed: int) -> dict:
@@ -147,6 +192,7 @@ def run_cell(S, y, method_name, train, test, protocol: Protocol, seed: int) -> d
     y_pred = model.predict(S[np.ix_(test, train)])
     return {
         "error": _error_pct(y[test], y_pred),
+        "f_score": f_score_pct(y[test], y_pred, np.unique(y)),
         "params": {k: (v.item() if hasattr(v, "item") else v) for k, v in params.items()},
         "cv_error": float(100.0 * mistakes[best] / len(y_tr)),
         "seconds": time.perf_counter() - start,
@@ -259,7 +305,9 @@ def run_study(
                         m,
                         _fingerprint(
                             data_fp,
-                            protocol.__dict__,
+                            _protocol_key(protocol),
+                            tr,
+                            te,
                             seed,
                             method.grids,
                             method.name,
@@ -268,6 +316,8 @@ def run_study(
                     ]
                 )
                 hit = cache.load(key)
+                if hit is not None and "f_score" in protocol.metrics and "f_score" not in hit:
+                    hit = None  # cached before F-scores were recorded
                 if hit is not None:
                     result.cells.append(
                         CellResult(data.name, m, i, cached=True, **_cell_fields(hit))
@@ -306,8 +356,19 @@ def run_study(
     return result
 
 
+def _protocol_key(protocol: Protocol) -> dict:
+    """What a cell's outcome depends on, besides its partition's indices.
+
+    The number of partitions is left out (the indices are hashed instead), so
+    a 3-partition run and a later 20-partition run share their first cells.
+    """
+    return {k: v for k, v in protocol.__dict__.items() if k not in ("n_splits", "name")}
+
+
 def _cell_fields(payload: dict) -> dict:
-    return {k: payload[k] for k in ("error", "params", "cv_error", "seconds")}
+    fields = {k: payload[k] for k in ("error", "params", "cv_error", "seconds")}
+    fields["f_score"] = payload.get("f_score")
+    return fields
 
 
 def _run_cell_keyed(name, m, i, key, S, y, tr, te, protocol, seed):

@@ -1,0 +1,92 @@
+"""Many tiny precomputed-kernel SVMs (the local SVMs of SVM-KNN) without per-call overhead.
+
+SVM-KNN trains one libsvm machine per test point, per neighbourhood size and
+per ``C``: tens of thousands of ``k x k`` problems (k <= 128) in one
+cross-validated study cell. For such sizes :class:`sklearn.svm.SVC` spends
+about ten times longer validating its arguments (parameter constraints, array
+checks, dataframe detection) than libsvm spends solving. :func:`small_svc`
+calls the same libsvm binding that ``SVC.fit`` / ``SVC.predict`` call, with
+exactly ``SVC``'s default settings, so the solution and the predictions are
+identical (tested against ``SVC`` in ``tests/svm/test_small_svc.py``). If a
+future scikit-learn changes that private binding, the function falls back to
+``SVC`` (slower, same answers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["small_svc"]
+
+try:  # private binding used by SVC itself; guarded, see the module docstring
+    from sklearn.svm import _libsvm as _libsvm
+except ImportError:  # pragma: no cover - depends on the scikit-learn build
+    _libsvm = None
+
+_SVC_DEFAULTS = dict(degree=3, coef0=0.0, gamma=0.0, cache_size=200.0)
+_use_binding = _libsvm is not None
+
+
+def _via_svc(K, y_enc, K_test, C):
+    from sklearn import config_context
+    from sklearn.svm import SVC
+
+    with config_context(skip_parameter_validation=True, assume_finite=True):
+        svc = SVC(kernel="precomputed", C=C).fit(K, y_enc)
+        return svc.predict(K_test).astype(np.intp), float(np.abs(svc.dual_coef_).max())
+
+
+def small_svc(K, y_enc, K_test, C) -> tuple[np.ndarray, float]:
+    """Fit ``SVC(kernel="precomputed", C=C)`` on ``K`` and predict ``K_test``.
+
+    Parameters
+    ----------
+    K : ndarray of shape (k, k), float64
+        PSD training kernel (already validated, finite).
+    y_enc : ndarray of shape (k,), int
+        Labels encoded as ``0 .. c-1`` with every code present (``np.unique``
+        inverse); at least two classes.
+    K_test : ndarray of shape (m, k), float64
+    C : float > 0
+
+    Returns
+    -------
+    pred : ndarray of shape (m,), int
+        Predicted codes.
+    max_abs_dual : float
+        ``max |y_i alpha_i|`` over all one-vs-one machines; below ``C`` means
+        no box constraint is active.
+    """
+    global _use_binding
+    if _use_binding:
+        try:
+            _libsvm.set_verbosity_wrap(0)  # SVC does the same before every fit
+            support, sv, n_sv, dual, intercept, prob_a, prob_b, _, _ = _libsvm.fit(
+                np.ascontiguousarray(K, dtype=np.float64),
+                np.ascontiguousarray(y_enc, dtype=np.float64),
+                svm_type=0,
+                kernel="precomputed",
+                C=float(C),
+                tol=1e-3,
+                shrinking=1,
+                max_iter=-1,
+                random_seed=0,
+                **_SVC_DEFAULTS,
+            )
+            pred = _libsvm.predict(
+                np.ascontiguousarray(K_test, dtype=np.float64),
+                support,
+                sv,
+                n_sv,
+                dual,
+                intercept,
+                prob_a,
+                prob_b,
+                svm_type=0,
+                kernel="precomputed",
+                **_SVC_DEFAULTS,
+            )
+            return pred.astype(np.intp), float(np.abs(dual).max())
+        except TypeError:  # the private signature changed: use the public class
+            _use_binding = False
+    return _via_svc(K, y_enc, K_test, C)

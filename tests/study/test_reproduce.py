@@ -1,0 +1,85 @@
+"""The reproduction report generator (`proxlearn reproduce`)."""
+
+import json
+
+import pytest
+
+from proxlearn._validation import InvalidParameterError
+from proxlearn.cli import main
+from proxlearn.study import _reproduce
+from proxlearn.study._reproduce import Section, _claims, reproduce
+
+TINY = (
+    Section("tiny", "A tiny study", "gu2012-synthetic", ("synthetic-1",),
+            ("svm-clip", "ikfd", "no-such-method"), note="two partitions"),
+    Section("tiny-kundu", "Balanced", "kundu2010", ("synthetic-2",), ("svm-clip",)),
+)
+
+
+@pytest.fixture
+def tiny_sections(monkeypatch):
+    monkeypatch.setattr(_reproduce, "SECTIONS", TINY)
+
+
+def test_report_tables_json_and_cache(tiny_sections, tmp_path):
+    md, js, cache = tmp_path / "r.md", tmp_path / "r.json", tmp_path / "cache"
+    disc = tmp_path / "d.md"
+    disc.write_text("## Discussion\n\nWhy cells differ.\n")
+    res = reproduce(splits=2, jobs=1, cache_dir=cache, out=md, json_path=js, discussion=disc)
+    text = md.read_text()
+    assert "## A tiny study" in text and "## Balanced" in text
+    assert "Not run (method not available): no-such-method" in text
+    # Gu & Guo Table 1 prints svm-clip on synthetic-1: paper column, gap and a verdict
+    (row,) = [r for r in res["tiny"]["rows"] if r["method"] == "svm-clip"]
+    assert row["paper"] is not None and row["gap"] == pytest.approx(row["mean"] - row["paper"])
+    assert row["agrees"] in (True, False)
+    assert "| synthetic-1 | svm-clip |" in text
+    assert "F-score" in text  # the kundu2010 section reports F-scores
+    assert text.rstrip().endswith("Why cells differ.")
+    payload = json.loads(js.read_text())
+    errs = payload["sections"]["tiny"]["results"]["synthetic-1"]["ikfd"]["errors"]
+    assert len(errs) == 2
+    assert res["tiny"]["cached_cells"] == 0
+    again = reproduce(splits=2, jobs=1, cache_dir=cache, out=None, json_path=None)
+    assert again["tiny"]["cached_cells"] == again["tiny"]["cells"] == 4
+    assert again["tiny"]["results"] == res["tiny"]["results"]
+
+
+def test_unknown_section_lists_valid_ones(tiny_sections):
+    with pytest.raises(InvalidParameterError, match="choose from tiny, tiny-kundu"):
+        reproduce(["chen2099"], out=None, json_path=None)
+
+
+def test_missing_data_is_reported_not_fatal(tiny_sections, monkeypatch, tmp_path):
+    monkeypatch.setattr(_reproduce, "_load", lambda names, home: ([], [f"{n} (not found)" for n in names]))
+    res = reproduce(["tiny"], out=tmp_path / "r.md", json_path=None, cache_dir=tmp_path)
+    assert res["tiny"]["rows"] == []
+    assert "Not run (data missing): synthetic-1 (not found)" in (tmp_path / "r.md").read_text()
+
+
+def test_claims_are_checked_against_our_means():
+    def rows(pairs):
+        return {"rows": [{"dataset": d, "method": m, "mean": v} for d, m, v in pairs]}
+
+    sections = {
+        "chen2009": rows([("protein", "svm-features-linear", 2.0), ("protein", "svm-features-rbf", 1.0),
+                          ("protein", "psvm", 3.0), ("protein", "svm-clip", 5.0),
+                          ("protein", "knn", 30.0), ("protein", "knn-krr", 20.0),
+                          ("protein", "svm-flip", 6.0)]),
+    }
+    verdicts = dict(_claims(sections))
+    assert verdicts[next(k for k in verdicts if "P-SVM beat" in k)].startswith("holds")
+    assert verdicts[next(k for k in verdicts if "threefold" in k)].startswith("does NOT hold")
+    assert verdicts[next(k for k in verdicts if k.startswith("protein: flip"))].startswith("does NOT")
+    assert verdicts[next(k for k in verdicts if "protein-2: flip" in k)] == "not run"
+
+
+def test_cli_lists_and_runs_sections(tiny_sections, tmp_path, capsys):
+    assert main(["reproduce", "--list-sections"]) == 0
+    assert "tiny-kundu" in capsys.readouterr().out
+    md = tmp_path / "r.md"
+    assert main(["reproduce", "--sections", "tiny-kundu", "--splits", "2", "--jobs", "1",
+                 "--cache", str(tmp_path / "c"), "--out", str(md), "--json", str(tmp_path / "r.json")]) == 0
+    assert "proxlearn reproduce --sections tiny-kundu --splits 2" in md.read_text()
+    assert main(["reproduce", "--sections", "nope", "--out", str(md)]) == 2
+    assert "unknown section 'nope'" in capsys.readouterr().err
