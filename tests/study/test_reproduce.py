@@ -36,6 +36,8 @@ def test_report_tables_json_and_cache(tiny_sections, tmp_path):
     assert "| synthetic-1 | svm-clip |" in text
     assert "F-score" in text  # the kundu2010 section reports F-scores
     assert text.rstrip().endswith("Why cells differ.")
+    assert "![Mean error (std) per method](figures/tiny.png)" in text
+    assert (tmp_path / "figures" / "tiny.png").read_bytes()[:4] == b"\x89PNG"
     payload = json.loads(js.read_text())
     errs = payload["sections"]["tiny"]["results"]["synthetic-1"]["ikfd"]["errors"]
     assert len(errs) == 2

@@ -339,3 +339,25 @@ def test_loo_protocol_excludes_self_and_scores_posteriors(tmp_path):
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(InvalidParameterError, match="not a k-NN method"):
         loo_study([d], ["svm-clip"])
+
+
+def test_dataset_specific_variant_takes_precedence(monkeypatch, tmp_path):
+    """``<method>-<dataset>`` registrations (SimMKL's per-data-set base kernels)."""
+    from proxlearn.study import Method
+
+    built = []
+
+    def builder(tag):
+        def build(**params):
+            built.append(tag)
+            return get_method("svm-clip").build(**params)
+
+        return build
+
+    monkeypatch.setitem(METHODS, "toy", Method("toy", builder("generic"), {"chen2009": {"C": [1.0]}}))
+    monkeypatch.setitem(METHODS, "toy-blobs3", Method("toy-blobs3", builder("blobs3"), {"chen2009": {"C": [1.0]}}))
+    assert get_method("toy", "blobs3").name == "toy-blobs3"
+    assert get_method("toy", "other").name == "toy"
+    p = get_protocol("custom", n_splits=1, cv=2)
+    run_study([_blobs(seed=3), _blobs(seed=4)], ["toy"], p, cache_dir=tmp_path)
+    assert "blobs3" in built and "generic" in built

@@ -217,6 +217,26 @@ def _lambda_max(G):
     return float(scipy.linalg.eigh(G, eigvals_only=True, subset_by_index=[n - 1, n - 1])[0])
 
 
+# The interior point method factorises a small n x n matrix in every iteration
+# and solves with it twice; scipy.linalg.cho_factor / cho_solve add input
+# checks and array-API dispatch that cost more than the LAPACK calls at these
+# sizes, so the LAPACK routines are called directly.
+_potrf, _potrs = scipy.linalg.lapack.get_lapack_funcs(("potrf", "potrs"), dtype=np.float64)
+
+
+def _cholesky(M):
+    """Upper Cholesky factor of the symmetric matrix ``M``, or None if not PD."""
+    factor, info = _potrf(M, lower=0, clean=0, overwrite_a=0)
+    return factor if info == 0 else None
+
+
+def _cho_solve(factor, rhs):
+    x, info = _potrs(factor, rhs, lower=0, overwrite_b=0)
+    if info != 0:  # pragma: no cover - only on invalid arguments
+        raise np.linalg.LinAlgError(f"potrs failed with info={info}")
+    return x
+
+
 def _polish(x, G, c, eps, C):
     """Solve the quadratic on the current face exactly; None if not consistent."""
     free = (x != 0.0) & (np.abs(x) < C)
@@ -225,15 +245,14 @@ def _polish(x, G, c, eps, C):
     fixed = ~free
     s = np.sign(x[free])
     rhs = c[free] - eps * s - G[np.ix_(free, fixed)] @ x[fixed]
-    try:
-        factor = scipy.linalg.cho_factor(G[np.ix_(free, free)], check_finite=False)
-    except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):
-        return None
     GFF = G[np.ix_(free, free)]
-    xf = scipy.linalg.cho_solve(factor, rhs, check_finite=False)
+    factor = _cholesky(GFF)
+    if factor is None:
+        return None
+    xf = _cho_solve(factor, rhs)
     # one step of iterative refinement (the reduced Gram matrix is often
     # ill-conditioned for similarity matrices)
-    xf += scipy.linalg.cho_solve(factor, rhs - GFF @ xf, check_finite=False)
+    xf += _cho_solve(factor, rhs - GFF @ xf)
     if not np.all(np.isfinite(xf)):
         return None
     if np.any(np.sign(xf) != s) or np.any(np.abs(xf) > C):
@@ -376,21 +395,18 @@ def _ipm_step(G, c, eps, C, g, u, v, lam_u, lam_v, mu_u, mu_v, diag_scale):
     M = G + np.diag(Du * Dv / Dsum)
     reg = 0.0
     while True:
-        try:
-            factor = scipy.linalg.cho_factor(
-                M if reg == 0.0 else M + reg * np.eye(n), check_finite=False
-            )
+        factor = _cholesky(M if reg == 0.0 else M + reg * np.eye(n))
+        if factor is not None:
             break
-        except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):
-            reg = 1e-14 * diag_scale if reg == 0.0 else reg * 100.0
-            if reg > 1e-2 * diag_scale:
-                return False
+        reg = 1e-14 * diag_scale if reg == 0.0 else reg * 100.0
+        if reg > 1e-2 * diag_scale:
+            return False
 
     def solve(r_lu, r_lv, r_mu, r_mv):
         # complementarity rows: lam dz + z dlam = -r_l ; -mu dz + w dmu = -r_m
         p = -rd_u - r_lu / u + r_mu / wu
         q = -rd_v - r_lv / v + r_mv / wv
-        dx = scipy.linalg.cho_solve(factor, p - Du * (p + q) / Dsum, check_finite=False)
+        dx = _cho_solve(factor, p - Du * (p + q) / Dsum)
         du = (p + q + Dv * dx) / Dsum
         dv = du - dx
         return (
@@ -402,16 +418,13 @@ def _ipm_step(G, c, eps, C, g, u, v, lam_u, lam_v, mu_u, mu_v, diag_scale):
             (-r_mv + mu_v * dv) / wv,
         )
 
+    vals = np.concatenate((u, v, wu, wv, lam_u, lam_v, mu_u, mu_v))
+
     def max_step(du, dv, dlu, dlv, dmu, dmv):
-        alpha = 1.0
-        for val, d in (
-            (u, du), (v, dv), (wu, -du), (wv, -dv),
-            (lam_u, dlu), (lam_v, dlv), (mu_u, dmu), (mu_v, dmv),
-        ):
-            neg = d < 0
-            if neg.any():
-                alpha = min(alpha, float(np.min(-val[neg] / d[neg])))
-        return alpha
+        # largest alpha <= 1 keeping every slack and dual positive (one pass)
+        d = np.concatenate((du, dv, -du, -dv, dlu, dlv, dmu, dmv))
+        neg = d < 0
+        return min(1.0, float(np.min(-vals[neg] / d[neg], initial=np.inf)))
 
     # predictor (affine scaling direction, sigma = 0)
     du, dv, dlu, dlv, dmu, dmv = solve(u * lam_u, v * lam_v, wu * mu_u, wv * mu_v)

@@ -110,8 +110,16 @@ def register_method(method: Method, *, replace: bool = False) -> Method:
     return method
 
 
-def get_method(name: str) -> Method:
-    """Look up a registered method; the error lists the valid names."""
+def get_method(name: str, dataset: str | None = None) -> Method:
+    """Look up a registered method; the error lists the valid names.
+
+    With ``dataset``, a registration named ``"<name>-<dataset>"`` takes
+    precedence: methods whose ingredients depend on the data set (SimMKL's base
+    kernels, Chen thesis Table 5.5) register one variant per data set and are
+    still called by their table name.
+    """
+    if dataset is not None and f"{name}-{dataset}" in METHODS:
+        return METHODS[f"{name}-{dataset}"]
     try:
         return METHODS[name]
     except KeyError:

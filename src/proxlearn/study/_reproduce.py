@@ -199,6 +199,7 @@ def _run_study_section(sec, *, splits, jobs, cache_dir, seed, data_home, progres
                          agrees=agreement(r["mean"], paper.mean, sigma, protocol.n_splits))
     out["rows"] = rows
     out["results"] = result.to_json()
+    out["_study"] = result  # for the figures; not written to JSON
     return out
 
 
@@ -341,7 +342,7 @@ def _full_table(rows) -> list[str]:
     return lines
 
 
-def _markdown(sections: dict, *, total_seconds, command, jobs, discussion) -> str:
+def _markdown(sections: dict, *, total_seconds, command, jobs, discussion, figures=None) -> str:
     lines = [
         "# Reproduction report",
         "",
@@ -389,6 +390,9 @@ def _markdown(sections: dict, *, total_seconds, command, jobs, discussion) -> st
             lines += _study_table(rows)
             disagreements += [(key, r) for r in rows if r.get("agrees") is False]
         lines.append("")
+        if figures and key in figures:
+            what = "Perplexity versus k" if sec.protocol == "loo" else "Mean error (std) per method"
+            lines += [f"![{what}]({figures[key]})", ""]
     lines += ["## Disagreements", ""]
     if disagreements:
         lines += ["| section | data set | method | ours | paper | gap | sigma used |", "|---|---|---|---|---|---|---|"]
@@ -463,17 +467,42 @@ def reproduce(
     text = None
     if discussion is not None and Path(discussion).is_file():
         text = Path(discussion).read_text()
-    md = _markdown(results, total_seconds=total, command=command, jobs=jobs, discussion=text)
+    figures = {}
+    if out is not None:
+        folder = Path(out).parent / "figures"
+        figures = {k: f"figures/{v}" for k, v in _figures(results, folder).items()}
+    md = _markdown(results, total_seconds=total, command=command, jobs=jobs, discussion=text,
+                   figures=figures)
     if out is not None:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         Path(out).write_text(md)
     if json_path is not None:
         Path(json_path).parent.mkdir(parents=True, exist_ok=True)
-        payload = {"seconds": total, "sections": results}
+        payload = {"seconds": total, "sections": {
+            k: {f: v for f, v in sec.items() if not f.startswith("_")} for k, sec in results.items()
+        }}
         Path(json_path).write_text(json.dumps(payload, indent=1, default=_json_default))
     results["_seconds"] = total
     results["_markdown"] = md
     return results
+
+
+def _figures(results: dict, folder: Path) -> dict[str, str]:
+    """Error bars per study section and perplexity-versus-k curves; key -> file name."""
+    from ._loo import plot_perplexity_curves
+    from ._report import plot_errors
+
+    folder.mkdir(parents=True, exist_ok=True)
+    made = {}
+    for key, out in results.items():
+        name = f"{key}.png"
+        if out.get("_study") is not None:
+            plot_errors(out["_study"], folder / name)
+            made[key] = name
+        elif out.get("protocol") == "loo" and out.get("results"):
+            plot_perplexity_curves(out["results"], folder / name)
+            made[key] = name
+    return made
 
 
 def _json_default(o):

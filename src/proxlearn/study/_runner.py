@@ -159,15 +159,19 @@ def f_score_pct(y_true, y_pred, classes) -> float:
     return float(100.0 * f1_score(y_true, y_pred, average="macro", zero_division=0.0))
 
 
-def run_cell(S, y, method_name, train, test, protocol: Protocol, seed: int) -> dict:
+def run_cell(
+    S, y, method_name, train, test, protocol: Protocol, seed: int, dataset: str | None = None
+) -> dict:
     """Nested CV on ``train``, refit, and test error on ``test`` (a plain dict).
 
     ``S`` is the full similarity matrix of the data set; ``train`` and ``test``
     index its rows. Only ``S[train][:, train]`` is used for model selection and
-    fitting, ``S[test][:, train]`` for testing.
+    fitting, ``S[test][:, train]`` for testing. ``dataset`` selects a
+    data-set-specific variant of the method if one is registered (see
+    :func:`~proxlearn.study.get_method`).
     """
     start = time.perf_counter()
-    method = get_method(method_name)
+    method = get_method(method_name, dataset)
     S = np.asarray(S, dtype=np.float64)
     y = np.asarray(y)
     S_tr = S[np.ix_(train, train)]
@@ -297,7 +301,7 @@ def run_study(
         parts = make_partitions(y, protocol, seed)
         data_fp = _fingerprint(S, y.astype(str))
         for m in methods:
-            method = get_method(m)
+            method = get_method(m, data.name)
             for i, (tr, te) in enumerate(parts):
                 key = "/".join(
                     [
@@ -373,5 +377,5 @@ def _cell_fields(payload: dict) -> dict:
 
 def _run_cell_keyed(name, m, i, key, S, y, tr, te, protocol, seed):
     # seed the inner folds per partition so cells are independent of run order
-    payload = run_cell(S, y, m, tr, te, protocol, seed + 1000 * i)
+    payload = run_cell(S, y, m, tr, te, protocol, seed + 1000 * i, dataset=name)
     return name, m, i, key, payload
