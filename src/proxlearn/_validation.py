@@ -37,6 +37,7 @@ __all__ = [
     "InvalidParameterError",
     "LabelError",
     "SimilarityMatrixError",
+    "SolverError",
     "TestMatrixError",
     "asymmetry",
     "check_classification_data",
@@ -68,6 +69,10 @@ class LabelError(ValueError):
 
 class InvalidParameterError(ValueError):
     """A hyperparameter is outside its valid range for the data given."""
+
+
+class SolverError(RuntimeError):
+    """An optimisation solver failed (status named in the message); never a silent fallback."""
 
 
 class AsymmetricSimilarityWarning(UserWarning):

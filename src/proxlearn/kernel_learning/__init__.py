@@ -1,1 +1,37 @@
-"""kernel_learning."""
+"""Kernel learning from indefinite similarities.
+
+* :class:`SimSVM`: spectrum weights learned jointly with the SVM (Chen 2010
+  thesis eq. 5.20; exact SOCP 5.31, random LP 5.28, SDP 5.21).
+* :class:`FullKernelSVM`: a full PSD kernel learned near ``S`` with the SVM
+  (thesis eq. 5.6, transductive 5.16), cvxpy SDP for small ``n``.
+* :class:`SimMKL`: spectrum-modified ``S`` combined with base kernels (thesis
+  eq. 5.35/5.36), with the base kernels of :mod:`._base_kernels`.
+* :class:`IndefiniteSVM`: Luss & d'Aspremont's robust SVM (thesis eq. 5.8).
+* :class:`SVMCA`: joint SVM and kernel component analysis (Gu & Guo 2012).
+"""
+
+from ._base_kernels import (
+    BaseKernelSVC,
+    DiffusionKernel,
+    LinearSimilarityKernel,
+    RBFSimilarityKernel,
+    base_kernel_pair,
+    make_base_kernel,
+)
+from ._full_kernel_svm import FullKernelSVM, SolverFailedError, modify_test_rows
+from ._simmkl import SimMKL
+from ._simsvm import SimSVM
+
+__all__ = [
+    "BaseKernelSVC",
+    "DiffusionKernel",
+    "FullKernelSVM",
+    "LinearSimilarityKernel",
+    "RBFSimilarityKernel",
+    "SimMKL",
+    "SimSVM",
+    "SolverFailedError",
+    "base_kernel_pair",
+    "make_base_kernel",
+    "modify_test_rows",
+]

@@ -1,0 +1,483 @@
+"""SimSVM: learn a spectrum modification of an indefinite similarity jointly with an SVM.
+
+Chen (2010), *Strategies for Similarity-based Learning*, PhD thesis, section 5.2
+(Chen, Gupta & Recht, ICML 2009). With the symmetrised training matrix
+``S = U diag(lambda) U^T`` (numpy convention: eigenvectors are columns, in
+ascending eigenvalue order), SimSVM restricts the kernel to
+``K_alpha = U diag(alpha) U^T S = U diag(alpha * lambda) U^T`` (5.18) and solves
+(5.20)::
+
+    min_{c, b, xi, alpha}  (1/n) 1^T xi + eta c^T K_alpha c + gamma h(alpha)
+    s.t.  diag(y) (K_alpha c + b 1) >= 1 - xi,  xi >= 0,  Lambda alpha >= 0.
+
+``eta`` is the SVM regularisation of the thesis's scaling (2.3) (the usual
+``C = 1 / (2 n eta)``), ``gamma`` weighs the regulariser ``h`` (section 5.2.1).
+Test rows are modified with the same matrix, ``s~ = U diag(alpha) U^T s``
+(5.19), which is consistent: the ``i``-th training row maps to the ``i``-th row
+of ``K_alpha``.
+
+Implementation notes (the choices the thesis leaves open are in the digest
+``notes/chen2010-thesis-ch5-7.md``, section 8):
+
+* **Near-zero eigenvalues.** Directions with ``|lambda_i| <= eig_tol_`` (default
+  ``eig_tol = 1e-6`` relative to ``max |lambda|``, never below the rounding
+  level ``n eps max|lambda|``) are removed from the problem, as the thesis
+  removes the variables of zero eigenvalues (section 5.2.2/5.2.3): they are
+  treated as exact zeros, do not enter ``K_alpha`` and keep ``alpha_i`` at the
+  reference value. On the whole voting set (94 eigenvalues below 1e-8 and 388
+  below 1e-4, max 239) this keeps 22 of 435 directions and changes the Table
+  5.1 optimum by less than 1e-6 relative, while solving 30-50x faster; it is
+  also why the thesis reports voting (n = 435) solving faster than aural sonar
+  (n = 100).
+* **Recovery.** ``c* = U (diag(alpha*) Lambda)^+ z*`` (thesis, below 5.31) with
+  the pseudo-inverse taken with an explicit tolerance: effective eigenvalues
+  ``alpha_i lambda_i <= pinv_tol_ = max(eig_tol_, 1e-8 max|lambda|)`` count as
+  zero (interior-point solutions leave ~1e-9 there). The digest's erratum on
+  the test-similarity QCQP (5.14: ``r^T (K*)^+ r <= t``, not ``r^T K* r <= t``)
+  concerns the full-kernel method of section 5.1.2; SimSVM needs no QCQP, and
+  its only pseudo-inverse is this diagonal one. The decision function with
+  modified test rows is ``f(s) = c*^T U diag(alpha) U^T s + b
+  = sum_{active i} (z_i / lambda_i) u_i^T s + b`` (digest section 1.8), a fixed
+  linear function of the raw test row that we store in ``coef_``.
+* ``test_transform="raw"`` uses ``f(s) = c*^T s + b`` with unmodified test
+  similarities (the ablation of Table 5.4).
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import (
+    InvalidParameterError,
+    check_classification_data,
+    check_option,
+    check_positive,
+    check_test_similarity,
+)
+from ..base import PairwiseMixin
+from ..solvers._simsvm_socp import (
+    SimSVMSOCP,
+    SimSVMSolution,
+    solve_simsvm_lp,
+    solve_simsvm_sdp,
+)
+from ..svm._ovo import _OvOLinearMixin, ovo_pairs, ovo_predict_index
+
+__all__ = ["REGULARIZERS", "SIMSVM_SOLVERS", "SimSVM", "SimSVMProblem"]
+
+#: regulariser name -> (kind, reference)
+REGULARIZERS = {
+    "l2-clip": ("l2", "clip"),
+    "l1-clip": ("l1", "clip"),
+    "l2-flip": ("l2", "flip"),
+    "l1-flip": ("l1", "flip"),
+    "frobenius": ("frobenius", "ones"),
+}
+SIMSVM_SOLVERS = ("socp", "lp", "sdp")
+SIMSVM_TEST_TRANSFORMS = ("consistent", "raw")
+_EIGH_DRIVER = "evd"
+
+
+def _reference(lam, ref_name):
+    """alpha_clip = 1{lambda > 0}, alpha_flip = sign(lambda), or ones (5.17)."""
+    if ref_name == "clip":
+        return (lam > 0).astype(np.float64)
+    if ref_name == "flip":
+        return np.sign(lam)
+    return np.ones_like(lam)
+
+
+class SimSVMProblem:
+    """One binary SimSVM training problem after its eigendecomposition.
+
+    Built once per training matrix (per fold, per one-vs-one pair) and solved for
+    any number of ``(eta, gamma)`` (the SOCP data are assembled once).
+
+    Parameters
+    ----------
+    S : ndarray of shape (n, n)
+        Symmetric training similarities.
+    y : ndarray of shape (n,)
+        Labels in ``{-1, +1}``.
+    regularizer : str
+        Key of :data:`REGULARIZERS`.
+    eig_tol : float
+        Relative zero-eigenvalue tolerance (see :class:`SimSVM`).
+    """
+
+    def __init__(self, S, y, regularizer="l2-clip", eig_tol=1e-6):
+        self.kind, ref_name = REGULARIZERS[regularizer]
+        lam, U = scipy.linalg.eigh(S, check_finite=False, driver=_EIGH_DRIVER)
+        n = lam.shape[0]
+        scale = float(np.max(np.abs(lam))) if n else 0.0
+        self.tol = max(eig_tol * scale, n * np.finfo(np.float64).eps * scale)
+        self.pinv_tol = max(self.tol, 1e-8 * scale)
+        keep = np.abs(lam) > self.tol
+        self.lam, self.U, self.keep = lam, U, keep
+        self.y = np.asarray(y, dtype=np.float64)
+        self.Uk, self.lamk = U[:, keep], lam[keep]
+        ref = _reference(lam, ref_name)
+        self.refk = ref[keep]
+        # dropped directions: alpha at the reference projected onto lambda*alpha >= 0
+        alpha_full = ref.copy()
+        alpha_full[~keep & (lam * ref < 0)] = 0.0
+        self.alpha_dropped = alpha_full
+        # h = ||K_alpha - S||_F includes every dropped eigenvalue (not in K_alpha)
+        self.const = float(np.linalg.norm(lam[~keep])) if self.kind == "frobenius" else 0.0
+        self._socp = None
+
+    @property
+    def n_components(self):
+        return int(self.keep.sum())
+
+    def solve(self, eta, gamma, solver="socp", n_basis=50, rng=None) -> SimSVMSolution:
+        if self.n_components == 0:
+            # K_alpha = 0: the SVM reduces to the best constant, xi = 1 - y b
+            return self._constant_solution(eta, gamma)
+        if solver == "socp":
+            if self._socp is None:
+                self._socp = SimSVMSOCP(
+                    self.Uk, self.lamk, self.y, self.refk, self.kind, self.const
+                )
+            return self._socp.solve(eta, gamma)
+        if solver == "lp":
+            if self.kind != "l1":
+                raise InvalidParameterError(
+                    "solver='lp' (the LP approximation 5.28) needs an l1 regulariser "
+                    f"('l1-clip' or 'l1-flip'), got kind {self.kind!r}."
+                )
+            return solve_simsvm_lp(
+                self.Uk, self.lamk, self.y, self.refk, eta, gamma, n_basis, rng
+            )
+        return solve_simsvm_sdp(
+            self.Uk, self.lamk, self.y, self.refk, self.kind, eta, gamma, self.const
+        )
+
+    def _constant_solution(self, eta, gamma):
+        n = self.y.shape[0]
+        # minimise mean(max(0, 1 - y b)): any b in [-1, 1] with the majority sign
+        b = 1.0 if np.sum(self.y > 0) >= np.sum(self.y < 0) else -1.0
+        hinge = np.maximum(0.0, 1.0 - self.y * b).mean()
+        return SimSVMSolution(
+            z=np.zeros(0), b=b, alpha=np.zeros(0), t=np.zeros(0),
+            objective=float(hinge + gamma * self.const), status="trivial",
+            iterations=0, seconds=0.0,
+        )
+
+    def finish(self, sol: SimSVMSolution, eta, gamma) -> _PairModel:
+        """Recover ``c``, the decision coefficients and the training statistics."""
+        a = self.lamk * sol.alpha
+        active = a > self.pinv_tol
+        z = np.where(active, sol.z, 0.0)
+        Uk = self.Uk
+        coef_consistent = Uk @ np.where(active, z / np.where(active, self.lamk, 1.0), 0.0)
+        c = Uk @ np.where(active, z / np.where(active, a, 1.0), 0.0)
+        f = Uk @ sol.z + sol.b
+        hinge = np.maximum(0.0, 1.0 - self.y * f)
+        alpha_full = self.alpha_dropped.copy()
+        alpha_full[self.keep] = sol.alpha
+        return _PairModel(
+            eigenvalues=self.lam,
+            keep=self.keep,
+            Uk=Uk,
+            alpha=alpha_full,
+            z=sol.z,
+            intercept=sol.b,
+            kernel_coef=c,
+            coef_consistent=coef_consistent,
+            objective=sol.objective,
+            empirical_risk=float(hinge.mean()),
+            train_error=float(100.0 * np.mean(np.where(f > 0, 1.0, -1.0) != self.y)),
+            status=sol.status,
+            iterations=sol.iterations,
+            seconds=sol.seconds,
+            eig_tol=self.tol,
+        )
+
+
+@dataclass
+class _PairModel:
+    """Fitted binary SimSVM (one one-vs-one pair)."""
+
+    eigenvalues: np.ndarray
+    keep: np.ndarray
+    Uk: np.ndarray
+    alpha: np.ndarray
+    z: np.ndarray
+    intercept: float
+    kernel_coef: np.ndarray
+    coef_consistent: np.ndarray
+    objective: float
+    empirical_risk: float
+    train_error: float
+    status: str
+    iterations: int
+    seconds: float
+    eig_tol: float
+
+    def test_map(self):
+        """``P = U diag(alpha) U^T`` over the kept directions (5.19)."""
+        Uk = self.Uk
+        return (Uk * self.alpha[self.keep]) @ Uk.T
+
+    def kernel(self):
+        """``K_alpha = U diag(alpha * lambda) U^T`` over the kept directions (5.18)."""
+        Uk = self.Uk
+        K = (Uk * (self.alpha * self.eigenvalues)[self.keep]) @ Uk.T
+        return 0.5 * (K + K.T)
+
+
+class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+    """SimSVM: SVM with a learned spectrum modification (Chen 2010, eqs. 5.19-5.31).
+
+    Learns spectrum weights ``alpha`` (``K_alpha = U diag(alpha * lambda) U^T``)
+    jointly with the SVM by solving (5.20) exactly as the SOCP (5.31) (default),
+    approximately as the random LP (5.28), or as the LMI (5.21). Multiclass
+    problems are split one-vs-one (each pair has its own eigendecomposition and
+    its own ``alpha``). See :mod:`proxlearn.kernel_learning._simsvm` for the
+    tolerance and recovery details.
+
+    Parameters
+    ----------
+    eta : float, default=0.01
+        SVM regularisation ``eta > 0`` of (5.20) (``C = 1 / (2 n eta)``).
+    gamma : float, default=0.01
+        Weight ``gamma > 0`` of the regulariser ``h(alpha)``.
+    regularizer : {"l2-clip", "l1-clip", "l2-flip", "l1-flip", "frobenius"}, default="l2-clip"
+        ``h(alpha)`` (section 5.2.1): ``||alpha - alpha_clip||_2`` (the thesis's
+        default), its l1 version (needed by the LP; used in Table 5.1), the same
+        towards ``alpha_flip = sign(lambda)`` (used for Protein-2), or
+        ``||K_alpha - S||_F = ||Lambda (alpha - 1)||_2``.
+    solver : {"socp", "lp", "sdp"}, default="socp"
+        ``"socp"``: exact SOCP (5.31), Clarabel called directly (see
+        :mod:`proxlearn.solvers._simsvm_socp`). ``"lp"``: random LP approximation
+        (5.28) with ``n_basis`` basis draws per eigenvector, HiGHS dual simplex;
+        l1 regularisers only; its optimum is an upper bound. ``"sdp"``: LMI
+        (5.21) through cvxpy, for verification on small problems.
+    n_basis : int, default=50
+        ``p`` of the LP approximation (ignored by the other solvers).
+    test_transform : {"consistent", "raw"}, default="consistent"
+        ``"consistent"``: ``s~ = U diag(alpha) U^T s`` (5.19).
+        ``"raw"``: unmodified test similarities (Table 5.4 ablation).
+    eig_tol : float, default=1e-6
+        Eigenvalues with ``|lambda| <= eig_tol * max|lambda|`` (and never below
+        ``n eps max|lambda|``) are treated as zero and removed from the problem.
+    random_state : int, RandomState or None, default=None
+        Seeds the LP's random basis (``solver="lp"`` only).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_pairs, n_train)
+        Decision ``f(s) = s @ coef_[k] + intercept_[k]`` on *raw* test rows:
+        ``U diag(1/lambda) z`` over the active directions for
+        ``"consistent"``, ``c*`` for ``"raw"``. Zero outside the pair's samples.
+    intercept_ : ndarray of shape (n_pairs,)
+    kernel_coef_ : ndarray of shape (n_pairs, n_train)
+        ``c* = U (diag(alpha) Lambda)^+ z`` (kernel-expansion coefficients).
+    alpha_ : ndarray of shape (n,) or list of ndarray
+        Spectrum weights in ascending eigenvalue order of the (pair's)
+        symmetrised training matrix; a list over pairs for multiclass.
+    eigenvalues_ : ndarray of shape (n,) or list of ndarray
+        The eigenvalues ``lambda`` matching ``alpha_``.
+    objective_ : float or ndarray of shape (n_pairs,)
+        Optimal value of the training problem in the thesis's normalisation
+        ``(1/n) sum xi + eta c^T K_alpha c + gamma h(alpha)`` (for ``"lp"``:
+        the LP optimum, an upper bound).
+    empirical_risk_ : float or ndarray of shape (n_pairs,)
+        Mean training hinge loss.
+    train_error_ : float or ndarray of shape (n_pairs,)
+        Training error in %.
+    n_components_ : int or ndarray of shape (n_pairs,)
+        Number of eigen-directions kept.
+    eig_tol_ : float or ndarray of shape (n_pairs,)
+        Absolute eigenvalue tolerance used.
+    solver_status_ : list of str
+    n_iter_ : ndarray of shape (n_pairs,)
+    fit_seconds_ : ndarray of shape (n_pairs,)
+        Solver time per pair (excluding the eigendecomposition).
+    support_, n_support_, n_features_in_
+    """
+
+    def __init__(
+        self,
+        eta=0.01,
+        gamma=0.01,
+        regularizer="l2-clip",
+        solver="socp",
+        n_basis=50,
+        test_transform="consistent",
+        eig_tol=1e-6,
+        random_state=None,
+    ):
+        self.eta = eta
+        self.gamma = gamma
+        self.regularizer = regularizer
+        self.solver = solver
+        self.n_basis = n_basis
+        self.test_transform = test_transform
+        self.eig_tol = eig_tol
+        self.random_state = random_state
+
+    def _check_params(self):
+        eta = check_positive(self.eta, "eta")
+        gamma = check_positive(self.gamma, "gamma")
+        check_option(self.regularizer, "regularizer", REGULARIZERS)
+        check_option(self.solver, "solver", SIMSVM_SOLVERS)
+        check_option(self.test_transform, "test_transform", SIMSVM_TEST_TRANSFORMS)
+        eig_tol = check_positive(self.eig_tol, "eig_tol", allow_zero=True)
+        if eig_tol >= 1.0:
+            raise InvalidParameterError(
+                f"eig_tol is relative to max|lambda| and must be < 1, got {eig_tol}."
+            )
+        if self.solver == "lp":
+            if REGULARIZERS[self.regularizer][0] != "l1":
+                raise InvalidParameterError(
+                    "solver='lp' (the LP approximation 5.28) needs regularizer "
+                    f"'l1-clip' or 'l1-flip', got {self.regularizer!r}."
+                )
+            p = self.n_basis
+            if isinstance(p, bool) or not isinstance(p, numbers.Integral) or p < 1:
+                raise InvalidParameterError(
+                    f"n_basis must be a positive integer, got {p!r}."
+                )
+        return eta, gamma, eig_tol
+
+    def fit(self, S, y):
+        """Fit on the ``n x n`` training similarity matrix.
+
+        Parameters
+        ----------
+        S : array-like of shape (n, n)
+            Training similarities (asymmetric input is symmetrised with an
+            :class:`~proxlearn._validation.AsymmetricSimilarityWarning`).
+        y : array-like of shape (n,)
+            Class labels (at least two classes).
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        SimSVMSolverError
+            If the solver does not reach an optimal solution (names its status).
+        """
+        eta, gamma, eig_tol = self._check_params()
+        S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
+        rng = check_random_state(self.random_state)
+        n = S.shape[0]
+        self.classes_ = classes
+        pairs = ovo_pairs(len(classes))
+        coef = np.zeros((len(pairs), n))
+        kcoef = np.zeros((len(pairs), n))
+        intercept = np.zeros(len(pairs))
+        models, idxs = [], []
+        for k, (i, j) in enumerate(pairs):
+            idx = np.flatnonzero((y_idx == i) | (y_idx == j))
+            y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
+            prob = SimSVMProblem(S[np.ix_(idx, idx)], y_pm, self.regularizer, eig_tol)
+            sol = prob.solve(eta, gamma, self.solver, self.n_basis, rng)
+            m = prob.finish(sol, eta, gamma)
+            coef[k, idx] = m.kernel_coef if self.test_transform == "raw" else m.coef_consistent
+            kcoef[k, idx] = m.kernel_coef
+            intercept[k] = m.intercept
+            models.append(m)
+            idxs.append(idx)
+        self.coef_, self.intercept_, self.kernel_coef_ = coef, intercept, kcoef
+        self.pair_models_ = models
+        self.pair_indices_ = idxs
+        binary = len(pairs) == 1
+
+        def collect(attr, as_array=True):
+            vals = [getattr(m, attr) for m in models]
+            if binary:
+                return vals[0]
+            return np.array(vals) if as_array else vals
+
+        self.alpha_ = collect("alpha", as_array=False)
+        self.eigenvalues_ = collect("eigenvalues", as_array=False)
+        self.objective_ = collect("objective")
+        self.empirical_risk_ = collect("empirical_risk")
+        self.train_error_ = collect("train_error")
+        self.eig_tol_ = collect("eig_tol")
+        self.n_components_ = (
+            int(models[0].keep.sum()) if binary else np.array([int(m.keep.sum()) for m in models])
+        )
+        self.solver_status_ = [m.status for m in models]
+        self.n_iter_ = np.array([m.iterations for m in models])
+        self.fit_seconds_ = np.array([m.seconds for m in models])
+        self._set_support(y_idx, n)
+        return self
+
+    # ----------------------------------------------------------- inspection
+    def learned_kernel(self, pair=0):
+        """Learned kernel ``K_alpha = U diag(alpha lambda) U^T`` of one pair (5.18).
+
+        Returns the ``(n_pair, n_pair)`` matrix over the samples
+        ``pair_indices_[pair]`` (all training samples for two classes).
+        """
+        check_is_fitted(self, "pair_models_")
+        return self.pair_models_[pair].kernel()
+
+    def modify_test(self, S_test, pair=0):
+        """Consistently modified test rows ``s~ = U diag(alpha) U^T s`` (5.19).
+
+        Parameters
+        ----------
+        S_test : array-like of shape (m, n_train)
+        pair : int
+            One-vs-one pair (0 for two classes).
+
+        Returns
+        -------
+        ndarray of shape (m, n_pair)
+            Row ``i`` of a training row given as test row equals row ``i`` of
+            :meth:`learned_kernel`.
+        """
+        check_is_fitted(self, "pair_models_")
+        arr = check_test_similarity(S_test, self.n_features_in_)
+        idx = self.pair_indices_[pair]
+        return arr[:, idx] @ self.pair_models_[pair].test_map()
+
+
+def simsvm_fold_decisions(
+    S_train, y_train, S_test, params_list, regularizer="l2-clip", eig_tol=1e-6,
+    test_transforms=("consistent",),
+):
+    """Predictions of SimSVM for every ``(eta, gamma)`` of a grid, sharing work.
+
+    One eigendecomposition and one assembled SOCP per one-vs-one pair; each grid
+    point only changes the cost vector of the SOCP (Clarabel data update).
+
+    Returns
+    -------
+    dict mapping each test transform to a list of predicted labels per params.
+    """
+    S, classes, y_idx = check_classification_data(S_train, y_train, symmetric="symmetrize")
+    S_test = check_test_similarity(S_test, S.shape[0])
+    pairs = ovo_pairs(len(classes))
+    raw = {tt: np.zeros((len(params_list), S_test.shape[0], len(pairs))) for tt in test_transforms}
+    for k, (i, j) in enumerate(pairs):
+        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
+        y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
+        prob = SimSVMProblem(S[np.ix_(idx, idx)], y_pm, regularizer, eig_tol)
+        St = S_test[:, idx]
+        for g, p in enumerate(params_list):
+            eta, gamma = check_positive(p["eta"], "eta"), check_positive(p["gamma"], "gamma")
+            m = prob.finish(prob.solve(eta, gamma), eta, gamma)
+            for tt in test_transforms:
+                w = m.kernel_coef if tt == "raw" else m.coef_consistent
+                raw[tt][g, :, k] = St @ w + m.intercept
+    return {
+        tt: [classes[ovo_predict_index(r, len(classes))] for r in raw[tt]]
+        for tt in test_transforms
+    }
+
