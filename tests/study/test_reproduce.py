@@ -85,3 +85,16 @@ def test_cli_lists_and_runs_sections(tiny_sections, tmp_path, capsys):
     assert "proxlearn reproduce --sections tiny-kundu --splits 2" in md.read_text()
     assert main(["reproduce", "--sections", "nope", "--out", str(md)]) == 2
     assert "unknown section 'nope'" in capsys.readouterr().err
+
+
+def test_loo_section_is_cached(monkeypatch, tmp_path):
+    monkeypatch.setattr(_reproduce, "SECTIONS", (Section("tiny-loo", "LOO", "loo", ("synthetic-1",), ("knn",)),))
+    first = reproduce(out=tmp_path / "r.md", json_path=None, cache_dir=tmp_path / "c")
+    (row,) = first["tiny-loo"]["rows"]
+    assert row["perplexity"] >= 1.0 and 0.0 < row["nce"] <= 1.0
+    assert "![Perplexity versus k](figures/tiny-loo.png)" in (tmp_path / "r.md").read_text()
+    calls = []
+    monkeypatch.setattr("proxlearn.study._loo.loo_study", lambda *a, **k: calls.append(1))
+    again = reproduce(out=None, json_path=None, cache_dir=tmp_path / "c")
+    assert not calls and again["tiny-loo"]["rows"] == first["tiny-loo"]["rows"]
+    assert again["tiny-loo"]["compute_seconds"] == first["tiny-loo"]["compute_seconds"]

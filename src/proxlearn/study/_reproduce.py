@@ -203,7 +203,27 @@ def _run_study_section(sec, *, splits, jobs, cache_dir, seed, data_home, progres
     return out
 
 
-def _run_loo_section(sec, *, data_home, **_):
+def _cached(cache_dir, name, key_parts, compute):
+    """``compute()`` once per ``key_parts`` (a whole-section result cached as JSON).
+
+    Returns ``(value, compute_seconds, from_cache)``; a corrupted file is
+    recomputed, like the study's cell cache.
+    """
+    from ._runner import _Cache, _fingerprint
+
+    cache = _Cache(None if cache_dir is None else Path(cache_dir) / "sections")
+    key = f"{name}-{_fingerprint(*key_parts)}"
+    hit = cache.load(key)
+    if hit is not None:
+        return hit["value"], hit["seconds"], True
+    start = time.perf_counter()
+    value = compute()
+    seconds = time.perf_counter() - start
+    cache.save(key, json.loads(json.dumps({"value": value, "seconds": seconds}, default=_json_default)))
+    return value, seconds, False
+
+
+def _run_loo_section(sec, *, data_home, cache_dir=None, **_):
     from ._loo import loo_rows, loo_study
 
     datasets, missing = _load(sec.datasets, data_home)
@@ -211,14 +231,17 @@ def _run_loo_section(sec, *, data_home, **_):
     if not datasets:
         return out
     start = time.perf_counter()
-    res = loo_study(datasets, list(sec.methods))
-    out["seconds"] = out["compute_seconds"] = time.perf_counter() - start
+    res, compute, _ = _cached(
+        cache_dir, "loo", [d.matrix for d in datasets] + [list(sec.methods)],
+        lambda: loo_study(datasets, list(sec.methods)),
+    )
+    out["seconds"], out["compute_seconds"] = time.perf_counter() - start, compute
     out["results"] = res
     out["rows"] = loo_rows(res, load_targets())
     return out
 
 
-def _run_full_data_section(sec, *, data_home, seed, **_):
+def _run_full_data_section(sec, *, data_home, seed, cache_dir=None, **_):
     try:
         from ._full_data import full_data_tables
     except ImportError:  # pragma: no cover - SimSVM not installed
@@ -229,8 +252,11 @@ def _run_full_data_section(sec, *, data_home, seed, **_):
     if not datasets:
         return out
     start = time.perf_counter()
-    tables = full_data_tables(datasets, n_draws=10, random_state=seed)
-    out["seconds"] = out["compute_seconds"] = time.perf_counter() - start
+    tables, compute, _ = _cached(
+        cache_dir, "full-data", [d.matrix for d in datasets] + [seed],
+        lambda: full_data_tables(datasets, n_draws=10, random_state=seed),
+    )
+    out["seconds"], out["compute_seconds"] = time.perf_counter() - start, compute
     targets = load_targets()
     rows = tables["table_5_1"]
     for r in rows:
