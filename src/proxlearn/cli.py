@@ -263,7 +263,7 @@ def _cmd_reproduce(args, console) -> int:
     sections = None if not args.sections else [k.strip() for k in args.sections.split(",") if k.strip()]
     cmd = "proxlearn reproduce" + "".join(
         f" --{k} {v}" for k, v in (("sections", args.sections), ("splits", args.splits)) if v
-    )
+    ) + (" --cached-only" if args.cached_only else "")
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                   TextColumn("{task.completed}/{task.total} cells"), TimeElapsedColumn(),
                   TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
@@ -279,7 +279,7 @@ def _cmd_reproduce(args, console) -> int:
         res = reproduce(sections, splits=args.splits, jobs=args.jobs, seed=args.seed,
                         cache_dir=args.cache, out=args.out, json_path=args.json,
                         discussion=args.discussion, data_home=args.data_home, command=cmd,
-                        progress_factory=factory)
+                        progress_factory=factory, cached_only=args.cached_only)
     console.print(f"reproduction finished in {res['_seconds'] / 60:.1f} min; "
                   f"report {args.out}, numbers {args.json}")
     return 0
@@ -370,6 +370,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="every per-partition number, as JSON")
     r.add_argument("--discussion", metavar="FILE", default="docs/reproduction-discussion.md",
                    help="hand-written discussion appended to the report (if the file exists)")
+    r.add_argument("--cached-only", action="store_true",
+                   help="report the finished cells only, computing nothing (snapshot of a long run)")
     r.add_argument("--list-sections", action="store_true", help="list the sections and exit")
     r.add_argument("--data-home", **home)
     r.set_defaults(func=_cmd_reproduce)

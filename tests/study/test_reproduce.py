@@ -98,3 +98,17 @@ def test_loo_section_is_cached(monkeypatch, tmp_path):
     again = reproduce(out=None, json_path=None, cache_dir=tmp_path / "c")
     assert not calls and again["tiny-loo"]["rows"] == first["tiny-loo"]["rows"]
     assert again["tiny-loo"]["compute_seconds"] == first["tiny-loo"]["compute_seconds"]
+
+
+def test_cached_only_snapshot_reports_partial_rows(tiny_sections, tmp_path):
+    cache = tmp_path / "c"
+    # a short run fills partitions 0-1; the snapshot of the 3-partition protocol has R=2
+    reproduce(["tiny"], splits=2, jobs=1, cache_dir=cache, out=None, json_path=None)
+    snap = reproduce(["tiny"], splits=3, cache_dir=cache, out=tmp_path / "r.md", json_path=None,
+                     cached_only=True)
+    rows = snap["tiny"]["rows"]
+    assert {r["n_partitions"] for r in rows} == {2} and all(r["partial"] for r in rows)
+    assert snap["tiny"]["cached_cells"] == snap["tiny"]["cells"] == 4
+    assert "[R=2]" in (tmp_path / "r.md").read_text()
+    empty = reproduce(["tiny"], cache_dir=tmp_path / "none", out=None, json_path=None, cached_only=True)
+    assert empty["tiny"]["rows"] == []

@@ -21,15 +21,18 @@ from ._base_kernels import (
 from ._full_kernel_svm import FullKernelSVM, SolverFailedError, modify_test_rows
 from ._simmkl import SimMKL
 from ._simsvm import SimSVM
+from ._svmca import SVMCA, ComponentsClampedWarning
 
 __all__ = [
     "BaseKernelSVC",
+    "ComponentsClampedWarning",
     "DiffusionKernel",
     "FullKernelSVM",
     "LinearSimilarityKernel",
     "RBFSimilarityKernel",
     "SimMKL",
     "SimSVM",
+    "SVMCA",
     "SolverFailedError",
     "base_kernel_pair",
     "make_base_kernel",

@@ -137,6 +137,16 @@ def _primary_metric(result: StudyResult) -> tuple[str, str]:
     return "error", "error_pct"
 
 
+def _common_partitions(result: StudyResult, dataset: str, methods) -> dict[str, np.ndarray]:
+    """Per-method errors on the partitions every method has (paired for Wilcoxon)."""
+    parts = {m: {c.partition: c.error for c in result.cells if c.dataset == dataset and c.method == m}
+             for m in methods}
+    common = sorted(set.intersection(*(set(p) for p in parts.values()))) if parts else []
+    if not common:
+        return {}
+    return {m: np.array([parts[m][i] for i in common]) for m in methods}
+
+
 def summary_rows(result: StudyResult, targets=None) -> list[dict]:
     """One row per (data set, method) with ours, the paper's value and the verdict.
 
@@ -148,13 +158,13 @@ def summary_rows(result: StudyResult, targets=None) -> list[dict]:
     """
     targets = load_targets() if targets is None else targets
     rows = []
-    R = result.protocol.n_splits
     metric, paper_metric = _primary_metric(result)
     for ds in result.datasets:
         errs = {m: result.errors(ds, m) for m in result.methods if result.errors(ds, m).size}
-        bold = not_worse_than_best(errs)
+        bold = not_worse_than_best(_common_partitions(result, ds, list(errs)))
         for m in errs:
             vals = result.metric(ds, m, metric)
+            R = vals.size  # partitions actually run (a partial run may have fewer)
             paper, sigma, source = _paper_cell(targets, result.protocol.name, ds, m, paper_metric)
             mean = float(vals.mean())
             std = float(vals.std(ddof=1)) if vals.size > 1 else 0.0
@@ -164,6 +174,7 @@ def summary_rows(result: StudyResult, targets=None) -> list[dict]:
                 "dataset": ds,
                 "method": m,
                 "metric": metric,
+                "n_partitions": R,
                 "mean": mean,
                 "std": std,
                 "best": m in bold,
@@ -175,6 +186,7 @@ def summary_rows(result: StudyResult, targets=None) -> list[dict]:
                 "sigma_source": source,
                 "agrees": None if paper is None else agreement(mean, paper.mean, sigma, R),
             }
+            row["partial"] = R != result.protocol.n_splits
             if "f_score" in result.protocol.metrics:
                 f = result.metric(ds, m, "f_score")
                 row["f_score"] = float(np.nanmean(f)) if f.size else None
@@ -202,6 +214,8 @@ def _columns(rows) -> tuple[list[str], bool]:
 
 def _cells(r, has_f, bold) -> list[str]:
     ours = f"{r['mean']:.2f} ({r['std']:.2f})"
+    if r.get("partial"):
+        ours += f" [R={r['n_partitions']}]"
     if r["best"]:
         ours = bold(ours)
     extra = [("" if r.get("f_score") is None else f"{r['f_score']:.2f}")] if has_f else []

@@ -164,7 +164,8 @@ def _load(names, data_home):
     return loaded, missing
 
 
-def _run_study_section(sec, *, splits, jobs, cache_dir, seed, data_home, progress):
+def _run_study_section(sec, *, splits, jobs, cache_dir, seed, data_home, progress,
+                       cached_only=False):
     from ._runner import run_study
 
     methods = [m for m in sec.methods if m in METHODS]
@@ -178,7 +179,7 @@ def _run_study_section(sec, *, splits, jobs, cache_dir, seed, data_home, progres
     start = time.perf_counter()
     result = run_study(datasets, methods, protocol, seed=seed, jobs=jobs,
                        cache_dir=None if cache_dir is None else Path(cache_dir) / sec.protocol,
-                       progress=progress)
+                       progress=progress, cached_only=cached_only)
     out["seconds"] = time.perf_counter() - start
     out["compute_seconds"] = float(sum(c.seconds for c in result.cells))
     out["cached_cells"] = int(sum(c.cached for c in result.cells))
@@ -395,7 +396,11 @@ def _markdown(sections: dict, *, total_seconds, command, jobs, discussion, figur
         sec = _section(key)
         lines += [f"## {sec.title}", "", f"Section `{key}`, protocol `{sec.protocol}`. {sec.note}", ""]
         if out.get("n_splits"):
-            lines.append(f"Partitions run: {out['n_splits']}.")
+            partial = any(r.get("partial") for r in out.get("rows", []))
+            lines.append(f"Partitions: {out['n_splits']}"
+                         + (" in the protocol; rows marked [R=...] have only that many finished "
+                            "(a snapshot of a run in progress; bold is judged on the partitions "
+                            "all methods share)." if partial else "."))
         if "seconds" in out:
             lines.append(f"Wall time {out['seconds']:.0f} s; compute time of its cells "
                          f"{out['compute_seconds']:.0f} s"
@@ -457,6 +462,7 @@ def reproduce(
     data_home=None,
     command: str = "proxlearn reproduce",
     progress_factory=None,
+    cached_only: bool = False,
 ) -> dict:
     """Run the reproduction sections and write the report.
 
@@ -476,6 +482,10 @@ def reproduce(
     discussion : path, optional
         A hand-written Markdown file appended to the report (the discussion of
         disagreements).
+    cached_only : bool
+        Report the finished cells of the study sections without computing the
+        missing ones (a snapshot of a run in progress); rows with fewer
+        partitions than the protocol show ``[R=...]`` and are judged with that R.
 
     Returns
     -------
@@ -495,8 +505,9 @@ def reproduce(
         sec = _section(k)
         runner = RUNNERS.get(sec.protocol, _run_study_section)
         progress = None if progress_factory is None else progress_factory(sec)
+        kwargs = {"cached_only": cached_only} if runner is _run_study_section else {}
         results[k] = runner(sec, splits=splits, jobs=jobs, cache_dir=cache_dir, seed=seed,
-                            data_home=data_home, progress=progress)
+                            data_home=data_home, progress=progress, **kwargs)
     total = time.perf_counter() - start
     text = None
     if discussion is not None and Path(discussion).is_file():

@@ -267,6 +267,7 @@ def run_study(
     scheduler: str | None = None,
     cache_dir: str | Path | None = None,
     progress=None,
+    cached_only: bool = False,
 ) -> StudyResult:
     """Run ``methods`` on ``datasets`` under ``protocol``.
 
@@ -287,6 +288,10 @@ def run_study(
         Folder of finished cells (resume / reuse).
     progress : callable, optional
         ``progress(n_done, n_total)`` after every finished cell.
+    cached_only : bool
+        Report only the cells already in ``cache_dir`` and compute nothing (a
+        snapshot of a long run that is still going or was interrupted); the
+        result then may have fewer partitions for some methods.
     """
     from joblib import Parallel, delayed, parallel_config
 
@@ -328,6 +333,8 @@ def run_study(
                     )
                 else:
                     todo.append((data.name, m, i, key, S, y, tr, te))
+    if cached_only:
+        todo = []
     total = len(result.cells) + len(todo)
     if progress is not None:
         progress(len(result.cells), total)

@@ -1,0 +1,663 @@
+"""SVM-CA: joint SVM and kernel component analysis for indefinite kernels.
+
+Gu & Guo, "Learning SVM Classifiers with Indefinite Kernels" (AAAI 2012);
+implementer's digest ``notes/gu-guo2012-aaai.md`` (cited below as "the
+digest", section numbers refer to it).
+
+Model (eqs. 17-20). A KPCA-like transform ``V`` (``n x d``, ``V^T K0 V = I_d``)
+maps the symmetric, possibly indefinite training similarity ``K0`` to the PSD
+proxy kernel ``K_v = K0 V V^T K0`` (eq. 9). One transform is shared by all
+``k (k - 1) / 2`` one-vs-one SVMs (eq. 20)::
+
+    max_{alpha_ab} min_V  sum_ab [ e^T alpha_ab - 1/2 beta_ab^T K_v beta_ab ]
+                          - rho tr(V^T K0 K0 V)
+
+with ``beta_ab`` the vector ``y_i alpha_i`` of pair ``(a, b)`` scattered into
+``R^n`` and ``0 <= alpha <= C``, ``y_ab^T alpha_ab = 0``.
+
+Algorithm (section 2.4 of the paper, pseudo-code of digest section 2.6):
+
+* **init**: ``alpha = 0``, i.e. ``M = rho I``, whose V-step is the rank-``d``
+  clip of ``K0`` (digest 2.5, "natural initialisation"; the paper does not say).
+* **alpha-step**: one libsvm C-SVC per pair on the PSD block
+  ``K_v[L_ab, L_ab]`` (scikit-learn's libsvm wrapper with a precomputed
+  kernel, see ``_binary_svm``), labels -1 / +1 for the lower / higher class
+  as in :mod:`proxlearn.svm._ovo`.
+* **V-step** (eqs. 21-25): ``max_V tr(V^T K0 M K0 V)`` s.t. ``V^T K0 V = I``,
+  ``M = rho I + 1/2 sum_ab beta_ab beta_ab^T`` (eq. 22). Solved through the
+  **symmetric** eigenproblem of ``B = M^{1/2} K0 M^{1/2}`` (digest 2.5) instead
+  of the paper's non-symmetric ``M K0``: with the top-``d`` eigenpairs
+  ``(b_i, w_i)`` of ``B``::
+
+      V = M^{1/2} W diag(b)^{-1/2},   K0 V = M^{-1/2} W diag(b)^{1/2},
+      K_v = M^{-1/2} W diag(b) W^T M^{-1/2},   optimum  sum_i b_i.
+
+  ``V`` is the paper's ``v_i = sqrt(b_i) K0^{-1} M^{-1/2} w_i`` rewritten with
+  the eigen-equation ``K0 M^{1/2} w = b M^{-1/2} w``, so **no inverse of K0 is
+  formed or needed**, even when ``K0`` is singular. ``M^{+-1/2}`` are applied
+  through the low-rank structure of ``M`` (an orthonormal basis of the
+  ``beta_ab`` from a thin SVD; every other direction has eigenvalue ``rho``).
+* **values** recorded per iteration ``t`` in ``history_``:
+
+  - ``dual``: the closed-form dual function ``h(alpha_t) = sum e^T alpha -
+    sum_{i <= d} b_i`` (digest 2.5), the objective at ``(alpha_t, V_t)``;
+  - ``primal``: eq. 17's objective at the SVM primal point ``(w, b, xi)`` built
+    from ``alpha_t`` on ``K_v`` of ``V_{t-1}`` (``1/2 |w|^2 + C sum xi -
+    rho tr(K_v)``);
+  - ``svm_dual``: ``f(alpha_t, V_{t-1})`` (``primal - svm_dual >= 0`` is
+    libsvm's own duality gap);
+  - ``gap = primal - dual``: zero exactly at a fixed point of the alternation
+    (``alpha_t`` optimal for ``V_{t-1}``, ``V_{t-1}`` the V-step answer for
+    ``alpha_t``).
+
+  **Erratum to the digest (2.5, 2.6).** For an indefinite ``K0`` the V-step
+  (eq. 21) has no maximum: ``{V : V^T K0 V = I}`` is unbounded and so is
+  ``tr(V^T K0 M K0 V)`` on it (``K0 = diag(2, -1)``, ``v = (a, c)`` with
+  ``2a^2 - c^2 = 1`` gives ``6a^2 - 1``). The paper's top-``d`` generalised
+  eigenvectors are a stationary point, the maximiser over the transforms with
+  ``M^{1/2} K0 V`` in the positive eigenspace of ``M^{1/2} K0 M^{1/2}``
+  (Ky Fan). Hence ``dual`` is not a lower bound on a saddle value and ``gap``
+  can be negative; both are bounds (``max_t dual_t <= min_t primal_t``) only
+  for a PSD ``K0``, where the V-step is a true maximum.
+
+  The loop stops when ``|gap| <= tol sum(alpha_t)`` or when ``|dual_t -
+  dual_{t-1}| <= tol sum(alpha_t)`` (the paper states no rule: digest 2.6,
+  [?]), or at ``max_iter``. The scale is the SVM part of the objective: the
+  gap does not contain the large term ``rho tr(K_v)`` of ``dual`` itself.
+  The alternation is a best-response scheme on a saddle problem and can
+  cycle (observed on protein at ``C = 10, rho = 0.1``), so the kept
+  model is the iterate with the smallest ``|gap|`` (digest 2.6 "keep the best
+  iterate"): the kernel ``K_v(V_{t-1})`` with the SVMs ``alpha_t, b_t``
+  trained on it, a coherent classifier.
+
+Rank ``d`` (Lemma 1 + Sylvester's law of inertia, digest 2.4): ``B`` has as many
+positive eigenvalues as ``K0``, so ``d <= d0 = #{lambda_i(K0) > tol}``.
+
+Test transform (section 2.1, digest 2.1 / 2.5 point 5): ``k_v = K0 V V^T k0``,
+equal to ``K_v K0^{-1} k0`` for a nonsingular ``K0``; it is applied as the
+product of the stored ``n x d`` matrices ``K0 V`` and ``V`` (no ``K0^{-1}``,
+no pseudo-inverse tolerance) and reproduces the training rows of ``K_v``
+exactly. (For a singular ``K0`` the inverse-free ``V`` is one particular
+solution of ``K0 V = P``; it differs from a pseudo-inverse only on test
+similarities with a component in the null space of ``K0``.) Decision values
+are folded into one linear map of the (preprocessed)
+test similarities, ``f_ab(k0) = k0^T V (K0 V)^T beta_ab + b_ab``.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.linalg
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import SVC
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import (
+    InvalidParameterError,
+    LabelError,
+    check_labels,
+    check_option,
+    check_positive,
+    check_similarity,
+    check_test_similarity,
+)
+from ..base import PairwiseMixin
+from ..svm._kernel_svc import MAX_ITER
+from ..svm._ovo import _OvOLinearMixin, ovo_pairs
+
+try:  # scikit-learn's compiled libsvm wrapper (private; see _binary_svm)
+    from sklearn.svm import _libsvm
+except ImportError:  # pragma: no cover
+    _libsvm = None
+
+__all__ = [
+    "PREPROCESS_OPTIONS",
+    "SVMCA",
+    "ComponentsClampedWarning",
+    "svmca_path",
+    "v_step",
+    "v_step_nonsymmetric",
+]
+
+#: Pre-processing options of the paper (section 4, digest 3.2).
+PREPROCESS_OPTIONS = ("symmetrize", "dissimilarity")
+#: What to do when ``n_components`` exceeds the number of positive eigenvalues.
+EXCESS_OPTIONS = ("raise", "clamp")
+
+
+class ComponentsClampedWarning(UserWarning):
+    """``n_components`` exceeded the number of positive eigenvalues and was clamped."""
+
+
+def _eig_tol(eigenvalues) -> float:
+    """Zero-eigenvalue tolerance ``n * eps * max|lambda|`` (as ``default_tol``)."""
+    lam = np.asarray(eigenvalues)
+    if lam.size == 0:
+        return 0.0
+    return float(lam.size * np.finfo(np.float64).eps * np.max(np.abs(lam)))
+
+
+# --------------------------------------------------------------------------
+# V-step
+# --------------------------------------------------------------------------
+
+
+def _sqrt_factors(beta, rho):
+    """Low-rank square roots of ``M = rho I + 1/2 beta^T beta`` (eq. 22).
+
+    Returns ``(Q, up, down)`` with ``M^{1/2} X = sqrt(rho) X + Q (up * Q^T X)``
+    and ``M^{-1/2} X = X / sqrt(rho) + Q (down * Q^T X)``; ``Q`` (``n x r``) is an
+    orthonormal basis of the span of the rows of ``beta``.
+    """
+    if beta.size == 0 or not np.any(beta):
+        return np.zeros((beta.shape[1], 0)), np.zeros(0), np.zeros(0)
+    Q, s, _ = scipy.linalg.svd(beta.T, full_matrices=False, check_finite=False)
+    keep = s > _eig_tol(s)
+    Q, s = Q[:, keep], s[keep]
+    m = rho + 0.5 * s**2  # eigenvalues of M on span(Q)
+    sr = np.sqrt(rho)
+    return Q, np.sqrt(m) - sr, 1.0 / np.sqrt(m) - 1.0 / sr
+
+
+def v_step(K0, beta, rho, d):
+    """Solve the V-step (eq. 21) by the symmetric route of digest section 2.5.
+
+    Parameters
+    ----------
+    K0 : ndarray of shape (n, n)
+        Symmetric (possibly indefinite) training kernel.
+    beta : ndarray of shape (n_pairs, n)
+        Rows ``beta_ab`` (``y_i alpha_i`` on the samples of pair ``(a, b)``).
+    rho : float
+        Trade-off ``rho > 0``.
+    d : int
+        Number of components, ``1 <= d <= #{lambda(K0) > 0}``.
+
+    Returns
+    -------
+    P : ndarray of shape (n, d)
+        ``K0 V`` (so ``K_v = P P^T``).
+    V : ndarray of shape (n, d)
+        The transform, ``V^T K0 V = I_d``.
+    value : float
+        The optimum ``tr(V^T K0 M K0 V) = sum of the top-d eigenvalues of
+        M^{1/2} K0 M^{1/2}``.
+    """
+    n = K0.shape[0]
+    Q, up, down = _sqrt_factors(beta, rho)
+    sr = np.sqrt(rho)
+
+    def half(X):
+        return sr * X + Q @ (up[:, None] * (Q.T @ X))
+
+    def ihalf(X):
+        return X / sr + Q @ (down[:, None] * (Q.T @ X))
+
+    B = half(half(K0).T)
+    B = 0.5 * (B + B.T)
+    b, W = scipy.linalg.eigh(B, subset_by_index=[n - d, n - 1], check_finite=False)
+    b, W = b[::-1], W[:, ::-1]
+    if b[-1] <= 0.0:
+        raise InvalidParameterError(
+            f"the V-step needs d={d} positive eigenvalues of M^(1/2) K0 M^(1/2) but "
+            f"the {d}-th largest is {b[-1]:.3g}; choose a smaller n_components."
+        )
+    rb = np.sqrt(b)
+    P = ihalf(W) * rb
+    V = half(W) / rb
+    return P, V, float(b.sum())
+
+
+def v_step_nonsymmetric(K0, beta, rho, d):
+    """The paper's route for the V-step (eqs. 23-25), for comparison only.
+
+    Eigenvectors ``u_i`` of the non-symmetric ``M K0`` for the ``d`` largest
+    eigenvalues, ``v_i = K0^{-1} M^{-1} u_i`` (two linear solves), renormalised
+    to ``v_i^T K0 v_i = 1``. Needs a nonsingular ``K0`` (the paper's footnote 1
+    adds ``eps I``). Returns ``(P = K0 V, V, value)`` like :func:`v_step`.
+    """
+    n = K0.shape[0]
+    M = rho * np.eye(n) + 0.5 * beta.T @ beta
+    ev, U = scipy.linalg.eig(M @ K0)
+    order = np.argsort(-ev.real)[:d]
+    U = U[:, order].real
+    V = np.linalg.solve(K0, np.linalg.solve(M, U))
+    V = V / np.sqrt(np.einsum("ij,ij->j", V, K0 @ V))
+    P = K0 @ V
+    value = float(np.trace(V.T @ K0 @ M @ P))
+    return P, V, value
+
+
+# --------------------------------------------------------------------------
+# alternating optimisation
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class _AlphaStep:
+    """One-vs-one SVMs on a fixed kernel: ``beta`` rows, intercepts, flags."""
+
+    beta: np.ndarray  # (n_pairs, n)
+    intercept: np.ndarray  # (n_pairs,)
+    saturated: bool  # some alpha at the bound C
+    svm_iter: np.ndarray
+
+
+def _pair_index(y_idx, n_classes):
+    """Sample indices and +-1 labels per pair (class i: -1, class j: +1)."""
+    out = []
+    for i, j in ovo_pairs(n_classes):
+        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
+        out.append((idx, np.where(y_idx[idx] == j, 1.0, -1.0)))
+    return out
+
+
+def _binary_svm(K, ypm, C, svm_tol):
+    """libsvm C-SVC on a precomputed kernel: ``(dual_coef, support, b, n_iter)``.
+
+    Calls scikit-learn's compiled libsvm wrapper directly: the estimator
+    :class:`sklearn.svm.SVC` adds about 3 ms of input validation per fit, ten
+    times the solve itself on the small pair blocks of the alpha-step
+    (measured). Signs follow ``SVC``: ``f = K[:, support] @ dual_coef + b``,
+    positive for ``ypm = +1``. Falls back to ``SVC`` if the private wrapper
+    is unavailable.
+    """
+    if _libsvm is not None:
+        _libsvm.set_verbosity_wrap(0)
+        support, _, _, dual, intercept, _, _, _, n_iter = _libsvm.fit(
+            K, (ypm > 0).astype(np.float64), svm_type=0, sample_weight=np.empty(0),
+            class_weight=np.empty(0), kernel="precomputed", C=C, nu=0.5, probability=0,
+            degree=3, shrinking=1, tol=svm_tol, cache_size=200, coef0=0.0, gamma=0.1,
+            epsilon=0.1, max_iter=MAX_ITER, random_seed=0,
+        )
+        # libsvm's first label is class 0 (ypm = -1): flip to SVC's convention
+        return -dual[0], support, -float(intercept[0]), int(np.ravel(n_iter)[0])
+    svc = SVC(kernel="precomputed", C=C, tol=svm_tol, max_iter=MAX_ITER)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        svc.fit(K, ypm)
+    return svc.dual_coef_[0], svc.support_, float(svc.intercept_[0]), int(np.ravel(svc.n_iter_)[0])
+
+
+def _alpha_step(Kv, pairs, C, svm_tol) -> _AlphaStep:
+    """One-vs-one SVMs on the blocks ``K_v[L_ab, L_ab]`` (the paper's alpha-step)."""
+    n = Kv.shape[0]
+    beta = np.zeros((len(pairs), n))
+    intercept = np.zeros(len(pairs))
+    n_iter = np.zeros(len(pairs), dtype=np.int64)
+    saturated = False
+    for k, (idx, ypm) in enumerate(pairs):
+        block = np.ascontiguousarray(Kv[np.ix_(idx, idx)])
+        coef, support, b, it = _binary_svm(block, ypm, C, svm_tol)
+        beta[k, idx[support]] = coef
+        intercept[k] = b
+        n_iter[k] = it
+        saturated = saturated or bool(np.abs(coef).max(initial=0.0) >= C * (1.0 - 1e-12))
+    return _AlphaStep(beta, intercept, saturated, n_iter)
+
+
+@dataclass
+class SVMCAResult:
+    """Output of :func:`svmca_path`: the kept iterate and the history."""
+
+    P: np.ndarray  # K0 V of the kernel the SVMs were trained on, (n, d)
+    V: np.ndarray  # (n, d)
+    beta: np.ndarray  # (n_pairs, n)
+    intercept: np.ndarray  # (n_pairs,)
+    history: list = field(default_factory=list)
+    n_iter: int = 0
+    best_iter: int = 0
+    saturated: bool = False  # any alpha at the bound in any iteration
+
+    def coef(self) -> np.ndarray:
+        """Weights on the test similarities: ``f = k0 @ coef.T + intercept``."""
+        return (self.V @ (self.P.T @ self.beta.T)).T
+
+
+def svmca_path(
+    K0,
+    pairs,
+    C,
+    rho,
+    P0,
+    V0,
+    *,
+    max_iter=30,
+    tol=1e-3,
+    svm_tol=1e-3,
+    first=None,
+    step=v_step,
+) -> SVMCAResult:
+    """Alternate alpha- and V-steps from the transform ``V0`` (``P0 = K0 V0``).
+
+    Parameters
+    ----------
+    K0 : ndarray of shape (n, n)
+        Symmetric training kernel (preprocessed).
+    pairs : list of (indices, labels)
+        One-vs-one pairs, see ``_pair_index``.
+    C, rho : float
+    P0, V0 : ndarray of shape (n, d)
+        Starting transform (the rank-``d`` clip in :class:`SVMCA`).
+    max_iter, tol, svm_tol
+        See :class:`SVMCA`.
+    first : _AlphaStep, optional
+        A precomputed alpha-step on ``P0 P0^T`` (shared across a ``rho`` grid).
+    step : callable
+        The V-step (:func:`v_step` or :func:`v_step_nonsymmetric`).
+
+    Returns
+    -------
+    SVMCAResult
+    """
+    d = P0.shape[1]
+    P, V = P0, V0
+    best = None
+    history = []
+    dual_prev = None
+    saturated = False
+    t = 0
+    for t in range(1, max_iter + 1):
+        Kv = P @ P.T
+        a = first if (t == 1 and first is not None) else _alpha_step(Kv, pairs, C, svm_tol)
+        saturated = saturated or a.saturated
+        Kb = Kv @ a.beta.T  # (n, n_pairs)
+        quad = float(np.einsum("ki,ik->", a.beta, Kb))
+        sum_alpha = float(np.abs(a.beta).sum())
+        tr = float(np.trace(Kv))
+        hinge = 0.0
+        for k, (idx, ypm) in enumerate(pairs):
+            hinge += np.maximum(0.0, 1.0 - ypm * (Kb[idx, k] + a.intercept[k])).sum()
+        primal = 0.5 * quad + C * hinge - rho * tr
+        svm_dual = sum_alpha - 0.5 * quad - rho * tr
+        P_new, V_new, value = step(K0, a.beta, rho, d)
+        dual = sum_alpha - value
+        gap = primal - dual
+        history.append(
+            {"iter": t, "primal": primal, "dual": dual, "svm_dual": svm_dual, "gap": gap,
+             "sum_alpha": sum_alpha, "svm_iter": int(a.svm_iter.sum())}
+        )
+        if best is None or abs(gap) < best[0]:
+            best = (abs(gap), t, P, V, a)
+        # scale: the SVM part sum(alpha), not |dual|, which the constant-size
+        # term rho tr(K_v) dominates at large rho or kernel scale (synthetic
+        # data: |dual| ~ 1e4 while sum(alpha) ~ 1, so a |dual|-relative test
+        # stopped after one iteration, i.e. at the rank-d clip)
+        scale = sum_alpha
+        done = abs(gap) <= tol * scale or (
+            dual_prev is not None and abs(dual - dual_prev) <= tol * scale
+        )
+        P, V = P_new, V_new
+        dual_prev = dual
+        if done:
+            break
+    _, t_best, P_b, V_b, a_b = best
+    return SVMCAResult(P_b, V_b, a_b.beta, a_b.intercept, history, t, t_best, saturated)
+
+
+def _preprocess_train(arr, preprocess):
+    """Paper pre-processing (section 4): returns ``(K0, scale, shift)``.
+
+    Test rows then become ``shift + scale * S_test`` (see :class:`SVMCA`).
+    """
+    if preprocess == "symmetrize":
+        return arr + arr.T, 2.0, 0.0
+    if preprocess == "dissimilarity":
+        m = float(arr.max())
+        K = check_similarity(m - arr, symmetric="symmetrize", dissimilarity_check=False)
+        return K, -1.0, m
+    return check_similarity(arr, symmetric="symmetrize", dissimilarity_check=False), 1.0, 0.0
+
+
+def _check_int(value, name, low):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        raise InvalidParameterError(f"{name} must be an integer >= {low}, got {value!r}.")
+    return int(value)
+
+
+class SVMCA(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+    """Joint SVM and kernel component analysis (SVM-CA; Gu & Guo, AAAI 2012).
+
+    Learns one PSD proxy kernel ``K_v = K0 V V^T K0`` of rank ``d`` jointly with
+    the one-vs-one SVMs on it (eqs. 17-20), alternating libsvm alpha-steps and
+    closed-form V-steps (eqs. 21-25) solved by the symmetric eigenproblem of
+    ``M^{1/2} K0 M^{1/2}`` (digest section 2.5; see the module docstring).
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        SVM box constraint (> 0).
+    rho : float, default=1.0
+        Weight of the KPCA term ``rho tr(V^T K0 K0 V)`` (> 0).
+    n_components : int, default=2
+        Rank ``d`` of the proxy kernel, at most the number ``d0`` of positive
+        eigenvalues of ``K0`` (Lemma 1).
+    eps : float, default=0.0
+        Diagonal ``eps I`` added to ``K0`` before anything else (the paper's
+        footnote 1, to avoid zero eigenvalues). Not needed here: no inverse of
+        ``K0`` is used, so the default adds nothing. Test rows are not changed.
+    max_iter : int, default=10
+        Maximum number of alternations (alpha-step + V-step). The paper
+        reports convergence "within 10 iterations" (Fig. 1); the alternation
+        can also cycle (it is a best-response scheme on a saddle problem), in
+        which case the iterate with the smallest ``|gap|`` is kept.
+    tol : float, default=1e-3
+        Stop when ``|gap| <= tol sum(alpha)`` or ``|dual_t - dual_{t-1}| <= tol
+        sum(alpha)`` (``history_``); ``0`` runs ``max_iter`` iterations.
+    preprocess : {None, "symmetrize", "dissimilarity"}, default=None
+        ``None``: use the symmetric part ``(S + S^T) / 2`` (library policy,
+        warning when asymmetric). ``"symmetrize"``: the paper's ``K0 = S^T +
+        S`` (no 1/2); test rows are doubled (``2 s``, the same map when only
+        the test-to-train block is known). ``"dissimilarity"``: the paper's
+        ``K0 = m - D`` with ``m`` the largest training entry; test rows
+        become ``m - d`` with the same ``m``.
+    excess_components : {"raise", "clamp"}, default="raise"
+        What happens when ``n_components > d0``: raise
+        :class:`~proxlearn._validation.InvalidParameterError`, or use ``d0``
+        with a :class:`ComponentsClampedWarning` (the study's grids do this).
+    svm_tol : float, default=1e-3
+        libsvm's stopping tolerance in the alpha-steps.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    kernel_ : ndarray of shape (n, n)
+        The learned proxy kernel ``K_v`` the kept SVMs were trained on.
+    V_ : ndarray of shape (n, n_components_)
+        The transform (``V^T K0 V = I``).
+    embedding_ : ndarray of shape (n, n_components_)
+        ``K0 V``: training samples in the learned ``d``-dim space
+        (``kernel_ = embedding_ @ embedding_.T``).
+    dual_coef_ : ndarray of shape (n_pairs, n)
+        ``y_i alpha_i`` per one-vs-one pair (zero outside the pair).
+    coef_ : ndarray of shape (n_pairs, n)
+        Weights on the preprocessed test similarities:
+        ``f_ab(k0) = k0 @ coef_[ab] + intercept_[ab]``.
+    intercept_ : ndarray of shape (n_pairs,)
+    support_, n_support_ : ndarray
+        Training samples with a non-zero ``alpha`` in some pair, and their
+        count per class.
+    history_ : list of dict
+        Per iteration: ``iter``, ``primal``, ``dual``, ``svm_dual``, ``gap``,
+        ``sum_alpha`` (the stopping scale), ``svm_iter`` (libsvm iterations
+        summed over the pairs); see the module docstring.
+    n_iter_ : int
+        Alternations run.
+    best_iter_ : int
+        Iteration (1-based) of the kept model.
+    n_components_ : int
+        Rank used (``n_components`` or ``d0`` if clamped).
+    n_positive_ : int
+        ``d0``, the number of positive eigenvalues of ``K0``.
+    n_features_in_ : int
+        Number of training samples.
+    """
+
+    def __init__(
+        self,
+        C=1.0,
+        rho=1.0,
+        n_components=2,
+        eps=0.0,
+        max_iter=10,
+        tol=1e-3,
+        preprocess=None,
+        excess_components="raise",
+        svm_tol=1e-3,
+    ):
+        self.C = C
+        self.rho = rho
+        self.n_components = n_components
+        self.eps = eps
+        self.max_iter = max_iter
+        self.tol = tol
+        self.preprocess = preprocess
+        self.excess_components = excess_components
+        self.svm_tol = svm_tol
+
+    # -- validation / preparation, shared with the study's fold evaluator --
+
+    def _check_params(self):
+        check_positive(self.C, "C")
+        check_positive(self.rho, "rho")
+        _check_int(self.n_components, "n_components", 1)
+        _check_int(self.max_iter, "max_iter", 1)
+        check_positive(self.tol, "tol", allow_zero=True)
+        check_positive(self.svm_tol, "svm_tol")
+        if isinstance(self.eps, bool) or not isinstance(self.eps, numbers.Real) or not np.isfinite(
+            self.eps
+        ):
+            raise InvalidParameterError(f"eps must be a finite real number, got {self.eps!r}.")
+        if self.preprocess is not None:
+            check_option(self.preprocess, "preprocess", PREPROCESS_OPTIONS)
+        check_option(self.excess_components, "excess_components", EXCESS_OPTIONS)
+
+    def _prepare(self, S, y):
+        """Validate, preprocess, eigendecompose: ``(K0, classes, y_idx, lam, U)``."""
+        self._check_params()
+        arr = check_similarity(S, symmetric="allow", dissimilarity_check=self.preprocess is None)
+        classes, y_idx = check_labels(y, arr.shape[0])
+        if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
+            raise LabelError(
+                "Unknown label type: continuous. y holds non-integer numbers; "
+                "classifiers need class labels (use integers or strings)."
+            )
+        K0, self.preprocess_scale_, self.preprocess_shift_ = _preprocess_train(arr, self.preprocess)
+        if self.eps:
+            K0 = K0 + self.eps * np.eye(K0.shape[0])
+        lam, U = scipy.linalg.eigh(K0, check_finite=False, driver="evd")
+        return K0, classes, y_idx, lam, U
+
+    def _resolve_d(self, lam) -> int:
+        d0 = int(np.count_nonzero(lam > _eig_tol(lam)))
+        d = int(self.n_components)
+        if d0 == 0:
+            raise InvalidParameterError(
+                "the training kernel has no positive eigenvalue, so no real "
+                "transform V exists (Lemma 1 of Gu & Guo 2012). Check the sign "
+                "convention (is it a dissimilarity? use preprocess='dissimilarity')."
+            )
+        if d > d0:
+            if self.excess_components == "raise":
+                raise InvalidParameterError(
+                    f"n_components={d} exceeds the {d0} positive eigenvalues of the "
+                    "training kernel; SVM-CA needs n_components <= d0 (Lemma 1 of Gu "
+                    f"& Guo 2012). Choose n_components <= {d0} or pass "
+                    "excess_components='clamp'."
+                )
+            warnings.warn(
+                f"n_components={d} exceeds the {d0} positive eigenvalues of the "
+                f"training kernel; using n_components={d0}.",
+                ComponentsClampedWarning,
+                stacklevel=3,
+            )
+            d = d0
+        self.n_positive_ = d0
+        return d
+
+    @staticmethod
+    def _clip_start(lam, U, d):
+        """Rank-``d`` clip of ``K0``: the V-step at ``alpha = 0`` (``P0, V0``)."""
+        top = lam[-d:][::-1]
+        Ud = U[:, -d:][:, ::-1]
+        r = np.sqrt(top)
+        return Ud * r, Ud / r
+
+    def _set_result(self, res: SVMCAResult, y_idx, n):
+        self.V_ = res.V
+        self.embedding_ = res.P
+        self.kernel_ = res.P @ res.P.T
+        self.dual_coef_ = res.beta
+        self.intercept_ = res.intercept
+        self.coef_ = res.coef()
+        self.history_ = res.history
+        self.n_iter_ = res.n_iter
+        self.best_iter_ = res.best_iter
+        self.n_components_ = res.P.shape[1]
+        nz = np.any(res.beta != 0.0, axis=0)
+        self.support_ = np.flatnonzero(nz)
+        self.n_support_ = np.bincount(y_idx[nz], minlength=len(self.classes_)).astype(np.int32)
+        self.n_features_in_ = n
+
+    def fit(self, S, y):
+        """Fit on the ``n x n`` training similarity matrix.
+
+        Parameters
+        ----------
+        S : array-like of shape (n, n)
+            Training similarities (or dissimilarities with
+            ``preprocess="dissimilarity"``).
+        y : array-like of shape (n,)
+            Class labels (at least two classes; one-vs-one for more).
+
+        Returns
+        -------
+        self
+        """
+        K0, classes, y_idx, lam, U = self._prepare(S, y)
+        self.classes_ = classes
+        d = self._resolve_d(lam)
+        P0, V0 = self._clip_start(lam, U, d)
+        res = svmca_path(
+            K0, _pair_index(y_idx, len(classes)), float(self.C), float(self.rho), P0, V0,
+            max_iter=int(self.max_iter), tol=float(self.tol), svm_tol=float(self.svm_tol),
+        )
+        self._set_result(res, y_idx, K0.shape[0])
+        return self
+
+    # -- test side ---------------------------------------------------------
+
+    def _preprocess_test(self, S_test):
+        check_is_fitted(self, "coef_")
+        S_test = check_test_similarity(S_test, self.n_features_in_)
+        if self.preprocess_scale_ == 1.0 and self.preprocess_shift_ == 0.0:
+            return S_test
+        return self.preprocess_shift_ + self.preprocess_scale_ * S_test
+
+    def _raw_decision(self, S_test):
+        return self._preprocess_test(S_test) @ self.coef_.T + self.intercept_
+
+    def embed(self, S_test):
+        """Test samples in the learned space, ``V^T k0`` (shape ``(m, d)``).
+
+        ``S_test`` holds the raw test-to-train similarities (preprocessed like
+        the training matrix).
+        """
+        return self._preprocess_test(S_test) @ self.V_
+
+    def transform_similarity(self, S_test):
+        """Consistent test transform ``k_v = K0 V V^T k0`` (shape ``(m, n)``).
+
+        Rows of the training matrix map to the rows of ``kernel_``.
+        """
+        return self.embed(S_test) @ self.embedding_.T
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = True
+        return tags
