@@ -14,10 +14,15 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, clone, is_classifier
 
-from proxlearn._validation import LabelError, SimilarityMatrixError, TestMatrixError
+from proxlearn._validation import (
+    InvalidParameterError,
+    LabelError,
+    SimilarityMatrixError,
+    TestMatrixError,
+)
 from proxlearn.base import is_pairwise
 
-PACKAGES = ["transforms", "svm", "discriminant", "neighbors"]
+PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning"]
 
 
 def _public_estimators():
@@ -53,7 +58,21 @@ def _problem(n=24, seed=0):
 
 def test_every_subpackage_exports_estimators():
     assert {"SpectrumTransformer", "SimilaritySVC", "PotentialSVM", "LPMachine",
-            "IndefiniteKFD", "SimilarityKNeighborsClassifier"} <= set(ESTIMATORS)
+            "IndefiniteKFD", "SimilarityKNeighborsClassifier", "SimSVM", "SimMKL",
+            "FullKernelSVM", "SVMCA", "IndefiniteSVM"} <= set(ESTIMATORS)
+
+
+#: Estimators defined only on non-negative similarities (graph kernels).
+NONNEGATIVE_ONLY = {"DiffusionKernel"}
+#: Degenerate inputs on which an estimator is undefined and must refuse with a
+#: clear error instead of fitting: (name, kind) -> error class.
+UNDEFINED_ON = {
+    ("DiffusionKernel", "zero"): SimilarityMatrixError,  # no edges: no graph Laplacian
+    ("DiffusionKernel", "rank-one"): SimilarityMatrixError,  # negative similarities
+    ("SVMCA", "zero"): InvalidParameterError,  # no positive eigenvalue (Gu & Guo Lemma 1)
+    ("SVMCA", "rank-one"): InvalidParameterError,  # one positive eigenvalue < n_components
+    ("SimMKL", "zero"): InvalidParameterError,  # zero base kernels have no trace
+}
 
 
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
@@ -61,6 +80,8 @@ def test_common_properties(name):
     est = _make(ESTIMATORS[name])
     assert is_pairwise(est), "the pairwise tag must be set"
     S, y = _problem()
+    if name in NONNEGATIVE_ONLY:
+        S = S - S.min()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fitted = clone(est).fit(S, y)
@@ -96,6 +117,11 @@ def test_degenerate_matrices_never_give_nan(name, kind):
     else:
         v = np.random.default_rng(1).normal(size=(n, 1))
         S = v @ v.T
+    if (name, kind) in UNDEFINED_ON:
+        with pytest.raises(UNDEFINED_ON[name, kind]) as info:
+            clone(est).fit(S, y)
+        assert len(str(info.value)) > 40  # says what is wrong and what to do
+        return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fitted = clone(est).fit(S, y)

@@ -18,6 +18,7 @@ from ._base_kernels import (
     base_kernel_pair,
     make_base_kernel,
 )
+from ._indefinite_svm import IndefiniteSVM
 from ._full_kernel_svm import FullKernelSVM, SolverFailedError, modify_test_rows
 from ._simmkl import SimMKL
 from ._simsvm import SimSVM
@@ -28,6 +29,7 @@ __all__ = [
     "ComponentsClampedWarning",
     "DiffusionKernel",
     "FullKernelSVM",
+    "IndefiniteSVM",
     "LinearSimilarityKernel",
     "RBFSimilarityKernel",
     "SimMKL",

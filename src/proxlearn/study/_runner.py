@@ -335,6 +335,9 @@ def run_study(
                     todo.append((data.name, m, i, key, S, y, tr, te))
     if cached_only:
         todo = []
+    # partition-major order: a run stopped early (or snapshotted with
+    # cached_only) has the same partitions for every data set and method
+    todo.sort(key=lambda t: t[2])
     total = len(result.cells) + len(todo)
     if progress is not None:
         progress(len(result.cells), total)

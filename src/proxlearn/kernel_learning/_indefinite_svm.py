@@ -1,0 +1,846 @@
+"""Indefinite SVM: learn a PSD kernel near an indefinite similarity jointly with an SVM.
+
+Luss & d'Aspremont (NIPS 2007; "Support vector machine classification with
+indefinite kernels", Math. Prog. Comp. 2009); Chen (2010 thesis) eq. (5.8),
+digest ``notes/chen2010-thesis-ch5-7.md`` section 1.2::
+
+    max_alpha  min_{K >= 0}  1^T a - 1/2 (Y alpha)^T K (Y alpha) + rho ||K - S||_F^2
+    s.t.       0 <= alpha <= C,  y^T alpha = 0.
+
+Inner minimiser (thesis eq. 5.9; completing the square in ``K``; the constant
+was re-derived here and matches the digest): with ``a = Y alpha`` and
+``M(alpha) = S + a a^T / (4 rho)``,
+
+    K*(alpha) = M(alpha)_+            (spectrum clip of M)
+
+and the outer (concave, C^1) objective is, in closed form,
+
+    f(alpha) = 1^T alpha - 1/2 a^T S a - ||a||^4 / (16 rho) + rho ||M(alpha)_-||_F^2,
+
+with gradient ``1 - Y K*(alpha) Y alpha`` (Danskin). Only the *negative*
+eigenpairs of ``M`` are needed, and ``M`` is a rank-one update of ``S``: with
+``S = U diag(lambda) U^T`` computed once per fit (``scipy.linalg.eigh``), the
+negative eigenpairs of ``diag(lambda) + w w^T`` (``w = U^T a / (2 sqrt(rho))``)
+are the roots of the secular equation ``1 + sum_i w_i^2 / (lambda_i - mu) = 0``
+below zero (interlacing: at most one per negative ``lambda_i``), with
+eigenvectors ``(diag(lambda) - mu)^{-1} w``; they are found by a vectorised
+safeguarded Newton iteration with the origin at the nearer pole. Each
+evaluation then costs ``O(n^2)`` plus ``O(n k)`` per Newton sweep (``k`` =
+number of negative eigenvalues of ``S``) instead of the ``O(n^3)`` of a full
+eigendecomposition. Measured (``benchmarks/bench_indefinite_svm.py``, CPU
+time, one thread): the rank-one evaluation is 2.2x faster than ``eigh`` at
+n = 200 and 2.6x at n = 313 (voting), but 0.4-0.7x (slower) at n = 100, so
+``eig_update="auto"`` switches to a full ``eigh`` below n = 150.
+
+The erratum of the digest about rescaling ``rho`` (``rho' = 2 eta rho`` for
+the equivalence of (5.8) with the primal (5.12)) does not affect this
+estimator: we solve (5.8) itself, with the libsvm scaling of the SVM dual
+(``C`` is libsvm's ``C``), so that for a PSD ``S`` and large ``rho`` the
+solution tends to the plain SVM on ``S`` (``SimilaritySVC``) with the same
+``C``. ``rho`` here is the ``rho`` of (5.8); the equivalent primal penalty of
+(5.12) is ``rho / (n C)``.
+
+Outer solver: accelerated projected gradient ascent (FISTA with backtracking
+on the Lipschitz estimate and adaptive restart, O'Donoghue & Candes 2015;
+Ying, Campbell & Girolami 2009 use Nesterov's method on the same problem)
+over ``{0 <= alpha <= C, y^T alpha = 0}``; the projection is exact
+(breakpoint search on the multiplier of the equality). Stopping: the
+maximal KKT violation of ``max f`` (libsvm's maximal-violating-pair
+quantity on ``grad f``) is below ``tol``. Reported with it: the Frank-Wolfe gap
+``max_{alpha' feasible} grad f(alpha)^T (alpha' - alpha)``, which bounds the
+saddle-point duality gap ``max_alpha' L(alpha', K*(alpha)) - f(alpha)`` from
+above (``L`` is concave in ``alpha`` and its gradient at ``alpha`` is
+``grad f``). (The FW gap scales with ``C`` when the box is inactive, so it is a
+poor stopping rule for the large ``C`` of the papers' grids.)
+
+Test rows (the learned kernel exists only on the training set):
+
+* ``"heuristic"`` (Luss & d'Aspremont's ``Ktest_heuristic.m``, digest
+  ``gu-guo2012-aaai.md`` section 1.2): clip the bordered matrix
+  ``[[S + a a^T/(4 rho), s], [s^T, psi]]`` and read the test column. The
+  reference code borders with *all* test rows at once (using test-test
+  similarities); ``predict`` only receives test-to-train similarities, so we
+  border one test row at a time and use ``psi`` = ``test_self_similarity``
+  (default: the mean diagonal of the training ``S``). Computed from the
+  eigendecomposition of ``M`` by a secular equation per test row (only the
+  negative eigenpairs of the bordered matrix are needed).
+* ``"bordered"`` (thesis eq. 5.13 with the digest's erratum: the constraint is
+  ``r^T K*^+ r <= t``, and its closed form): the nearest PSD completion
+  ``[[K*, r], [r^T, t]]`` of ``[[S, s], [s^T, psi]]`` with ``K*`` fixed;
+  ``r = V a`` with ``a_i = s^_i 2 d_i / (2 d_i + mu)``.
+
+Neither transform maps a raw training row ``S[i]`` to ``K*[i]`` (both are
+inconsistent in the Chen 2009 sense, by design); the bordered transform is
+consistent on the learned kernel itself: the row ``K*[i]`` with
+``psi = K*[i, i]`` is mapped to ``K*[i]`` exactly (a zero-residual feasible
+point). ``tests/kernel_learning/test_indefinite_svm.py`` checks both facts.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+import scipy.linalg
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import (
+    InvalidParameterError,
+    check_classification_data,
+    check_option,
+    check_positive,
+    check_test_similarity,
+)
+from ..base import PairwiseMixin
+from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
+
+__all__ = [
+    "IndefiniteSVM",
+    "bordered_rows",
+    "frank_wolfe_gap",
+    "heuristic_rows",
+    "isvm_objective",
+    "kkt_violation",
+    "project_box_hyperplane",
+]
+
+TEST_TRANSFORMS = ("heuristic", "bordered")
+EIG_UPDATES = ("auto", "rank-one", "full")
+#: Below this size a full ``eigh`` per evaluation is faster than the rank-one
+#: secular solver in numpy (measured with benchmarks/bench_indefinite_svm.py:
+#: per-evaluation speed-up of the rank-one update 0.4-0.7x at n = 100,
+#: 2.2x at n = 200, 2.6x at n = 313).
+RANK_ONE_MIN_N = 150
+_EPS = np.finfo(np.float64).eps
+#: rows x roots x poles elements per chunk of the batched secular solver
+_CHUNK = 1_500_000
+
+
+# --------------------------------------------------------------------------
+# Feasible set {0 <= alpha <= C, y^T alpha = 0}
+# --------------------------------------------------------------------------
+
+
+def project_box_hyperplane(z, y, C):
+    """Euclidean projection of ``z`` onto ``{0 <= alpha <= C, y^T alpha = 0}``.
+
+    ``alpha(nu) = clip(z - nu y, 0, C)`` and ``h(nu) = y^T alpha(nu)`` is
+    non-increasing and piecewise linear with breakpoints ``y_i z_i`` and
+    ``y_i (z_i - C)`` (``y_i = +-1``). A bisection over the sorted breakpoints
+    (``O(n log n)``) finds the segment holding the root, where ``h`` is linear:
+    the result is exact up to rounding.
+    """
+    z = np.asarray(z, dtype=np.float64)
+    bp = np.sort(np.concatenate([y * z, y * (z - C)]))
+
+    def h(nu):
+        return float(y @ np.clip(z - nu * y, 0.0, C))
+
+    lo, hi = 0, bp.size - 1
+    h_lo, h_hi = h(bp[lo]), h(bp[hi])
+    if h_lo <= 0.0:
+        return np.clip(z - bp[lo] * y, 0.0, C)
+    if h_hi >= 0.0:
+        return np.clip(z - bp[hi] * y, 0.0, C)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        h_mid = h(bp[mid])
+        if h_mid >= 0.0:
+            lo, h_lo = mid, h_mid
+        else:
+            hi, h_hi = mid, h_mid
+    nu = bp[lo] + h_lo * (bp[hi] - bp[lo]) / (h_lo - h_hi)
+    return np.clip(z - nu * y, 0.0, C)
+
+
+def kkt_violation(g, alpha, y, C):
+    """Maximal violating pair of the KKT conditions of ``max f`` over the feasible set.
+
+    With ``b_i = y_i g_i`` (``g`` = gradient of the concave objective), the
+    KKT conditions hold iff ``max_{i in I_lo} b_i <= min_{i in I_up} b_i``,
+    ``I_lo = {y_i = 1, alpha_i < C} u {y_i = -1, alpha_i > 0}``,
+    ``I_up = {y_i = 1, alpha_i > 0} u {y_i = -1, alpha_i < C}``; returns the
+    difference (libsvm's stopping quantity, scale-free in ``C``).
+    """
+    b = y * g
+    lo = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
+    up = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
+    if not lo.any() or not up.any():
+        return 0.0
+    return max(0.0, float(b[lo].max() - b[up].min()))
+
+
+def frank_wolfe_gap(g, alpha, y, C):
+    """``max_{alpha' feasible} g^T (alpha' - alpha)`` (>= 0 for feasible ``alpha``).
+
+    The linear maximisation over ``{0 <= alpha' <= C, y^T alpha' = 0}`` has the
+    Lagrangian dual ``min_nu C sum_i max(g_i - nu y_i, 0)``, a convex piecewise
+    linear function of ``nu`` minimised at a breakpoint ``y_i g_i``; all
+    breakpoints are evaluated with prefix sums (``O(n log n)``).
+    """
+    b = y * g
+    bp_pos = np.sort(b[y > 0])  # terms max(b_i - nu, 0)
+    bp_neg = np.sort(b[y < 0])  # terms max(nu - b_i, 0)
+    cand = np.concatenate([bp_pos, bp_neg])
+    # sum over positives of max(b - nu, 0)
+    cs_pos = np.concatenate([[0.0], np.cumsum(bp_pos[::-1])])  # sums of largest
+    k_pos = bp_pos.size - np.searchsorted(bp_pos, cand, side="right")
+    val = cs_pos[k_pos] - k_pos * cand
+    cs_neg = np.concatenate([[0.0], np.cumsum(bp_neg)])
+    k_neg = np.searchsorted(bp_neg, cand, side="left")
+    val += k_neg * cand - cs_neg[k_neg]
+    return max(0.0, float(C * val.min() - g @ alpha))
+
+
+# --------------------------------------------------------------------------
+# Secular equations (negative eigenpairs of rank-one updates / bordered matrices)
+# --------------------------------------------------------------------------
+
+
+def _snap_poles(lam, tol):
+    """Set ``|lam| <= tol`` to 0 and merge eigenvalues closer than ``tol``.
+
+    Returns the snapped eigenvalues, the sorted unique poles and the map
+    ``inv`` from each eigenvalue to its pole. Changes ``S`` by at most ``n tol``
+    in spectral norm (``tol`` is the rounding level of the eigendecomposition).
+    """
+    lam = np.where(np.abs(lam) <= tol, 0.0, np.asarray(lam, dtype=np.float64))
+    order = np.argsort(lam, kind="stable")
+    ls = lam[order]
+    new_group = np.concatenate([[True], np.diff(ls) > tol])
+    gid = np.cumsum(new_group) - 1
+    poles = np.array([ls[gid == g].mean() for g in range(gid[-1] + 1)]) if ls.size else ls
+    poles[np.abs(poles) <= tol] = 0.0
+    inv = np.empty_like(gid)
+    inv[order] = gid
+    return poles[inv], poles, inv
+
+
+def _secular_negative_roots(poles, W2, gamma, beta, bound):
+    """Negative roots of ``G(x) = gamma + beta x + sum_j W2[:, j] / (poles_j - x)``.
+
+    ``G`` is increasing between consecutive poles, so there is exactly one root
+    per interval ``(-bound, p_1), (p_1, p_2), ..., (p_last, bound)`` where
+    ``G`` changes sign (``beta = 0``: no root below ``p_1``). Only intervals
+    with a negative left end are searched; the one containing 0 only when
+    ``G(0) > 0``. Roots are found by safeguarded Newton on
+    ``F(tau) = tau G(sigma + tau)`` with the origin ``sigma`` at the nearer pole
+    (accurate differences ``poles - root`` near a pole).
+
+    Parameters
+    ----------
+    poles : (p,) sorted unique poles; W2 : (m, p) weights > 0; gamma : (m,);
+    beta : 0 or 1; bound : (m,) positive numbers with all roots in
+    ``(-bound, bound)``.
+
+    Returns
+    -------
+    row, sigma, tau : arrays of shape (r,) for the r negative roots found
+        (root = sigma + tau, ``row`` the row of W2 it belongs to).
+    """
+    m, p = W2.shape
+    # interval j = (poles[j-1], poles[j]) with poles[-1] := -bound, poles[p] := bound
+    first = 0 if beta else 1  # beta = 0: G -> gamma > 0 below the first pole, no root
+    j = np.arange(first, p + 1)
+    j = j[(j == 0) | (poles[np.maximum(j - 1, 0)] < 0.0)]
+    if j.size == 0:
+        return (np.zeros(0, np.intp), np.zeros(0), np.zeros(0))
+    with np.errstate(divide="ignore"):
+        g0 = gamma + np.sum(W2 / np.where(poles == 0.0, np.inf, poles), axis=1)
+    k = j.size
+    padded = np.concatenate([poles, [np.inf]])
+    lo_v = np.where(j == 0, -np.inf, poles[np.maximum(j - 1, 0)])
+    hi_v = padded[j]
+    contains0 = hi_v > 0.0  # includes the last interval (hi = +bound)
+    lo = np.where(np.isinf(lo_v)[None, :], -bound[:, None], lo_v[None, :])
+    hi = np.where(contains0[None, :], 0.0, np.broadcast_to(hi_v, (m, k)))
+    lo_pole = np.broadcast_to(j > 0, (m, k))
+    hi_pole = np.broadcast_to(~contains0, (m, k))
+    # the interval containing 0 has a negative root iff G(0) > 0
+    valid = np.where(contains0[None, :], (g0 > 0.0)[:, None], True)
+    rows, cols = np.nonzero(valid)
+    if rows.size == 0:
+        return (np.zeros(0, np.intp), np.zeros(0), np.zeros(0))
+    lo, hi = lo[rows, cols], hi[rows, cols]
+    lo_pole, hi_pole = lo_pole[rows, cols], hi_pole[rows, cols]
+    W = W2[rows]
+    gam = gamma[rows]
+
+    def G(x):
+        return gam + beta * x + np.sum(W / (poles[None, :] - x[:, None]), axis=1)
+
+    mid = 0.5 * (lo + hi)
+    left = lo_pole & (~hi_pole | (G(mid) > 0.0))
+    at_pole = left | hi_pole
+    sigma = np.where(left, lo, np.where(hi_pole, hi, 0.0))
+    r = sigma.size
+    ar = np.arange(r)
+    # poles relative to the origin; a dummy last column absorbs the origin pole
+    # (its weight moves to w_or, its distance is set huge so that q = 0 there)
+    delta = np.empty((r, p + 1))
+    np.subtract(poles[None, :], sigma[:, None], out=delta[:, :p])
+    Wr = np.zeros((r, p + 1))
+    Wr[:, :p] = W
+    oi = np.where(at_pole, np.argmin(np.abs(delta[:, :p]), axis=1), p)
+    w_or = Wr[ar, oi].copy()
+    Wr[ar, oi] = 0.0
+    delta[ar, oi] = 1e300
+    delta[:, p] = 1e300
+    a = np.where(left, 0.0, np.where(lo_pole, mid, lo) - sigma)
+    b = np.where(left, np.where(hi_pole, mid, hi) - sigma, 0.0)
+    mult = at_pole  # F = tau G (origin at a pole) or F = G
+
+    def F(D, Wq, gm, sg, ml, wo, t):
+        dt = D - t[:, None]
+        q = Wq / dt
+        Gr = gm + beta * (sg + t) + q.sum(axis=1)  # G without the origin pole
+        dGr = beta + np.sum(q / dt, axis=1)
+        val = np.where(ml, t * Gr - wo, Gr)
+        der = np.where(ml, Gr + t * dGr, dGr)
+        return val, der
+
+    sa = np.sign(F(delta, Wr, gam, sigma, mult, w_or, a)[0])
+    # start at the origin pole (F is nearly linear there when the root is close)
+    t = np.where(at_pole, 0.0, 0.5 * (a + b))
+    ids = ar  # rows still iterating, with compacted working arrays
+    D_, W_, g_, s_, m_, o_, sa_ = delta, Wr, gam, sigma, mult, w_or, sa
+    a_, b_, t_ = a, b, t.copy()
+    for _ in range(200):
+        val, der = F(D_, W_, g_, s_, m_, o_, t_)
+        same = np.sign(val) == sa_
+        a_ = np.where(same, t_, a_)
+        b_ = np.where(same, b_, t_)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tn = t_ - val / der
+        ai, bi = np.minimum(a_, b_), np.maximum(a_, b_)
+        bad = ~np.isfinite(tn) | (tn <= ai) | (tn >= bi)
+        tn = np.where(bad, 0.5 * (a_ + b_), tn)
+        done = (
+            (val == 0.0)
+            | (np.abs(tn - t_) <= 1e-12 * np.abs(tn))
+            | (bi - ai <= 1e-12 * np.maximum(np.abs(ai), np.abs(bi)))
+        )
+        t_ = np.where(val == 0.0, t_, tn)
+        t[ids] = t_
+        if done.all():
+            break
+        if done.any():
+            keep = ~done
+            ids = ids[keep]
+            D_, W_, g_, s_, m_, o_, sa_ = (
+                D_[keep], W_[keep], g_[keep], s_[keep], m_[keep], o_[keep], sa_[keep]
+            )
+            a_, b_, t_ = a_[keep], b_[keep], t_[keep]
+    return rows, sigma, t
+
+
+class _RankOneNegative:
+    """Negative eigenpairs of ``diag(lam) + w w^T`` for a fixed spectrum ``lam``."""
+
+    def __init__(self, lam, tol):
+        self.lam, self.poles, self.inv = _snap_poles(lam, tol)
+        self.neg_idx = np.flatnonzero(self.lam < 0.0)
+        counts = np.bincount(self.inv, minlength=self.poles.size)
+        # groups of merged negative eigenvalues (need deflated vectors)
+        self.groups = [
+            np.flatnonzero(self.inv == g)
+            for g in np.flatnonzero((counts > 1) & (self.poles < 0.0))
+        ]
+
+    def __call__(self, w):
+        """Return ``(mu, Z)``: negative eigenvalues and orthonormal eigenvectors
+        (columns of ``Z``, in the basis of ``lam``)."""
+        n = self.lam.size
+        nw = float(np.linalg.norm(w))
+        if nw == 0.0:
+            Z = np.zeros((n, self.neg_idx.size))
+            Z[self.neg_idx, np.arange(self.neg_idx.size)] = 1.0
+            return self.lam[self.neg_idx], Z
+        floor = 1e-30 * nw
+        w = np.where(np.abs(w) < floor, np.where(w < 0, -floor, floor), w)
+        W2 = np.bincount(self.inv, weights=w * w, minlength=self.poles.size)[None, :]
+        bound = np.abs(self.poles).max(initial=0.0) + nw * nw + 1.0
+        _, sigma, tau = _secular_negative_roots(
+            self.poles, W2, np.ones(1), 0, np.array([bound])
+        )
+        cols, mus = [], []
+        if tau.size:
+            dif = (self.lam[None, :] - sigma[:, None]) - tau[:, None]
+            Zr = w[None, :] / dif
+            Zr /= np.linalg.norm(Zr, axis=1, keepdims=True)
+            cols.append(Zr.T)
+            mus.append(sigma + tau)
+        for g in self.groups:  # deflated directions orthogonal to w within a group
+            wg = w[g]
+            u = wg.copy()
+            u[0] -= np.linalg.norm(wg) if wg[0] <= 0 else -np.linalg.norm(wg)
+            u /= np.linalg.norm(u)
+            H = np.eye(g.size) - 2.0 * np.outer(u, u)
+            block = np.zeros((n, g.size - 1))
+            block[g] = H[:, 1:]
+            cols.append(block)
+            mus.append(np.full(g.size - 1, self.lam[g[0]]))
+        if not cols:
+            return np.zeros(0), np.zeros((n, 0))
+        return np.concatenate(mus), np.hstack(cols)
+
+
+# --------------------------------------------------------------------------
+# The binary problem
+# --------------------------------------------------------------------------
+
+
+class _Problem:
+    """(5.8) for one binary training set, with ``S = U diag(lam) U^T`` cached."""
+
+    def __init__(self, S, y, lam=None, U=None, tol=None, eig_update="auto"):
+        self.S = S
+        self.y = y
+        if eig_update == "auto":
+            eig_update = "rank-one" if S.shape[0] >= RANK_ONE_MIN_N else "full"
+        self.eig_update = eig_update
+        if lam is None:
+            lam, U = scipy.linalg.eigh(S, driver="evd")
+        self.lam_raw, self.U = lam, U
+        if tol is None:
+            tol = 10.0 * S.shape[0] * _EPS * max(1.0, float(np.abs(lam).max(initial=0.0)))
+        self.tol = tol
+        self.neg = _RankOneNegative(lam, tol)
+        self.lam = self.neg.lam
+        self.lam_max = max(float(self.lam.max(initial=0.0)), 1e-12)
+        self.n_evals = 0
+
+    def evaluate(self, alpha, rho):
+        """``f(alpha)``, its gradient and ``K* a`` (closed forms in the module docstring)."""
+        self.n_evals += 1
+        if self.eig_update == "full":
+            return self._evaluate_full(alpha, rho)
+        a = self.y * alpha
+        at = self.U.T @ a
+        na2 = float(at @ at)
+        w = at / (2.0 * np.sqrt(rho))
+        mu, Z = self.neg(w)
+        f = alpha.sum() - 0.5 * float(self.lam @ (at * at)) - na2 * na2 / (16.0 * rho)
+        f += rho * float(mu @ mu)
+        h = self.lam * at + at * (na2 / (4.0 * rho))
+        if mu.size:
+            h -= Z @ (mu * (Z.T @ at))
+        Ka = self.U @ h
+        return f, 1.0 - self.y * Ka, Ka
+
+    def _evaluate_full(self, alpha, rho):
+        """Same as :meth:`evaluate` with a full eigendecomposition of ``M``."""
+        a = self.y * alpha
+        at = self.U.T @ a
+        na2 = float(at @ at)
+        B = (self.U * self.lam) @ self.U.T  # snapped S
+        M = B + np.outer(a, a) / (4.0 * rho)
+        mu, Q = scipy.linalg.eigh(0.5 * (M + M.T), driver="evd")
+        neg = mu < 0.0
+        f = alpha.sum() - 0.5 * float(self.lam @ (at * at)) - na2 * na2 / (16.0 * rho)
+        f += rho * float(mu[neg] @ mu[neg])
+        Ka = M @ a - Q[:, neg] @ (mu[neg] * (Q[:, neg].T @ a))
+        return f, 1.0 - self.y * Ka, Ka
+
+    def exact(self, alpha, rho):
+        """Full eigendecomposition of ``M = S + a a^T / (4 rho)`` (once per fit)."""
+        a = self.y * alpha
+        at = self.U.T @ a
+        B = (self.U * self.lam) @ self.U.T  # snapped S
+        M = B + np.outer(a, a) / (4.0 * rho)
+        M = 0.5 * (M + M.T)
+        mu, Q = scipy.linalg.eigh(M, driver="evd")
+        tol = 10.0 * M.shape[0] * _EPS * max(1.0, float(np.abs(mu).max()))
+        pos = mu > tol
+        K = (Q[:, pos] * mu[pos]) @ Q[:, pos].T
+        K = 0.5 * (K + K.T)
+        negm = mu[mu < -tol]
+        na2 = float(at @ at)
+        f = alpha.sum() - 0.5 * float(self.lam @ (at * at)) - na2 * na2 / (16.0 * rho)
+        f += rho * float(negm @ negm)
+        return f, K, mu, Q, tol
+
+
+def isvm_objective(S, y, alpha, rho):
+    """Outer objective ``f(alpha)`` of (5.8) by a full eigendecomposition
+    (reference implementation for tests and benchmarks)."""
+    a = np.asarray(y, float) * np.asarray(alpha, float)
+    M = S + np.outer(a, a) / (4.0 * rho)
+    mu = scipy.linalg.eigvalsh(0.5 * (M + M.T))
+    K_minus = mu[mu < 0]
+    return float(alpha.sum() - 0.5 * a @ S @ a - (a @ a) ** 2 / (16.0 * rho) + rho * K_minus @ K_minus)
+
+
+def _solve(prob, C, rho, alpha0, max_iter, tol, history=None):
+    """FISTA for the concave maximisation, robust to rounding in ``f``.
+
+    The step ``1/L`` is found by backtracking on the curvature condition
+    ``-(g(x+) - g(y))^T (x+ - y) <= L ||x+ - y||^2`` (gradients only: the closed
+    form of ``f`` suffers cancellation at the 1e-12 level, which would stall a
+    function-value test near the optimum) and ``L`` is allowed to shrink by
+    1.2 per iteration; momentum is restarted when the gradient-mapping step
+    ``x+ - y`` points against the momentum ``x+ - x`` (O'Donoghue & Candes
+    2015, gradient restart).
+    """
+    y = prob.y
+    x = project_box_hyperplane(np.zeros_like(y) if alpha0 is None else alpha0, y, C)
+    fx, gx, _ = prob.evaluate(x, rho)
+    L = prob.lam_max + (x @ x) / (2.0 * rho) + 1e-12
+    yk, gy = x, gx
+    t = 1.0
+    gap = frank_wolfe_gap(gx, x, y, C)
+    it = 0
+    converged = kkt_violation(gx, x, y, C) <= tol
+    while not converged and it < max_iter:
+        it += 1
+        while True:
+            xn = project_box_hyperplane(yk + gy / L, y, C)
+            d = xn - yk
+            dd = float(d @ d)
+            fn, gn, _ = prob.evaluate(xn, rho)
+            if dd == 0.0 or -float((gn - gy) @ d) <= L * dd or L > 1e300:
+                break
+            L *= 2.0
+        if float(d @ (xn - x)) < 0.0:  # gradient restart
+            t = 1.0
+        tn = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
+        beta = (t - 1.0) / tn
+        yk_new = xn + beta * (xn - x)
+        x, fx, gx, t = xn, fn, gn, tn
+        gap = frank_wolfe_gap(gx, x, y, C)
+        if history is not None:
+            history.append((fx, gap))
+        converged = kkt_violation(gx, x, y, C) <= tol
+        if beta > 0.0 and not converged:
+            yk = project_box_hyperplane(yk_new, y, C)
+            _, gy, _ = prob.evaluate(yk, rho)
+        else:
+            yk, gy = x, gx
+        L = max(L / 1.2, 1e-300)
+    return x, fx, gap, it, converged
+
+
+def _bias(alpha, y, Ka, C):
+    """Bias from the KKT conditions: mean over free support vectors
+    (``tol < alpha_i < C - tol``) of ``y_i - (K Y alpha)_i``; without free
+    SVs, the middle of the interval the KKT conditions allow (as libsvm)."""
+    eps = 1e-8 * C
+    free = (alpha > eps) & (alpha < C - eps)
+    r = y - Ka
+    if free.any():
+        return float(r[free].mean())
+    low = ((alpha <= eps) & (y > 0)) | ((alpha >= C - eps) & (y < 0))  # b >= r_i
+    up = ((alpha <= eps) & (y < 0)) | ((alpha >= C - eps) & (y > 0))  # b <= r_i
+    lb = r[low].max() if low.any() else -np.inf
+    ub = r[up].min() if up.any() else np.inf
+    if np.isfinite(lb) and np.isfinite(ub):
+        return 0.5 * (lb + ub)
+    return float(lb if np.isfinite(lb) else ub if np.isfinite(ub) else 0.0)
+
+
+def _fit_binary(prob, C, rho, alpha0=None, max_iter=3000, tol=1e-3, keep_history=True):
+    """Solve one binary problem; returns a dict with everything prediction needs."""
+    hist = [] if keep_history else None
+    alpha, f_fast, gap, it, conv = _solve(prob, C, rho, alpha0, max_iter, tol, hist)
+    f, K, mu, Q, etol = prob.exact(alpha, rho)
+    a = prob.y * alpha
+    Ka = K @ a
+    b = _bias(alpha, prob.y, Ka, C)
+    return {
+        "alpha": alpha,
+        "coef": a,
+        "b": b,
+        "K": K,
+        "mu": mu,
+        "Q": Q,
+        "tol": etol,
+        "objective": f,
+        "gap": gap,
+        "n_iter": it,
+        "converged": conv,
+        "history": np.array(hist if hist else np.zeros((0, 2))).reshape(-1, 2),
+    }
+
+
+# --------------------------------------------------------------------------
+# Test rows
+# --------------------------------------------------------------------------
+
+
+def heuristic_rows(mu, Q, S_test, psi, tol):
+    """Luss & d'Aspremont's test heuristic, one test row at a time.
+
+    For each test row ``s`` with self-similarity ``psi``, clip the bordered
+    matrix ``B = [[M, s], [s^T, psi]]`` (``M = Q diag(mu) Q^T``) and return its
+    last column without the corner. In ``M``'s eigenbasis ``B`` is an arrowhead
+    matrix: its negative eigenvalues ``theta`` solve
+    ``theta - psi + sum_i c_i^2 / (mu_i - theta) = 0`` (``c = Q^T s``) with
+    eigenvectors ``[-(mu - theta)^{-1} c; 1] / N``, so the clipped column is
+    ``s + Q sum_theta theta (mu - theta)^{-1} c / N_theta^2``.
+    """
+    S_test = np.atleast_2d(S_test)
+    m = S_test.shape[0]
+    psi = np.broadcast_to(np.asarray(psi, dtype=np.float64), (m,)).copy()
+    musn, poles, inv = _snap_poles(mu, tol)
+    Cm = S_test @ Q  # rows: c = Q^T s
+    onehot = np.zeros((mu.size, poles.size))
+    onehot[np.arange(mu.size), inv] = 1.0
+    out = S_test.copy()
+    kneg = int(np.sum(poles < 0)) + 1
+    rows_per = max(1, _CHUNK // max(1, kneg * poles.size))
+    for start in range(0, m, rows_per):
+        sl = slice(start, min(m, start + rows_per))
+        c = Cm[sl]
+        nc = np.linalg.norm(c, axis=1)
+        floor = 1e-30 * np.maximum(nc, 1e-300)
+        c = np.where(np.abs(c) < floor[:, None], np.where(c < 0, -1.0, 1.0) * floor[:, None], c)
+        W2 = (c * c) @ onehot
+        bound = np.abs(poles).max() + np.abs(psi[sl]) + nc + 1.0
+        row, sigma, tau = _secular_negative_roots(poles, W2, -psi[sl], 1, bound)
+        if row.size == 0:
+            continue
+        dif = (musn[None, :] - sigma[:, None]) - tau[:, None]
+        # (mu - theta)^{-1} c; a component with c_i = 0 is 0 even where theta
+        # meets the pole (that eigenvector of B is [q_i; 0], no last-column part)
+        u = np.divide(c[row], dif, out=np.zeros_like(dif), where=c[row] != 0)
+        N2 = 1.0 + np.sum(u * u, axis=1)
+        theta = sigma + tau
+        contrib = u * (theta / N2)[:, None]
+        # roots come grouped by row (row-major order): sum each row's block
+        starts = np.flatnonzero(np.concatenate([[True], row[1:] != row[:-1]]))
+        corr = np.add.reduceat(contrib, starts, axis=0)
+        out[sl][row[starts]] += corr @ Q.T
+    return out
+
+
+def bordered_rows(K_pos_values, K_pos_vectors, S_test, psi):
+    """Nearest-PSD bordered modification of test rows (thesis eq. 5.13, corrected).
+
+    Solves ``min_{r,t} ||[[K*, r], [r^T, t]] - [[S, s], [s^T, psi]]||_F`` s.t.
+    the bordered matrix is PSD, with the digest's corrected constraint
+    ``r^T K*^+ r <= t`` and closed form: with ``K* = V diag(d) V^T`` (positive
+    part) and ``s^ = V^T s``, ``r = V s^`` if ``sum s^_i^2 / d_i <= psi``, else
+    ``r = V a(mu)``, ``a_i = s^_i 2 d_i / (2 d_i + mu)``, where ``mu > 0`` solves
+    ``sum_i a_i(mu)^2 / d_i = psi + mu / 2`` (bisection, the left side is
+    decreasing and the right side increasing).
+    """
+    S_test = np.atleast_2d(S_test)
+    m = S_test.shape[0]
+    psi = np.broadcast_to(np.asarray(psi, dtype=np.float64), (m,)).copy()
+    d, V = K_pos_values, K_pos_vectors
+    sh = S_test @ V
+    q0 = np.sum(sh * sh / d, axis=1)
+    mu = np.zeros(m)
+    act = q0 > psi
+    if act.any():
+        s2 = sh[act] ** 2
+        p = psi[act]
+
+        def phi(x):
+            return np.sum(4.0 * d * s2 / (2.0 * d + x[:, None]) ** 2, axis=1) - p - 0.5 * x
+
+        lo = np.zeros(act.sum())
+        hi = 2.0 * np.maximum(phi(lo), 0.0) + 1e-300
+        while np.any(grow := phi(hi) > 0):
+            hi[grow] *= 2.0
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            pos = phi(mid) > 0
+            lo = np.where(pos, mid, lo)
+            hi = np.where(pos, hi, mid)
+            if np.all(hi - lo <= 4 * _EPS * hi):
+                break
+        mu[act] = 0.5 * (lo + hi)
+    a = sh * (2.0 * d / (2.0 * d + mu[:, None]))
+    return a @ V.T
+
+
+# --------------------------------------------------------------------------
+# The estimator
+# --------------------------------------------------------------------------
+
+
+def _check_int(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}.")
+    return int(value)
+
+
+class IndefiniteSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
+    """Indefinite SVM: an SVM with a learned PSD kernel near ``S``.
+
+    Luss & d'Aspremont (2007/2009); Chen (2010 thesis) eq. (5.8), inner
+    minimiser eq. (5.9); test rows by the reference code's heuristic
+    (Gu & Guo 2012 digest, section 1.2) or the corrected bordered-matrix
+    modification (thesis eq. 5.13 with the digest's erratum 1). See the
+    module docstring for the solver, the rank-one eigen-updates and the
+    stopping rule.
+
+    Parameters
+    ----------
+    C : float > 0, default=1.0
+        Box bound of the SVM dual (libsvm scaling).
+    rho : float > 0, default=1.0
+        Weight of ``||K - S||_F^2`` in (5.8) (not rescaled: erratum 4 of the
+        digest concerns the primal (5.12), which we do not solve).
+    test_transform : {"heuristic", "bordered"}, default="heuristic"
+    test_self_similarity : float or None, default=None
+        ``psi(x, x)`` for test rows (needed by both transforms; ``predict``
+        sees only test-to-train similarities). ``None``: mean of the training
+        diagonal.
+    max_iter : int, default=3000
+        Iterations of the accelerated projected gradient per binary problem.
+    tol : float, default=1e-3
+        Stop when the maximal KKT violation (libsvm's criterion, on the
+        gradient ``1 - Y K*(alpha) Y alpha``) is below ``tol``. The final
+        Frank-Wolfe gap, a certified upper bound on the saddle-point duality
+        gap, is reported in ``duality_gap_``.
+    eig_update : {"auto", "rank-one", "full"}, default="auto"
+        How the negative part of ``S + a a^T / (4 rho)`` is computed at each
+        evaluation: secular equation on the cached eigendecomposition of ``S``
+        (``"rank-one"``) or a full ``eigh`` (``"full"``); ``"auto"`` uses the
+        rank-one update for ``n >= RANK_ONE_MIN_N`` (150), where it is faster.
+        Both give the same iterates up to rounding.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    alpha_ : ndarray
+        Binary: ``(n,)`` dual variables. Multiclass: ``(n_pairs, n)``, zero
+        outside each pair's samples (one-vs-one, each pair learns its own
+        kernel as in the reference code).
+    kernel_ : ndarray of shape (n, n) or list of ndarray
+        Learned kernel ``K*(alpha)`` on the training samples (multiclass: one
+        per pair, on that pair's samples, see ``pair_indices_``).
+    intercept_ : ndarray of shape (n_pairs,)
+    objective_ : float or ndarray of shape (n_pairs,)
+        Value of (5.8) at the solution (full eigendecomposition).
+    duality_gap_ : float or ndarray
+        Final Frank-Wolfe gap.
+    history_ : ndarray of shape (n_iter, 2) or list of them
+        Objective and Frank-Wolfe gap per iteration.
+    n_iter_ : int or ndarray of shape (n_pairs,)
+    pair_indices_ : list of ndarray
+    n_features_in_ : int
+    """
+
+    def __init__(
+        self,
+        C=1.0,
+        rho=1.0,
+        test_transform="heuristic",
+        test_self_similarity=None,
+        max_iter=3000,
+        tol=1e-3,
+        eig_update="auto",
+    ):
+        self.eig_update = eig_update
+        self.C = C
+        self.rho = rho
+        self.test_transform = test_transform
+        self.test_self_similarity = test_self_similarity
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def _check_params(self):
+        C = check_positive(self.C, "C")
+        rho = check_positive(self.rho, "rho")
+        check_option(self.test_transform, "test_transform", TEST_TRANSFORMS)
+        check_option(self.eig_update, "eig_update", EIG_UPDATES)
+        max_iter = _check_int(self.max_iter, "max_iter")
+        tol = check_positive(self.tol, "tol")
+        if self.test_self_similarity is not None:
+            if isinstance(self.test_self_similarity, bool) or not isinstance(
+                self.test_self_similarity, numbers.Real
+            ) or not np.isfinite(self.test_self_similarity):
+                raise InvalidParameterError(
+                    "test_self_similarity must be None or a finite real number, got "
+                    f"{self.test_self_similarity!r}."
+                )
+        return C, rho, max_iter, tol
+
+    def fit(self, S, y):
+        """Fit on the ``n x n`` training similarities (symmetrised) and labels."""
+        C, rho, max_iter, tol = self._check_params()
+        S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
+        self.classes_ = classes
+        n = S.shape[0]
+        pairs = ovo_pairs(len(classes))
+        self.models_ = []
+        self.pair_indices_ = []
+        alpha = np.zeros((len(pairs), n))
+        for k, (i, j) in enumerate(pairs):
+            idx = np.flatnonzero((y_idx == i) | (y_idx == j))
+            y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
+            prob = _Problem(S[np.ix_(idx, idx)], y_pm, eig_update=self.eig_update)
+            model = _fit_binary(prob, C, rho, None, max_iter, tol)
+            if not model["converged"]:
+                warnings.warn(
+                    f"IndefiniteSVM did not converge in {max_iter} iterations "
+                    f"(KKT violation above tol={tol}); increase max_iter.",
+                    ConvergenceWarning,
+                    stacklevel=2,
+                )
+            self.models_.append(model)
+            self.pair_indices_.append(idx)
+            alpha[k, idx] = model["alpha"]
+        binary = len(pairs) == 1
+        self.alpha_ = alpha[0] if binary else alpha
+        self.intercept_ = np.array([m["b"] for m in self.models_])
+        ks = [m["K"] for m in self.models_]
+        self.kernel_ = ks[0] if binary else ks
+        obj = np.array([m["objective"] for m in self.models_])
+        self.objective_ = float(obj[0]) if binary else obj
+        gaps = np.array([m["gap"] for m in self.models_])
+        self.duality_gap_ = float(gaps[0]) if binary else gaps
+        hist = [m["history"] for m in self.models_]
+        self.history_ = hist[0] if binary else hist
+        its = np.array([m["n_iter"] for m in self.models_])
+        self.n_iter_ = int(its[0]) if binary else its
+        self.psi_ = (
+            float(np.mean(np.diag(S)))
+            if self.test_self_similarity is None
+            else float(self.test_self_similarity)
+        )
+        self.n_features_in_ = n
+        return self
+
+    def transform_test(self, S_test, pair=0):
+        """Test rows of ``pair`` mapped to the learned kernel (``test_transform``)."""
+        check_is_fitted(self, "models_")
+        S_test = check_test_similarity(S_test, self.n_features_in_)
+        return _transform_rows(self.models_[pair], S_test[:, self.pair_indices_[pair]],
+                               self.test_transform, self.psi_)
+
+    def _raw_decision(self, S_test):
+        check_is_fitted(self, "models_")
+        S_test = check_test_similarity(S_test, self.n_features_in_)
+        raw = np.empty((S_test.shape[0], len(self.models_)))
+        for k, (model, idx) in enumerate(zip(self.models_, self.pair_indices_, strict=True)):
+            R = _transform_rows(model, S_test[:, idx], self.test_transform, self.psi_)
+            raw[:, k] = R @ model["coef"] + model["b"]
+        return raw
+
+    def decision_function(self, S_test):
+        """``k~(x)^T Y alpha + b`` per pair (binary: shape (m,), positive means
+        ``classes_[1]``; multiclass: (m, n_classes) one-vs-one votes with the
+        tie-breaking of :mod:`proxlearn.svm._ovo`)."""
+        raw = self._raw_decision(S_test)
+        if len(self.classes_) == 2:
+            return raw[:, 0]
+        return ovo_decision_ovr(raw, len(self.classes_))
+
+    def predict(self, S_test):
+        """Predict class labels for test-to-train similarities ``(m, n)``."""
+        raw = self._raw_decision(S_test)
+        return self.classes_[ovo_predict_index(raw, len(self.classes_))]
+
+
+def _transform_rows(model, S_test, transform, psi):
+    if transform == "heuristic":
+        return heuristic_rows(model["mu"], model["Q"], S_test, psi, model["tol"])
+    pos = model["mu"] > model["tol"]
+    return bordered_rows(model["mu"][pos], model["Q"][:, pos], S_test, psi)

@@ -1,0 +1,374 @@
+"""Tests for IndefiniteSVM (Luss & d'Aspremont 2007; Chen thesis eq. 5.8)."""
+
+import pickle
+import warnings
+
+import cvxpy as cp
+import numpy as np
+import pytest
+import scipy.linalg
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import check_estimator
+
+from proxlearn._validation import (
+    InvalidParameterError,
+    LabelError,
+    SimilarityMatrixError,
+    TestMatrixError,
+)
+from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS, is_pairwise
+from proxlearn.kernel_learning._indefinite_svm import (
+    IndefiniteSVM,
+    _Problem,
+    _RankOneNegative,
+    bordered_rows,
+    frank_wolfe_gap,
+    heuristic_rows,
+    isvm_objective,
+    kkt_violation,
+    project_box_hyperplane,
+)
+from proxlearn.svm import SimilaritySVC
+
+
+def blobs(k, n_per, seed, noise=1.0):
+    """Linear kernel of k Gaussian blobs plus symmetric noise (indefinite)."""
+    rng = np.random.default_rng(seed)
+    means = np.array([(-2, 2), (2, -2), (2.5, 2.5)])[:k]
+    X = np.vstack([rng.normal(m, 1.2, (n_per, 2)) for m in means])
+    y = np.repeat(np.arange(k), n_per)
+    N = rng.normal(0, noise, (len(X), len(X)))
+    return (X @ X.T + 0.5 * (N + N.T)) / 10.0, y
+
+
+def clip(M):
+    mu, Q = scipy.linalg.eigh(M)
+    return (Q * np.maximum(mu, 0)) @ Q.T
+
+
+# -------------------------------------------------------------- building blocks
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), C=st.floats(0.01, 10.0))
+def test_projection_is_exact(seed, C):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 30))
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    y[0], y[1] = 1.0, -1.0
+    z = rng.normal(0, 2 * C, n)
+    p = project_box_hyperplane(z, y, C)
+    a = cp.Variable(n)
+    cp.Problem(cp.Minimize(cp.sum_squares(a - z)), [a >= 0, a <= C, y @ a == 0]).solve(
+        solver="CLARABEL"
+    )
+    assert abs(y @ p) < 1e-9 * max(1.0, C) and p.min() >= 0 and p.max() <= C
+    # ours is at least as close to z as the interior-point solution
+    assert np.sum((p - z) ** 2) <= np.sum((a.value - z) ** 2) + 1e-7 * max(1.0, C * C)
+    np.testing.assert_allclose(p, a.value, atol=1e-4 * max(1.0, C))
+
+
+def test_frank_wolfe_gap_matches_lp():
+    rng = np.random.default_rng(0)
+    n, C = 25, 0.7
+    y = np.where(np.arange(n) < 10, 1.0, -1.0)
+    g = rng.normal(size=n)
+    alpha = project_box_hyperplane(rng.random(n), y, C)
+    a = cp.Variable(n)
+    lp = cp.Problem(cp.Maximize(g @ a), [a >= 0, a <= C, y @ a == 0])
+    lp.solve(solver="HIGHS")
+    assert frank_wolfe_gap(g, alpha, y, C) == pytest.approx(lp.value - g @ alpha, abs=1e-8)
+
+
+@pytest.mark.parametrize("n", [3, 20, 60])
+def test_rank_one_negative_part_matches_eigh(n):
+    rng = np.random.default_rng(n)
+    A = rng.normal(size=(n, n))
+    S = A + A.T
+    S[:, 0] = S[0, :] = 0.0  # an exact zero eigenvalue
+    lam, _ = scipy.linalg.eigh(S)
+    r1 = _RankOneNegative(lam, 1e-10)
+    w = rng.normal(size=n)
+    w[1] = 0.0  # a deflated direction
+    mu, Z = r1(w)
+    D = np.diag(r1.lam) + np.outer(w, w)
+    ref = scipy.linalg.eigvalsh(D)
+    np.testing.assert_allclose(np.sort(mu), ref[ref < -1e-10], atol=1e-10)
+    np.testing.assert_allclose(Z.T @ Z, np.eye(mu.size), atol=1e-10)
+    np.testing.assert_allclose(D @ Z, Z * mu, atol=1e-9)
+
+
+@pytest.mark.parametrize("mode", ["rank-one", "full"])
+def test_objective_and_gradient_closed_form(mode):
+    S, y = blobs(2, 12, 1)
+    ypm = np.where(y == 1, 1.0, -1.0)
+    prob = _Problem(S, ypm, eig_update=mode)
+    rng = np.random.default_rng(2)
+    alpha = rng.random(24)
+    f, g, _ = prob.evaluate(alpha, 0.3)
+    assert f == pytest.approx(isvm_objective(S, ypm, alpha, 0.3), rel=1e-10)
+    # the inner minimiser in closed form: K* = clip(S + a a^T / (4 rho))
+    a = ypm * alpha
+    K = clip(S + np.outer(a, a) / 1.2)
+    np.testing.assert_allclose(g, 1.0 - ypm * (K @ a), atol=1e-9)
+    L = alpha.sum() - 0.5 * a @ K @ a + 0.3 * np.sum((K - S) ** 2)
+    assert f == pytest.approx(L, rel=1e-9)
+    # no other PSD K does better in the inner problem (random PSD perturbations)
+    for _ in range(5):
+        B = rng.normal(size=(24, 24)) * 0.05
+        K2 = clip(K + B + B.T)
+        assert alpha.sum() - 0.5 * a @ K2 @ a + 0.3 * np.sum((K2 - S) ** 2) >= L - 1e-9
+
+
+# ------------------------------------------------------------------ optimality
+
+
+@pytest.mark.parametrize("C,rho", [(1.0, 0.1), (0.1, 1.0), (10.0, 10.0)])
+def test_saddle_point_certified_by_cvxpy(C, rho):
+    """At our alpha: (i) our kernel is the closed-form inner minimiser, (ii)
+    the SVM dual on that fixed kernel (solved by cvxpy) is not larger than
+    L(alpha, K*) by more than the reported gap, so (alpha, K*) is a saddle
+    point up to that gap, and the duality gap is small."""
+    S, y = blobs(2, 15, 3)
+    clf = IndefiniteSVM(C=C, rho=rho, tol=1e-6, max_iter=5000).fit(S, y)
+    ypm = np.where(y == clf.classes_[1], 1.0, -1.0)
+    alpha = clf.alpha_
+    a = ypm * alpha
+    K = clf.kernel_
+    np.testing.assert_allclose(K, clip(S + np.outer(a, a) / (4 * rho)), atol=1e-9)
+    L_ours = alpha.sum() - 0.5 * a @ K @ a + rho * np.sum((K - S) ** 2)
+    assert clf.objective_ == pytest.approx(L_ours, rel=1e-9, abs=1e-9)
+    al = cp.Variable(len(y))
+    G = np.diag(ypm) @ K @ np.diag(ypm)
+    G = 0.5 * (G + G.T) + 1e-12 * np.eye(len(y))
+    svm = cp.Problem(
+        cp.Maximize(cp.sum(al) - 0.5 * cp.quad_form(al, cp.psd_wrap(G))),
+        [al >= 0, al <= C, ypm @ al == 0],
+    )
+    svm.solve(solver="CLARABEL")
+    upper = svm.value + rho * np.sum((K - S) ** 2)  # max_alpha' L(alpha', K*)
+    gap = upper - clf.objective_
+    assert gap >= -1e-6 * max(1.0, abs(upper))
+    assert gap <= clf.duality_gap_ + 1e-6 * max(1.0, abs(upper))
+    assert gap <= 1e-4 * max(1.0, abs(upper))
+    # our alpha is (nearly) the SVM solution on the fixed kernel
+    assert kkt_violation(1.0 - ypm * (K @ a), alpha, ypm, C) <= 1e-6
+
+
+def test_optimal_value_matches_cvxpy_concave_program():
+    """max_alpha f(alpha) with f from a full eigendecomposition, maximised by
+    cvxpy on the equivalent concave program with the PSD inner variable:
+    f(alpha) = min_{K PSD} 1'alpha - a'Ka/2 + rho||K - S||^2, and max-min =
+    min-max (Sion), so the optimum equals min_{K PSD} [SVM dual value on K
+    + rho ||K - S||^2]; we compare with our value from the max side and
+    check that cvxpy's min-max value is not below it."""
+    S, y = blobs(2, 6, 5)
+    ypm = np.where(y == 1, 1.0, -1.0)
+    C, rho = 1.0, 0.5
+    clf = IndefiniteSVM(C=C, rho=rho, tol=1e-7, max_iter=5000).fit(S, y)
+    n = len(y)
+    # min over K PSD of [max_alpha SVM dual(K)] + rho||K-S||^2 via the SVM
+    # primal (zero duality gap): min_{K, c, b, xi} c'Kc/2 + C 1'xi + rho||K - S||^2
+    # with z = K c and the Schur complement [[K, z], [z', u]] PSD.
+    K = cp.Variable((n, n), symmetric=True)
+    z = cp.Variable(n)
+    u = cp.Variable()
+    b = cp.Variable()
+    xi = cp.Variable(n)
+    blk = cp.bmat([[K, cp.reshape(z, (n, 1), order="F")], [cp.reshape(z, (1, n), order="F"), cp.reshape(u, (1, 1), order="F")]])
+    prob = cp.Problem(
+        cp.Minimize(0.5 * u + C * cp.sum(xi) + rho * cp.sum_squares(K - S)),
+        [blk >> 0, xi >= 0, cp.multiply(ypm, z + b) >= 1 - xi],
+    )
+    prob.solve(solver="CLARABEL")
+    assert clf.objective_ == pytest.approx(prob.value, rel=1e-4, abs=1e-5)
+
+
+def test_rank_one_and_full_modes_agree():
+    S, y = blobs(2, 12, 8)
+    a = IndefiniteSVM(C=1.0, rho=0.5, tol=1e-6, eig_update="rank-one").fit(S, y)
+    b = IndefiniteSVM(C=1.0, rho=0.5, tol=1e-6, eig_update="full").fit(S, y)
+    assert a.objective_ == pytest.approx(b.objective_, rel=1e-8)
+    np.testing.assert_allclose(a.alpha_, b.alpha_, atol=1e-4)
+
+
+def test_history_and_attributes():
+    S, y = blobs(2, 15, 4)
+    clf = IndefiniteSVM(C=1.0, rho=1.0).fit(S, y)
+    assert clf.history_.shape == (clf.n_iter_, 2)
+    assert clf.alpha_.shape == (30,) and clf.kernel_.shape == (30, 30)
+    assert np.all(clf.alpha_ >= 0) and np.all(clf.alpha_ <= 1.0)
+    assert np.linalg.eigvalsh(clf.kernel_).min() >= -1e-9
+    assert clf.duality_gap_ >= 0.0
+    # the objective increases overall along the run (monotone up to restarts)
+    assert clf.history_[-1, 0] >= clf.history_[0, 0] - 1e-9
+
+
+# -------------------------------------------------------------- plain SVM limit
+
+
+def test_psd_similarity_large_rho_is_plain_svm():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(-1, 1, (20, 3)), rng.normal(1, 1, (20, 3))])
+    y = np.repeat([0, 1], 20)
+    S = X @ X.T / 3.0  # PSD
+    Xt = rng.normal(0, 1.5, (15, 3))
+    St = Xt @ X.T / 3.0
+    ref = SimilaritySVC(spectrum="clip", C=0.5).fit(S, y)
+    for tt in ("heuristic", "bordered"):
+        clf = IndefiniteSVM(C=0.5, rho=1e6, tol=1e-6, test_transform=tt,
+                            test_self_similarity=None).fit(S, y)
+        np.testing.assert_array_equal(clf.predict(St), ref.predict(St))
+        d_ref = ref.decision_function(St)
+        if tt == "heuristic":
+            # test rows of a PSD kernel are left unchanged by the heuristic
+            # whenever the bordered matrix is PSD (psi large enough)
+            clf.set_params(test_self_similarity=1e3).fit(S, y)
+            np.testing.assert_allclose(clf.decision_function(St), d_ref, atol=2e-3)
+
+
+# ---------------------------------------------------------------- test rows
+
+
+def _fitted(seed, transform="heuristic"):
+    S, y = blobs(2, 10, seed)
+    return S, y, IndefiniteSVM(C=1.0, rho=0.2, test_transform=transform).fit(S, y)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 1000), psi=st.floats(-1.0, 3.0))
+def test_heuristic_rows_match_bordered_clip(seed, psi):
+    rng = np.random.default_rng(seed)
+    n = 12
+    A = rng.normal(size=(n, n))
+    M = A + A.T
+    mu, Q = scipy.linalg.eigh(M)
+    St = rng.normal(size=(3, n))
+    R = heuristic_rows(mu, Q, St, psi, 1e-12)
+    for i in range(3):
+        B = np.block([[M, St[i][:, None]], [St[i][None, :], np.array([[psi]])]])
+        np.testing.assert_allclose(R[i], clip(B)[:n, n], atol=1e-8)
+
+
+def test_bordered_rows_solve_the_sdp():
+    S, y, clf = _fitted(7, "bordered")
+    K = clf.kernel_
+    n = K.shape[0]
+    rng = np.random.default_rng(0)
+    s = S[0] + rng.normal(0, 0.3, n)
+    psi = 0.2
+    mu, Q = scipy.linalg.eigh(K)
+    pos = mu > 1e-9
+    r = bordered_rows(mu[pos], Q[:, pos], s[None, :], psi).ravel()
+    rv = cp.Variable(n)
+    t = cp.Variable()
+    blk = cp.bmat([[K, cp.reshape(rv, (n, 1), order="F")], [cp.reshape(rv, (1, n), order="F"), cp.reshape(t, (1, 1), order="F")]])
+    cp.Problem(cp.Minimize(2 * cp.sum_squares(rv - s) + cp.square(t - psi)), [blk >> 0]).solve(
+        solver="CLARABEL"
+    )
+    np.testing.assert_allclose(r, rv.value, atol=1e-4)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 1000), i=st.integers(0, 19))
+def test_bordered_is_consistent_on_learned_kernel(seed, i):
+    """A row of the learned kernel (with its own self-similarity) is a fixed
+    point of the bordered transform: it maps exactly to that row of K*."""
+    _, _, clf = _fitted(seed, "bordered")
+    K = clf.kernel_
+    model = clf.models_[0]
+    pos = model["mu"] > model["tol"]
+    R = bordered_rows(model["mu"][pos], model["Q"][:, pos], K[i][None, :], K[i, i])
+    np.testing.assert_allclose(R.ravel(), K[i], atol=1e-8 * max(1.0, np.abs(K).max()))
+
+
+@pytest.mark.parametrize("transform", ["heuristic", "bordered"])
+def test_raw_training_rows_are_not_consistent(transform):
+    """Documented fact: neither transform maps the raw training row S[i] to
+    K*[i] (the heuristic borders S + aa'/(4 rho) with the raw row; the
+    bordered problem pulls r towards the raw row)."""
+    S, _, clf = _fitted(11, transform)
+    R = clf.transform_test(S)
+    assert np.abs(R - clf.kernel_).max() > 1e-3
+
+
+# ------------------------------------------------------------ estimator API
+
+
+def test_multiclass_ovo_each_pair_learns_its_kernel():
+    S, y = blobs(3, 8, 3)
+    labels = np.array(["a", "b", "c"])[y]
+    clf = IndefiniteSVM(C=1.0, rho=1.0).fit(S, labels)
+    assert list(clf.classes_) == ["a", "b", "c"]
+    assert clf.alpha_.shape == (3, 24) and len(clf.kernel_) == 3
+    assert np.all(clf.alpha_[0, y == 2] == 0.0)
+    assert clf.kernel_[0].shape == (16, 16)
+    dec = clf.decision_function(S)
+    assert dec.shape == (24, 3)
+    np.testing.assert_array_equal(clf.predict(S), clf.classes_[np.argmax(dec, axis=1)])
+    assert clf.score(S, labels) >= 0.8
+
+
+def test_pickle_clone_pairwise():
+    S, y = blobs(2, 8, 4)
+    clf = IndefiniteSVM().fit(S, y)
+    clf2 = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(clf.decision_function(S), clf2.decision_function(S))
+    c = clone(clf)
+    assert c.get_params() == clf.get_params() and not hasattr(c, "alpha_")
+    assert is_pairwise(clf)
+
+
+def test_check_estimator():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_estimator(IndefiniteSVM(max_iter=200), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"C": 0.0}, {"C": -1.0}, {"rho": 0.0}, {"rho": -2.0}, {"rho": np.inf},
+     {"test_transform": "raw"}, {"max_iter": 0}, {"tol": 0.0}, {"eig_update": "x"},
+     {"test_self_similarity": "x"}, {"test_self_similarity": np.nan}],
+)
+def test_invalid_parameters(params):
+    S, y = blobs(2, 5, 0)
+    with pytest.raises(InvalidParameterError):
+        IndefiniteSVM(**params).fit(S, y)
+
+
+def test_bad_input():
+    S, y = blobs(2, 5, 0)
+    with pytest.raises(SimilarityMatrixError):
+        IndefiniteSVM().fit(S[:, :-1], y)
+    bad = S.copy()
+    bad[0, 1] = np.nan
+    with pytest.raises(SimilarityMatrixError):
+        IndefiniteSVM().fit(bad, y)
+    with pytest.raises(LabelError):
+        IndefiniteSVM().fit(S, y[:-1])
+    with pytest.raises(LabelError):
+        IndefiniteSVM().fit(S, np.zeros(10))
+    clf = IndefiniteSVM().fit(S, y)
+    with pytest.raises(TestMatrixError):
+        clf.predict(S[:, :-1])
+
+
+def test_study_method_registered_and_evaluator_matches_estimator():
+    import proxlearn.study._methods_isvm  # noqa: F401
+    from proxlearn.study._methods import get_method
+
+    m = get_method("indefinite-svm")
+    assert len(m.grid("chen2009")) == 49 and len(m.grid("gu2012")) == 25
+    S, y = blobs(2, 12, 6)
+    tr, te = np.arange(0, 24, 2), np.arange(1, 24, 2)
+    grid = [{"C": 0.1, "rho": 1.0}, {"C": 1.0, "rho": 1.0}, {"C": 1.0, "rho": 10.0}]
+    preds = m.evaluate_grid(S[np.ix_(tr, tr)], y[tr], S[np.ix_(te, tr)], grid)
+    for p, pred in zip(grid, preds, strict=True):
+        ref = IndefiniteSVM(**p).fit(S[np.ix_(tr, tr)], y[tr])
+        dec = ref.decision_function(S[np.ix_(te, tr)])
+        agree = pred == ref.predict(S[np.ix_(te, tr)])
+        # warm starts change the iterate only within the tolerance
+        assert np.all(agree | (np.abs(dec) < 0.05))
