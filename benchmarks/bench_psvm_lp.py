@@ -23,6 +23,7 @@ from threadpoolctl import threadpool_limits
 
 from proxlearn.solvers import box_lasso
 from proxlearn.svm._lp_machine import lp_machine_binary
+from _timing import timed  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def random_problem(n, seed):
@@ -59,13 +60,6 @@ def cvx_lp(S, y, C):
     return p.value
 
 
-def timed(fn, repeats):
-    times, out = [], None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return float(np.median(times)), out
 
 
 def main():

@@ -34,6 +34,7 @@ import scipy.linalg
 from threadpoolctl import threadpool_limits
 
 from proxlearn.solvers._simsvm_socp import SimSVMSOCP, solve_simsvm_sdp
+from _timing import timed  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def uw_problem(name, data_dir):
@@ -79,13 +80,6 @@ def plain_cvxpy(U, lam, y, ref, eta, gamma):
     return p.value
 
 
-def timed(fn, repeats):
-    times, out = [], None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return float(np.median(times)), out
 
 
 def main():

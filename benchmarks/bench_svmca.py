@@ -30,6 +30,7 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from _timing import timed  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 from proxlearn.datasets import load_dataset
 from proxlearn.kernel_learning._svmca import (
     SVMCA,
@@ -43,13 +44,6 @@ from proxlearn.kernel_learning._svmca import (
 SETTINGS = [(1.0, 1.0, 8), (10.0, 0.1, 13), (100.0, 0.01, 34), (0.1, 10.0, 5)]
 
 
-def timed(fn, repeats):
-    times, out = [], None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return float(np.median(times)), out
 
 
 def run(name, repeats, max_iter, eps_rel):
