@@ -32,7 +32,8 @@ def test_report_tables_json_and_cache(tiny_sections, tmp_path):
     # Gu & Guo Table 1 prints svm-clip on synthetic-1: paper column, gap and a verdict
     (row,) = [r for r in res["tiny"]["rows"] if r["method"] == "svm-clip"]
     assert row["paper"] is not None and row["gap"] == pytest.approx(row["mean"] - row["paper"])
-    assert row["agrees"] in (True, False)
+    # Table 1 prints no spread and 2 partitions cannot estimate ours: no verdict
+    assert row["agrees"] is None and row["sigma"] is None and row["n_partitions"] == 2
     assert "| synthetic-1 | svm-clip |" in text
     assert "F-score" in text  # the kundu2010 section reports F-scores
     assert text.rstrip().endswith("Why cells differ.")
@@ -59,19 +60,21 @@ def test_missing_data_is_reported_not_fatal(tiny_sections, monkeypatch, tmp_path
     assert "Not run (data missing): synthetic-1 (not found)" in (tmp_path / "r.md").read_text()
 
 
-def test_claims_are_checked_against_our_means():
-    def rows(pairs):
-        return {"rows": [{"dataset": d, "method": m, "mean": v} for d, m, v in pairs]}
+def test_claims_are_checked_on_common_partitions():
+    from proxlearn.study import StudyResult, get_protocol
+    from proxlearn.study._runner import CellResult
 
-    sections = {
-        "chen2009": rows([("protein", "svm-features-linear", 2.0), ("protein", "svm-features-rbf", 1.0),
-                          ("protein", "psvm", 3.0), ("protein", "svm-clip", 5.0),
-                          ("protein", "knn", 30.0), ("protein", "knn-krr", 20.0),
-                          ("protein", "svm-flip", 6.0)]),
-    }
-    verdicts = dict(_claims(sections))
+    per_partition = {"svm-features-linear": [2.0, 2.0], "svm-features-rbf": [1.0, 1.0],
+                     "psvm": [3.0, 3.0], "svm-clip": [5.0, 5.0], "knn": [30.0, 30.0],
+                     "knn-krr": [20.0, 20.0], "svm-flip": [6.0, 6.0, 0.0]}
+    cells = [CellResult("protein", m, i, e, {}, 0.0, 0.0)
+             for m, errs in per_partition.items() for i, e in enumerate(errs)]
+    study = StudyResult(protocol=get_protocol("chen2009"), seed=0, cells=cells)
+    verdicts = dict(_claims({"chen2009": {"_study": study}}))
     assert verdicts[next(k for k in verdicts if "P-SVM beat" in k)].startswith("holds")
+    assert "2 common partitions" in verdicts[next(k for k in verdicts if "P-SVM beat" in k)]
     assert verdicts[next(k for k in verdicts if "threefold" in k)].startswith("does NOT hold")
+    # svm-flip's third partition (0.0) is not shared by svm-clip: 6 vs 5 on the common two
     assert verdicts[next(k for k in verdicts if k.startswith("protein: flip"))].startswith("does NOT")
     assert verdicts[next(k for k in verdicts if "protein-2: flip" in k)] == "not run"
 

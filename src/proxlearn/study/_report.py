@@ -130,6 +130,11 @@ def not_worse_than_best(errors: dict[str, np.ndarray], alpha: float = 0.05) -> s
     return keep
 
 
+#: Our own per-partition std stands in for a missing paper sigma only from this
+#: many partitions on (fewer cannot estimate a spread; the verdict is then n/a).
+MIN_OWN_SIGMA_PARTITIONS = 5
+
+
 def _primary_metric(result: StudyResult) -> tuple[str, str]:
     """(our metric, the papers' metric name) that a protocol's tables report."""
     if "accuracy" in result.protocol.metrics:
@@ -168,7 +173,7 @@ def summary_rows(result: StudyResult, targets=None) -> list[dict]:
             paper, sigma, source = _paper_cell(targets, result.protocol.name, ds, m, paper_metric)
             mean = float(vals.mean())
             std = float(vals.std(ddof=1)) if vals.size > 1 else 0.0
-            if paper is not None and sigma is None and vals.size > 1:
+            if paper is not None and sigma is None and vals.size >= MIN_OWN_SIGMA_PARTITIONS:
                 sigma, source = std, "ours"
             row = {
                 "dataset": ds,
