@@ -109,11 +109,7 @@ from .._validation import (
 from ..base import PairwiseMixin
 from ..svm._kernel_svc import MAX_ITER
 from ..svm._ovo import _OvOLinearMixin, ovo_pairs
-
-try:  # scikit-learn's compiled libsvm wrapper (private; see _binary_svm)
-    from sklearn.svm import _libsvm
-except ImportError:  # pragma: no cover
-    _libsvm = None
+from ..svm._small_svc import libsvm_fit
 
 __all__ = [
     "PREPROCESS_OPTIONS",
@@ -260,23 +256,19 @@ def _pair_index(y_idx, n_classes):
 def _binary_svm(K, ypm, C, svm_tol):
     """libsvm C-SVC on a precomputed kernel: ``(dual_coef, support, b, n_iter)``.
 
-    Calls scikit-learn's compiled libsvm wrapper directly: the estimator
+    Calls scikit-learn's compiled libsvm wrapper directly
+    (:func:`proxlearn.svm._small_svc.libsvm_fit`): the estimator
     :class:`sklearn.svm.SVC` adds about 3 ms of input validation per fit, ten
     times the solve itself on the small pair blocks of the alpha-step
     (measured). Signs follow ``SVC``: ``f = K[:, support] @ dual_coef + b``,
     positive for ``ypm = +1``. Falls back to ``SVC`` if the private wrapper
     is unavailable.
     """
-    if _libsvm is not None:
-        _libsvm.set_verbosity_wrap(0)
-        support, _, _, dual, intercept, _, _, _, n_iter = _libsvm.fit(
-            K, (ypm > 0).astype(np.float64), svm_type=0, sample_weight=np.empty(0),
-            class_weight=np.empty(0), kernel="precomputed", C=C, nu=0.5, probability=0,
-            degree=3, shrinking=1, tol=svm_tol, cache_size=200, coef0=0.0, gamma=0.1,
-            epsilon=0.1, max_iter=MAX_ITER, random_seed=0,
-        )
+    fit = libsvm_fit(K, (ypm > 0).astype(np.float64), C, tol=svm_tol, max_iter=MAX_ITER)
+    if fit is not None:
         # libsvm's first label is class 0 (ypm = -1): flip to SVC's convention
-        return -dual[0], support, -float(intercept[0]), int(np.ravel(n_iter)[0])
+        return (-fit["dual_coef"][0], fit["support"], -float(fit["intercept"][0]),
+                int(np.ravel(fit["n_iter"])[0]))
     svc = SVC(kernel="precomputed", C=C, tol=svm_tol, max_iter=MAX_ITER)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["small_svc"]
+__all__ = ["libsvm_fit", "small_svc"]
 
 try:  # private binding used by SVC itself; guarded, see the module docstring
     from sklearn.svm import _libsvm as _libsvm
@@ -34,6 +34,45 @@ def _via_svc(K, y_enc, K_test, C):
     with config_context(skip_parameter_validation=True, assume_finite=True):
         svc = SVC(kernel="precomputed", C=C).fit(K, y_enc)
         return svc.predict(K_test).astype(np.intp), float(np.abs(svc.dual_coef_).max())
+
+
+def libsvm_fit(K, y_enc, C, *, tol=1e-3, max_iter=-1):
+    """libsvm C-SVC on a precomputed kernel through scikit-learn's binding.
+
+    Exactly what ``SVC(kernel="precomputed", C=C, tol=tol, max_iter=max_iter)``
+    computes, without its per-call validation. ``y_enc`` holds codes ``0..c-1``.
+
+    Returns
+    -------
+    dict or None
+        ``support``, ``n_support``, ``dual_coef`` (libsvm's sign convention:
+        the negative of ``SVC.dual_coef_`` for two classes), ``intercept``
+        (likewise), ``prob_a``, ``prob_b`` and ``n_iter``; ``None`` when the
+        private binding is unavailable or its signature changed (callers then
+        use ``SVC``).
+    """
+    global _use_binding
+    if not _use_binding:
+        return None
+    try:
+        _libsvm.set_verbosity_wrap(0)  # SVC does the same before every fit
+        support, _, n_sv, dual, intercept, prob_a, prob_b, _, n_iter = _libsvm.fit(
+            np.ascontiguousarray(K, dtype=np.float64),
+            np.ascontiguousarray(y_enc, dtype=np.float64),
+            svm_type=0,
+            kernel="precomputed",
+            C=float(C),
+            tol=float(tol),
+            shrinking=1,
+            max_iter=int(max_iter),
+            random_seed=0,
+            **_SVC_DEFAULTS,
+        )
+    except TypeError:  # the private signature changed: use the public class
+        _use_binding = False
+        return None
+    return {"support": support, "n_support": n_sv, "dual_coef": dual, "intercept": intercept,
+            "prob_a": prob_a, "prob_b": prob_b, "n_iter": n_iter}
 
 
 def small_svc(K, y_enc, K_test, C) -> tuple[np.ndarray, float]:
@@ -57,36 +96,20 @@ def small_svc(K, y_enc, K_test, C) -> tuple[np.ndarray, float]:
         ``max |y_i alpha_i|`` over all one-vs-one machines; below ``C`` means
         no box constraint is active.
     """
-    global _use_binding
-    if _use_binding:
-        try:
-            _libsvm.set_verbosity_wrap(0)  # SVC does the same before every fit
-            support, sv, n_sv, dual, intercept, prob_a, prob_b, _, _ = _libsvm.fit(
-                np.ascontiguousarray(K, dtype=np.float64),
-                np.ascontiguousarray(y_enc, dtype=np.float64),
-                svm_type=0,
-                kernel="precomputed",
-                C=float(C),
-                tol=1e-3,
-                shrinking=1,
-                max_iter=-1,
-                random_seed=0,
-                **_SVC_DEFAULTS,
-            )
-            pred = _libsvm.predict(
-                np.ascontiguousarray(K_test, dtype=np.float64),
-                support,
-                sv,
-                n_sv,
-                dual,
-                intercept,
-                prob_a,
-                prob_b,
-                svm_type=0,
-                kernel="precomputed",
-                **_SVC_DEFAULTS,
-            )
-            return pred.astype(np.intp), float(np.abs(dual).max())
-        except TypeError:  # the private signature changed: use the public class
-            _use_binding = False
-    return _via_svc(K, y_enc, K_test, C)
+    fit = libsvm_fit(K, y_enc, C)
+    if fit is None:
+        return _via_svc(K, y_enc, K_test, C)
+    pred = _libsvm.predict(
+        np.ascontiguousarray(K_test, dtype=np.float64),
+        fit["support"],
+        np.empty((0, 0)),
+        fit["n_support"],
+        fit["dual_coef"],
+        fit["intercept"],
+        fit["prob_a"],
+        fit["prob_b"],
+        svm_type=0,
+        kernel="precomputed",
+        **_SVC_DEFAULTS,
+    )
+    return pred.astype(np.intp), float(np.abs(fit["dual_coef"]).max())
