@@ -77,3 +77,18 @@ def test_registered_sets():
 def test_bad_parameters():
     with pytest.raises(ValueError):
         make_gu_guo_synthetic(0, 20)
+
+
+def test_noisy_blobs_are_seeded_indefinite_and_checked():
+    import numpy as np
+    import pytest
+
+    from proxlearn.datasets import make_noisy_blobs
+
+    S, y = make_noisy_blobs(3, 10, random_state=0)
+    S2, _ = make_noisy_blobs(3, 10, random_state=0)
+    assert S.shape == (30, 30) and np.array_equal(S, S2) and np.allclose(S, S.T)
+    assert np.bincount(y).tolist() == [10, 10, 10]
+    assert np.linalg.eigvalsh(S).min() < 0  # the noise makes it indefinite
+    with pytest.raises(ValueError, match="n_classes must be 2 or 3"):
+        make_noisy_blobs(4, 5)

@@ -8,6 +8,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.utils.estimator_checks import check_estimator
 
+from proxlearn.datasets import make_noisy_blobs
 from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 from proxlearn._validation import (
     AsymmetricSimilarityWarning,
@@ -21,14 +22,7 @@ from proxlearn.discriminant import IndefiniteKFD
 
 
 
-def blobs(k, n_per, seed, noise=4.0):
-    """Linear kernel of k Gaussian blobs plus symmetric noise (indefinite)."""
-    rng = np.random.default_rng(seed)
-    means = np.array([(-3, 3), (3, -3), (3 * 3**0.5, 3 * 3**0.5)])[:k]
-    X = np.vstack([rng.normal(m, 1.5, (n_per, 2)) for m in means])
-    y = np.repeat(np.arange(k), n_per)
-    N = rng.normal(0, noise, (len(X), len(X)))
-    return X @ X.T + 0.5 * (N + N.T), y
+blobs = make_noisy_blobs  # (n_classes, n_per_class, seed, noise=4.0)
 
 
 @pytest.mark.parametrize("regularization", ["absolute", "relative"])

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import check_estimator
 
 import proxlearn.study._methods_svmca as msvmca
+from proxlearn.datasets import make_noisy_blobs
 from proxlearn._validation import (
     InvalidParameterError,
     LabelError,
@@ -29,14 +30,7 @@ from proxlearn.kernel_learning._svmca import (
 from proxlearn.study._methods import get_method
 
 
-def blobs(k, n_per, seed, noise=4.0):
-    """Linear kernel of k Gaussian blobs plus symmetric noise (indefinite)."""
-    rng = np.random.default_rng(seed)
-    means = np.array([(-3, 3), (3, -3), (3 * 3**0.5, 3 * 3**0.5)])[:k]
-    X = np.vstack([rng.normal(m, 1.5, (n_per, 2)) for m in means])
-    y = np.repeat(np.arange(k), n_per)
-    N = rng.normal(0, noise, (len(X), len(X)))
-    return X @ X.T + 0.5 * (N + N.T), y
+blobs = make_noisy_blobs  # (n_classes, n_per_class, seed, noise=4.0)
 
 
 def sym(n, seed, shift=0.0):

@@ -23,7 +23,7 @@ from ._registry import (
     list_datasets,
     load_dataset,
 )
-from ._synthetic import GU_GUO_MEANS, GU_GUO_SETTINGS, make_gu_guo_synthetic
+from ._synthetic import GU_GUO_MEANS, GU_GUO_SETTINGS, make_gu_guo_synthetic, make_noisy_blobs
 
 __all__ = [
     "EIGENVALUE_RTOL",
@@ -45,5 +45,6 @@ __all__ = [
     "load_similarity",
     "make_digits_idm",
     "make_gu_guo_synthetic",
+    "make_noisy_blobs",
     "make_wine_sigmoid",
 ]

@@ -6,7 +6,7 @@ import numpy as np
 
 from ._base import SimilarityDataset
 
-__all__ = ["GU_GUO_MEANS", "GU_GUO_SETTINGS", "make_gu_guo_synthetic"]
+__all__ = ["GU_GUO_MEANS", "GU_GUO_SETTINGS", "make_gu_guo_synthetic", "make_noisy_blobs"]
 
 #: Class means of the three Gaussian classes (Gu & Guo 2012, section 5).
 GU_GUO_MEANS = np.array([[-3.0, 3.0], [3.0, -3.0], [3 * np.sqrt(3), 3 * np.sqrt(3)]])
@@ -75,3 +75,26 @@ def make_gu_guo_synthetic(sigma2, eta, n_per_class=100, noise_std=None,
         source="embedded",
     )
     return (ds, X) if return_features else ds
+
+
+def make_noisy_blobs(n_classes, n_per_class, random_state=None, noise=4.0):
+    """A small indefinite similarity problem: noisy linear kernel of Gaussian blobs.
+
+    Up to three classes of ``n_per_class`` points in 2-D, standard deviation
+    1.5, centred at (-3, 3), (3, -3) and (3 sqrt 3, 3 sqrt 3); the similarity is
+    ``X X^T + (N + N^T) / 2`` with ``N`` i.i.d. normal of standard deviation
+    ``noise``, which makes it indefinite. Meant for tests and examples.
+
+    Returns
+    -------
+    S : ndarray of shape (n, n)
+    y : ndarray of shape (n,), labels ``0 .. n_classes-1`` in blocks
+    """
+    if not 2 <= n_classes <= 3:
+        raise ValueError(f"n_classes must be 2 or 3, got {n_classes}.")
+    rng = np.random.default_rng(random_state)
+    means = np.array([(-3, 3), (3, -3), (3 * 3**0.5, 3 * 3**0.5)])[:n_classes]
+    X = np.vstack([rng.normal(m, 1.5, (n_per_class, 2)) for m in means])
+    y = np.repeat(np.arange(n_classes), n_per_class)
+    N = rng.normal(0, noise, (len(X), len(X)))
+    return X @ X.T + 0.5 * (N + N.T), y
