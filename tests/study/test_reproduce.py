@@ -115,3 +115,14 @@ def test_cached_only_snapshot_reports_partial_rows(tiny_sections, tmp_path):
     assert "[R=2]" in (tmp_path / "r.md").read_text()
     empty = reproduce(["tiny"], cache_dir=tmp_path / "none", out=None, json_path=None, cached_only=True)
     assert empty["tiny"]["rows"] == []
+
+
+def test_deterministic_cells_agree_to_the_printed_digits():
+    from proxlearn.study._reproduce import _printed_digits_verdict
+
+    assert _printed_digits_verdict(1.41316, 1.41, 2) == "agrees"
+    assert _printed_digits_verdict(1.33684, 1.35, 2) == "DIFFERS"
+    assert _printed_digits_verdict(0.50828, 0.5083, 4) == "agrees"
+    assert _printed_digits_verdict(0.58722, 0.5757, 4) == "DIFFERS"
+    assert _printed_digits_verdict(4.3678, 4.4, 1) == "agrees"
+    assert _printed_digits_verdict(1.0, None, 2) == ""

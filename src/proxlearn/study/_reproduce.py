@@ -349,15 +349,22 @@ def _study_table(rows) -> list[str]:
     return lines
 
 
+def _printed_digits_verdict(ours, paper, digits):
+    """Deterministic cells (leave-one-out, whole data set) agree to the printed digits."""
+    if paper is None:
+        return ""
+    return "agrees" if round(ours, digits) == round(paper, digits) else "DIFFERS"
+
+
 def _loo_table(rows) -> list[str]:
-    lines = ["| data set | method | perplexity | paper | gap | NCE | paper | gap |",
+    lines = ["| data set | method | perplexity | paper | verdict | NCE | paper | verdict |",
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        gp = "" if r["paper_perplexity"] is None else f"{r['perplexity'] - r['paper_perplexity']:+.4f}"
-        gn = "" if r["paper_nce"] is None else f"{r['nce'] - r['paper_nce']:+.4f}"
+        vp = _printed_digits_verdict(r["perplexity"], r["paper_perplexity"], 2)
+        vn = _printed_digits_verdict(r["nce"], r["paper_nce"], 4)
         lines.append(f"| {r['dataset']} | {r['method']} | {r['perplexity']:.4f} | "
-                     f"{_fmt(r['paper_perplexity'], 2)} | {gp} | {r['nce']:.4f} | "
-                     f"{_fmt(r['paper_nce'], 4)} | {gn} |")
+                     f"{_fmt(r['paper_perplexity'], 2)} | {vp} | {r['nce']:.4f} | "
+                     f"{_fmt(r['paper_nce'], 4)} | {vn} |")
     return lines
 
 
@@ -372,7 +379,7 @@ def _full_table(rows) -> list[str]:
                 verdict = "agrees" if abs(r["mean"] - r["paper"]) <= spread else "DIFFERS"
             else:  # deterministic: the printed digits
                 digits = 1 if r["metric"].endswith("pct") else 3
-                verdict = "agrees" if round(r["mean"], digits) == r["paper"] else "DIFFERS"
+                verdict = _printed_digits_verdict(r["mean"], r["paper"], digits)
         lines.append(f"| {r['dataset']} | {r['method']} | {r['metric']} | {r['mean']:.4f} | "
                      f"{_fmt(r.get('std'), 4)} | {_fmt(r.get('paper'), 3)} | "
                      f"{_fmt(r.get('paper_std'), 3)} | {verdict} |")
