@@ -204,7 +204,7 @@ def _run_study_section(sec, *, splits, jobs, cache_dir, seed, data_home, progres
                 r.update(paper=paper.mean, paper_std=paper.std, gap=r["mean"] - paper.mean,
                          paper_table=f"{paper.source} {paper.table} ({alias})",
                          sigma=sigma, sigma_source=source,
-                         agrees=agreement(r["mean"], paper.mean, sigma, protocol.n_splits))
+                         agrees=agreement(r["mean"], paper.mean, sigma, r["n_partitions"]))
     out["rows"] = rows
     out["results"] = result.to_json()
     out["_study"] = result  # for the figures; not written to JSON
@@ -395,7 +395,9 @@ def _markdown(sections: dict, *, total_seconds, command, jobs, discussion, figur
         f"{os.cpu_count()} CPU cores, {jobs} worker(s), Python {platform.python_version()}. "
         "Do not edit by hand: rerun the command (finished cells are cached).",
         "",
-        f"**Wall time of this run: {total_seconds / 60:.1f} min.** "
+        f"**Wall time of this run: {total_seconds / 60:.1f} min; compute time of every "
+        f"cell reported: {sum(o.get('compute_seconds', 0.0) for o in sections.values()) / 3600:.1f}"
+        " core-hours** (each measured when it was first run). "
         "Per section below: the wall time of this invocation (small when cells came from "
         "the cache) and the compute time of its cells when they were first run.",
         "",
