@@ -50,3 +50,40 @@ def load_uw():
         return np.asarray(d["A"], dtype=np.float64), np.asarray(d["C"]).ravel().astype(int)
 
     return load
+
+
+@pytest.fixture
+def assert_grid_search_slices():
+    """``check(estimator, grid, S, y)``: GridSearchCV's fold scores equal manual
+    fits on ``S[train][:, train]`` scored on ``S[test][:, train]`` (pairwise tag)."""
+    from sklearn.base import clone
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+    def check(estimator, grid, S, y):
+        cv = StratifiedKFold(3, shuffle=True, random_state=0)
+        gs = GridSearchCV(estimator, grid, cv=cv).fit(S, y)
+        for i, params in enumerate(gs.cv_results_["params"]):
+            for f, (tr, te) in enumerate(cv.split(S, y)):
+                clf = clone(estimator).set_params(**params).fit(S[np.ix_(tr, tr)], y[tr])
+                score = clf.score(S[np.ix_(te, tr)], y[te])
+                assert gs.cv_results_[f"split{f}_test_score"][i] == pytest.approx(score)
+
+    return check
+
+
+@pytest.fixture
+def uw_holdout_error(load_uw):
+    """``error(estimator, grid, name)``: test error on a stratified 80/20 split of a
+    UW data set after 3-fold grid search on the training part (skips without data)."""
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
+
+    def error(estimator, grid, name):
+        S, y = load_uw(name)
+        tr, te = train_test_split(np.arange(len(y)), test_size=0.2, stratify=y, random_state=0)
+        gs = GridSearchCV(estimator, grid, cv=StratifiedKFold(3, shuffle=True, random_state=0))
+        gs.fit(S[np.ix_(tr, tr)], y[tr])
+        err = 1 - gs.score(S[np.ix_(te, tr)], y[te])
+        print(f"{type(estimator).__name__} {name}: test error {err:.3f} with {gs.best_params_}")
+        return err
+
+    return error

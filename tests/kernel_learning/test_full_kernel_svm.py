@@ -26,15 +26,9 @@ from proxlearn.kernel_learning._full_kernel_svm import (
 )
 from proxlearn.svm import SimilaritySVC
 
+from _problems import indefinite_problem
 
-def indefinite_problem(n, seed, k=2, noise=0.6):
-    rng = np.random.default_rng(seed)
-    means = np.array([(-1.5, 1.0), (1.5, -1.0), (2.0, 2.0)])[:k]
-    per = [n // k + (1 if i < n % k else 0) for i in range(k)]
-    X = np.vstack([rng.normal(m, 1.0, (p, 2)) for m, p in zip(means, per, strict=True)])
-    y = np.repeat(np.arange(k), per)
-    N = rng.normal(0, noise, (n, n))
-    return X @ X.T / 4 + 0.5 * (N + N.T), y
+
 
 
 def primal_value(K, S, y, c, b, eta, gamma):
