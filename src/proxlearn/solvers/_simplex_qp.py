@@ -391,7 +391,15 @@ def _solve(Q, c, single, x0, tol, max_iter, n_pdas, return_info):
         x0 = np.asarray(x0, dtype=np.float64)
         if x0.size != B * k:
             raise ValueError(f"x0 must have shape {(B, k)}, got {x0.shape}.")
-        x = project_simplex(x0.reshape(B, k))
+        x0 = x0.reshape(B, k)
+        # A warm start that is feasible up to rounding (a previous solution)
+        # is only renormalised: projecting it would shift every coordinate by
+        # the tiny rounding error of its sum and so turn the exact zeros off
+        # its support into positive values, i.e. give a full initial free set.
+        feasible = (x0 >= 0).all(axis=1) & (np.abs(x0.sum(axis=1) - 1.0) <= 1e-9)
+        x = np.empty((B, k))
+        x[feasible] = x0[feasible] / x0[feasible].sum(axis=1, keepdims=True)
+        x[~feasible] = project_simplex(x0[~feasible])
         res = _kkt(Q, c, x, scale)
         free = x > 0
 
