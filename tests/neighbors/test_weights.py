@@ -235,3 +235,34 @@ def test_kri_weights_path_equals_one_solve_per_reg():
         path = kri_weights_path(S_loc, s, regs, spectrum)
         for r, W in zip(regs, path, strict=True):
             np.testing.assert_allclose(W, kri_weights_batch(S_loc, s, r, spectrum), atol=1e-9)
+
+
+def test_krr_weights_path_equals_dense_formula_per_reg():
+    """One eigendecomposition for the whole reg grid gives, for every reg, the
+    dense eq. (15): pinv(S + reg I) s, or (S~ + reg I)^{-1} P s."""
+    from proxlearn.neighbors import krr_weights_path
+
+    rng = np.random.default_rng(5)
+    B, k = 15, 9
+    A = rng.normal(size=(B, k, k))
+    S_loc = (A + A.transpose(0, 2, 1)) / 2
+    s = rng.normal(size=(B, k))
+    regs = [1e-3, 0.1, 1.0, 10.0]
+    for spectrum in ("pinv", "clip", "flip", "shift"):
+        path = krr_weights_path(S_loc, s, regs, spectrum)
+        assert len(path) == len(regs)
+        for r, W in zip(regs, path, strict=True):
+            for b in range(B):
+                lam, U = np.linalg.eigh(S_loc[b])
+                if spectrum == "pinv":
+                    want = np.linalg.pinv(S_loc[b] + r * np.eye(k)) @ s[b]
+                else:
+                    if spectrum == "clip":
+                        lt, P = np.maximum(lam, 0), (U * (lam > 0)) @ U.T
+                    elif spectrum == "flip":
+                        lt, P = np.abs(lam), (U * np.sign(lam)) @ U.T
+                    else:
+                        lt, P = lam - min(lam.min(), 0), np.eye(k)
+                    St = (U * lt) @ U.T
+                    want = np.linalg.solve(St + r * np.eye(k), P @ s[b])
+                np.testing.assert_allclose(W[b], want, rtol=1e-8, atol=1e-10)

@@ -5,8 +5,9 @@
   matrix, local spectrum modification of each k x k neighbour matrix.
 * :func:`kri_weights` / :func:`kri_weights_batch` -- kernel ridge interpolation
   weights (eq. 12), an exact simplex-constrained QP.
-* :func:`krr_weights` / :func:`krr_weights_batch` -- kernel ridge regression
-  weights (eq. 15), with ``pinv`` or a local spectrum modification.
+* :func:`krr_weights` / :func:`krr_weights_batch` / :func:`krr_weights_path` --
+  kernel ridge regression weights (eq. 15), with ``pinv`` or a local spectrum
+  modification; the path shares one eigendecomposition over a ``reg`` grid.
 * :func:`normalize_krr_weights` -- the display normalisation of footnote 5.
 * :class:`SVMKNN` -- local SVM on each test point's k neighbours (Zhang et al.
   2006; Chen et al. 2009 sec. 7) with a local clip/flip/shift.
@@ -22,6 +23,7 @@ from ._weights import (
     kri_weights_path,
     krr_weights,
     krr_weights_batch,
+    krr_weights_path,
     normalize_krr_weights,
 )
 
@@ -35,5 +37,6 @@ __all__ = [
     "kri_weights_path",
     "krr_weights",
     "krr_weights_batch",
+    "krr_weights_path",
     "normalize_krr_weights",
 ]

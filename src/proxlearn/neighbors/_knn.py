@@ -30,6 +30,7 @@ from ._weights import (
     kri_weights_batch,
     kri_weights_path,
     krr_weights_batch,
+    krr_weights_path,
 )
 
 __all__ = ["SimilarityKNeighborsClassifier", "top_k_similar"]
@@ -274,13 +275,16 @@ class SimilarityKNeighborsClassifier(
         batch = kri_weights_batch if weights == "kri" else krr_weights_batch
         return batch(S_loc, sims, reg, spectrum, transform_s=self.transform_s)
 
-    def _kri_path(self, nbrs, sims, regs):
-        """KRI weights of the neighbours for several ``reg`` values at once
-        (one local eigendecomposition, warm-started QPs; see
-        :func:`proxlearn.neighbors.kri_weights_path`)."""
-        _, spectrum, _ = self._check_params()
+    def _weights_path(self, nbrs, sims, regs):
+        """KRI or KRR weights of the neighbours for several ``reg`` values at
+        once: one local eigendecomposition per neighbourhood for the whole
+        grid (warm-started QPs for KRI; see
+        :func:`proxlearn.neighbors.kri_weights_path` and
+        :func:`proxlearn.neighbors.krr_weights_path`)."""
+        weights, spectrum, _ = self._check_params()
         S_loc = self.S_fit_[nbrs[:, :, None], nbrs[:, None, :]]
-        return kri_weights_path(S_loc, sims, regs, spectrum, transform_s=self.transform_s)
+        path = kri_weights_path if weights == "kri" else krr_weights_path
+        return path(S_loc, sims, regs, spectrum, transform_s=self.transform_s)
 
     def _local_weights(self, S_test, k):
         """Yield (rows, neighbour indices, signed weights) chunk by chunk."""

@@ -50,6 +50,7 @@ __all__ = [
     "kri_weights_batch",
     "krr_weights",
     "krr_weights_batch",
+    "krr_weights_path",
     "normalize_krr_weights",
 ]
 
@@ -239,37 +240,57 @@ def krr_weights_batch(
         Weights; they can be negative and need not sum to one (see
         :func:`normalize_krr_weights` for the paper's display normalisation).
     """
+    return krr_weights_path(
+        S_locals, s_batch, [reg], spectrum, transform_s=transform_s, rcond=rcond
+    )[0]
+
+
+def krr_weights_path(
+    S_locals, s_batch, regs, spectrum="pinv", *, transform_s=True, rcond=None
+):
+    """KRR weights for a grid of ``reg`` values, sharing the local eigendecompositions.
+
+    The (batched) eigendecomposition of the local matrices and the projection
+    of ``s`` onto their eigenvectors do not depend on ``reg``; each ``reg``
+    then costs one spectral solve. Equals ``[krr_weights_batch(S_locals,
+    s_batch, r, spectrum) for r in regs]`` (see :func:`krr_weights_batch` for
+    the parameters).
+
+    Returns
+    -------
+    list of ndarray of shape (B, k), in the order of ``regs``.
+    """
     S, s = _check_batch(S_locals, s_batch)
     check_option(spectrum, "spectrum", KRR_SPECTRA)
     k = S.shape[1]
     if rcond is None:
         rcond = k * np.finfo(np.float64).eps
     rcond = check_positive(rcond, "rcond", allow_zero=True)
-    if spectrum == "pinv":
-        reg = check_positive(reg, "reg", allow_zero=True)
+    regs = [
+        check_positive(r, "reg", allow_zero=spectrum == "pinv") for r in regs
+    ]
+    if spectrum in ("pinv", "none"):
         lam, V = local_eigh(S)
         s_t = s
     else:
-        reg = check_positive(reg, "reg")
-        if spectrum == "none":
-            lam, V = local_eigh(S)
-            s_t = s
-        else:
-            lam, V, s_t = modify_local(S, s, spectrum, transform_s=transform_s)
-    d = lam + reg
-    cut = rcond * np.abs(d).max(axis=1, keepdims=True)
-    small = np.abs(d) <= cut
-    if spectrum != "pinv" and small.any():
-        i = int(np.flatnonzero(small.any(axis=1))[0])
-        raise InvalidParameterError(
-            f"S_local + reg*I is singular for neighbourhood {i} with "
-            f"spectrum={spectrum!r} and reg={reg:g}. Use spectrum='pinv' or a "
-            "larger reg."
-        )
-    with np.errstate(divide="ignore"):
-        inv = np.where(small, 0.0, 1.0 / np.where(small, 1.0, d))
-    coef = np.einsum("bji,bj->bi", V, s_t) * inv
-    return np.einsum("bij,bj->bi", V, coef)
+        lam, V, s_t = modify_local(S, s, spectrum, transform_s=transform_s)
+    proj = np.einsum("bji,bj->bi", V, s_t)  # V^T s~
+    out = []
+    for reg in regs:
+        d = lam + reg
+        cut = rcond * np.abs(d).max(axis=1, keepdims=True)
+        small = np.abs(d) <= cut
+        if spectrum != "pinv" and small.any():
+            i = int(np.flatnonzero(small.any(axis=1))[0])
+            raise InvalidParameterError(
+                f"S_local + reg*I is singular for neighbourhood {i} with "
+                f"spectrum={spectrum!r} and reg={reg:g}. Use spectrum='pinv' or a "
+                "larger reg."
+            )
+        with np.errstate(divide="ignore"):
+            inv = np.where(small, 0.0, 1.0 / np.where(small, 1.0, d))
+        out.append(np.einsum("bij,bj->bi", V, proj * inv))
+    return out
 
 
 def krr_weights(S_local, s, reg, spectrum="pinv", *, transform_s=True, rcond=None):

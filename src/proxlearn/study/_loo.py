@@ -83,9 +83,10 @@ def loo_study(datasets, methods, *, epsilon: float = 1e-4) -> dict:
                     y, P, classes=classes, epsilon=epsilon, prior=prior
                 )
 
-            if model.weights == "kri":  # one local eigh per k for the whole reg grid
+            if model.weights in ("kri", "krr"):  # one local eigh per k for the reg grid
                 for k, idx in _group_by_k(grid).items():
-                    Ws = model._kri_path(nbrs[:, :k], sims[:, :k], [grid[g]["reg"] for g in idx])
+                    regs = [grid[g]["reg"] for g in idx]
+                    Ws = model._weights_path(nbrs[:, :k], sims[:, :k], regs)
                     for g, W in zip(idx, Ws, strict=True):
                         score(g, model._proba(nbrs[:, :k], W))
             else:

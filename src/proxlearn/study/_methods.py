@@ -214,11 +214,12 @@ def _knn_evaluator(build) -> FoldEvaluator:
         k_max = max(p["n_neighbors"] for p in params_list)
         nbrs, sims = top_k_similar(S_test, k_max)
         model = build(n_neighbors=k_max).fit(S_train, y_train)
-        if model.weights == "kri":  # one local eigh per k for the whole reg grid
+        if model.weights in ("kri", "krr"):  # one local eigh per k for the whole reg grid
             out = [None] * len(params_list)
             for k, idx in _group_by_k(params_list).items():
                 regs = [params_list[i]["reg"] for i in idx]
-                for i, W in zip(idx, model._kri_path(nbrs[:, :k], sims[:, :k], regs), strict=True):
+                path = model._weights_path(nbrs[:, :k], sims[:, :k], regs)
+                for i, W in zip(idx, path, strict=True):
                     out[i] = model.classes_[model._decide(nbrs[:, :k], W)]
             return out
         out = []
