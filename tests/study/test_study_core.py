@@ -150,7 +150,8 @@ def test_registry_names_and_grids():
 @pytest.mark.parametrize("name", ["svm-clip", "svm-flip", "svm-shift",
                                   "svm-features-linear", "svm-features-rbf", "knn",
                                   "knn-affinity", "knn-kri", "knn-krr", "knn-krr-flip",
-                                  "svm-knn", "svm-knn-flip", "svm-knn-shift"])
+                                  "svm-knn", "svm-knn-flip", "svm-knn-shift",
+                                  "psvm", "lp-machine"])
 def test_fold_evaluators_match_the_estimators(name):
     d = _blobs(seed=1)
     tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
@@ -300,6 +301,32 @@ def test_saturated_svm_solutions_are_reused_and_exact(monkeypatch):
     for params, pred in zip(grid, fast, strict=True):
         ref = method.build(**params).fit(S[np.ix_(tr, tr)], y[tr]).predict(S[np.ix_(te, tr)])
         assert np.array_equal(pred, ref), params
+
+
+def test_psvm_box_inactive_solutions_are_reused_and_exact(monkeypatch):
+    """P-SVM: once max|alpha| < C the box is inactive and larger C share the
+    solution; the evaluator fits fewer machines and predicts as each fit would."""
+    from proxlearn.svm import PotentialSVM
+
+    d = _blobs(seed=9)
+    S, y = d.matrix, d.labels
+    tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
+    method = get_method("psvm")
+    grid = method.grid("chen2009")
+    fits = []
+    original = PotentialSVM.fit
+
+    def counting_fit(self, *a, **k):
+        fits.append((self.C, self.epsilon))
+        return original(self, *a, **k)
+
+    monkeypatch.setattr(PotentialSVM, "fit", counting_fit)
+    fast = method.evaluate_grid(S[np.ix_(tr, tr)], y[tr], S[np.ix_(te, tr)], grid)
+    assert len(fits) < len(grid)
+    monkeypatch.setattr(PotentialSVM, "fit", original)
+    for params, pred in zip(grid, fast, strict=True):
+        model = method.build(**params).fit(S[np.ix_(tr, tr)], y[tr])
+        assert np.array_equal(pred, model.predict(S[np.ix_(te, tr)])), params
 
 
 def test_loo_protocol_excludes_self_and_scores_posteriors(tmp_path):

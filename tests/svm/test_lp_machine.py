@@ -18,7 +18,7 @@ from proxlearn._validation import (
     TestMatrixError,
 )
 from proxlearn.base import is_pairwise
-from proxlearn.svm._lp_machine import LPMachine, lp_machine_binary
+from proxlearn.svm._lp_machine import LPMachine, lp_machine_binary, lp_machine_path
 
 
 
@@ -55,6 +55,21 @@ def test_binary_lp_optimal_vs_cvxpy_and_duals(C):
     margin = ypm * (S @ w + b)
     active = lam > 1e-7
     assert np.all(margin[active] <= 1 + 1e-6)
+
+
+def test_warm_started_path_is_optimal_for_every_C():
+    """lp_machine_path (one LP, warm-started per C, in any C order) reaches the
+    optimum of each cold solve; its (w, b) attain the value it reports."""
+    S, y = blobs(2, 25, 3, noise=20.0)
+    ypm = np.where(y == 1, 1.0, -1.0)
+    Cs = [100.0, 0.01, 1.0, 1e4, 0.1]
+    path = lp_machine_path(S, ypm, Cs)
+    assert len(path) == len(Cs)
+    for C, (w, b, obj) in zip(Cs, path, strict=True):
+        _, _, ref = lp_machine_binary(S, ypm, C)
+        primal = np.abs(w).sum() + C * np.maximum(0, 1 - ypm * (S @ w + b)).sum()
+        assert primal == pytest.approx(obj, rel=1e-9, abs=1e-9)
+        assert obj == pytest.approx(ref.fun, rel=1e-7, abs=1e-9)
 
 
 def test_estimator_matches_binary_solver_and_is_sparse():

@@ -2,7 +2,13 @@
 
 from ._feature_svc import SimilarityFeatureSVC
 from ._kernel_svc import SimilaritySVC
-from ._lp_machine import LPMachine
+from ._lp_machine import LPMachine, lp_machine_path
 from ._psvm import PotentialSVM
 
-__all__ = ["LPMachine", "PotentialSVM", "SimilarityFeatureSVC", "SimilaritySVC"]
+__all__ = [
+    "LPMachine",
+    "PotentialSVM",
+    "SimilarityFeatureSVC",
+    "SimilaritySVC",
+    "lp_machine_path",
+]
