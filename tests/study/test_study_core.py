@@ -278,55 +278,46 @@ def test_paper_cells_are_found_for_chen2009(monkeypatch):
     assert row["gap"] == pytest.approx(13.0 - row["paper"])
 
 
-def test_saturated_svm_solutions_are_reused_and_exact(monkeypatch):
-    """Once no dual coefficient hits C, larger C give the same solution: no refit."""
+def _svc_class():
     from sklearn.svm import SVC
 
+    return SVC
+
+
+def _psvm_class():
+    from proxlearn.svm import PotentialSVM
+
+    return PotentialSVM
+
+
+@pytest.mark.parametrize(
+    "name, fitted_class",
+    [("svm-clip", _svc_class), ("psvm", _psvm_class)],
+)
+def test_box_inactive_solutions_are_reused_and_exact(monkeypatch, name, fitted_class):
+    """SVM: once no dual coefficient hits C; P-SVM: once max|alpha| < C (for a
+    fixed epsilon). The box is then inactive and larger C share the solution:
+    the evaluator fits fewer machines and predicts as each fit would."""
+    cls = fitted_class()
     d = _blobs(seed=9)
     S, y = d.matrix, d.labels
     tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
-    method = get_method("svm-clip")
+    method = get_method(name)
     grid = method.grid("chen2009")
     fits = []
-    original = SVC.fit
+    original = cls.fit
 
     def counting_fit(self, *a, **k):
         fits.append(self.C)
         return original(self, *a, **k)
 
-    monkeypatch.setattr(SVC, "fit", counting_fit)
+    monkeypatch.setattr(cls, "fit", counting_fit)
     fast = method.evaluate_grid(S[np.ix_(tr, tr)], y[tr], S[np.ix_(te, tr)], grid)
-    assert len(fits) < len(grid)  # separable blobs saturate before C = 1e5
-    monkeypatch.setattr(SVC, "fit", original)
+    assert len(fits) < len(grid)  # separable blobs saturate before the largest C
+    monkeypatch.setattr(cls, "fit", original)
     for params, pred in zip(grid, fast, strict=True):
         ref = method.build(**params).fit(S[np.ix_(tr, tr)], y[tr]).predict(S[np.ix_(te, tr)])
         assert np.array_equal(pred, ref), params
-
-
-def test_psvm_box_inactive_solutions_are_reused_and_exact(monkeypatch):
-    """P-SVM: once max|alpha| < C the box is inactive and larger C share the
-    solution; the evaluator fits fewer machines and predicts as each fit would."""
-    from proxlearn.svm import PotentialSVM
-
-    d = _blobs(seed=9)
-    S, y = d.matrix, d.labels
-    tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
-    method = get_method("psvm")
-    grid = method.grid("chen2009")
-    fits = []
-    original = PotentialSVM.fit
-
-    def counting_fit(self, *a, **k):
-        fits.append((self.C, self.epsilon))
-        return original(self, *a, **k)
-
-    monkeypatch.setattr(PotentialSVM, "fit", counting_fit)
-    fast = method.evaluate_grid(S[np.ix_(tr, tr)], y[tr], S[np.ix_(te, tr)], grid)
-    assert len(fits) < len(grid)
-    monkeypatch.setattr(PotentialSVM, "fit", original)
-    for params, pred in zip(grid, fast, strict=True):
-        model = method.build(**params).fit(S[np.ix_(tr, tr)], y[tr])
-        assert np.array_equal(pred, model.predict(S[np.ix_(te, tr)])), params
 
 
 def test_loo_protocol_excludes_self_and_scores_posteriors(tmp_path):
