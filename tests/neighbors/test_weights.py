@@ -222,11 +222,12 @@ def test_bad_input():
         kri_weights_batch(S[None], np.full((1, 4), np.nan), 1.0)
 
 
-def test_kri_weights_path_equals_one_solve_per_reg():
+@pytest.mark.parametrize("k", [12, 40])  # stacked regs (k <= 32) and warm-started chain
+def test_kri_weights_path_equals_one_solve_per_reg(k):
     from proxlearn.neighbors import kri_weights_batch, kri_weights_path
 
     rng = np.random.default_rng(3)
-    B, k = 20, 12
+    B = 20
     A = rng.normal(size=(B, k, k))
     S_loc = (A + A.transpose(0, 2, 1)) / 2 + 2 * np.eye(k)  # indefinite in general
     s = rng.normal(size=(B, k))
