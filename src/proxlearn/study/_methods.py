@@ -234,18 +234,16 @@ def _lp_machine_evaluator(S_train, y_train, S_test, params_list) -> list:
     vote are those of :class:`~proxlearn.svm.LPMachine`.
     """
     from ..svm._lp_machine import lp_machine_path
-    from ..svm._ovo import ovo_pairs, ovo_predict_index
+    from ..svm._ovo import ovo_pairs, ovo_predict_index, ovo_subproblems
 
     S_train = np.asarray(S_train, dtype=np.float64)
     classes, y_idx = np.unique(y_train, return_inverse=True)
-    pairs = ovo_pairs(len(classes))
+    n_pairs = len(ovo_pairs(len(classes)))
     Cs = [p["C"] for p in params_list]
     n = S_train.shape[0]
-    coef = np.zeros((len(Cs), len(pairs), n))
-    intercept = np.zeros((len(Cs), len(pairs)))
-    for k, (i, j) in enumerate(pairs):
-        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-        y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
+    coef = np.zeros((len(Cs), n_pairs, n))
+    intercept = np.zeros((len(Cs), n_pairs))
+    for k, idx, y_pm in ovo_subproblems(y_idx, len(classes)):
         for g, (w, b, _) in enumerate(lp_machine_path(S_train[np.ix_(idx, idx)], y_pm, Cs)):
             coef[g, k, idx] = w
             intercept[g, k] = b

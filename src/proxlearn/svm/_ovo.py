@@ -31,7 +31,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_test_similarity
 
-__all__ = ["fit_ovo", "ovo_decision_ovr", "ovo_pairs", "ovo_predict_index"]
+__all__ = [
+    "fit_ovo",
+    "ovo_decision_ovr",
+    "ovo_pairs",
+    "ovo_predict_index",
+    "ovo_subproblems",
+]
 
 
 def ovo_pairs(n_classes: int) -> list[tuple[int, int]]:
@@ -66,14 +72,21 @@ def fit_ovo(S, y_idx, n_classes, fit_binary):
     coef = np.zeros((len(pairs), n))
     intercept = np.zeros(len(pairs))
     infos = []
-    for k, (i, j) in enumerate(pairs):
-        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-        y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
+    for k, idx, y_pm in ovo_subproblems(y_idx, n_classes):
         w, b, info = fit_binary(S[np.ix_(idx, idx)], y_pm)
         coef[k, idx] = w
         intercept[k] = b
         infos.append(info)
     return coef, intercept, infos
+
+
+def ovo_subproblems(y_idx, n_classes):
+    """Yield ``(k, idx, y_pm)`` per pair: its position in :func:`ovo_pairs`, the
+    training samples of its two classes and their labels in ``{-1, +1}``
+    (``+1`` for the higher class index)."""
+    for k, (i, j) in enumerate(ovo_pairs(n_classes)):
+        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
+        yield k, idx, np.where(y_idx[idx] == j, 1.0, -1.0)
 
 
 def ovo_decision_ovr(raw, n_classes):
