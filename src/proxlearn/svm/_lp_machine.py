@@ -30,6 +30,16 @@ from ._ovo import _OvOLinearMixin, fit_ovo
 __all__ = ["LPMachine", "lp_machine_binary", "lp_machine_path"]
 
 
+def _margin_rows(S, y, fmt):
+    """Constraint matrix of the margin rows in the variables ``(w+, w-, b, xi)``:
+    ``-y_i s_i^T w+ + y_i s_i^T w- - y_i b - xi_i <= -1``."""
+    n = S.shape[0]
+    YS = sp.csr_array(y[:, None] * S)
+    return sp.hstack(
+        [-YS, YS, sp.csr_array(-y[:, None]), -sp.eye_array(n, format="csr")], format=fmt
+    )
+
+
 def lp_machine_binary(S, y, C):
     """Solve the binary LP machine (Chen 2010, eq. 2.7) with HiGHS.
 
@@ -55,11 +65,7 @@ def lp_machine_binary(S, y, C):
         ``lambda_i in [0, C]`` of the margin constraints.
     """
     n, d = S.shape
-    YS = sp.csr_array(y[:, None] * S)
-    A_ub = sp.hstack(
-        [-YS, YS, sp.csr_array(-y[:, None]), -sp.eye_array(n, format="csr")],
-        format="csr",
-    )
+    A_ub = _margin_rows(S, y, "csr")
     cost = np.concatenate([np.ones(2 * d), [0.0], np.full(n, C)])
     bounds = [(0.0, None)] * (2 * d) + [(None, None)] + [(0.0, None)] * n
     res = linprog(cost, A_ub=A_ub, b_ub=-np.ones(n), bounds=bounds, method="highs")
@@ -78,8 +84,8 @@ def lp_machine_path(S, y, Cs):
     primal simplex restarts from it. The LP is built once and handed to
     HiGHS through its own Python interface (:mod:`highspy`), because
     :func:`scipy.optimize.linprog` has no warm start; on a voting fold this
-    is about 4x faster than one cold ``linprog`` per ``C`` (see
-    ``benchmarks/bench_psvm_lp.py``). Each solve is optimal for its ``C``; when
+    is several times faster than one cold ``linprog`` per ``C`` (see
+    ``benchmarks/bench_study_folds.py``). Each solve is optimal for its ``C``; when
     the LP has several optimal vertices (duplicated samples) the vertex can
     differ from the cold solve of :func:`lp_machine_binary`, with the same
     objective.
@@ -97,11 +103,7 @@ def lp_machine_path(S, y, Cs):
     import highspy
 
     n, d = S.shape
-    YS = sp.csr_array(y[:, None] * S)
-    A_ub = sp.hstack(
-        [-YS, YS, sp.csr_array(-y[:, None]), -sp.eye_array(n, format="csr")],
-        format="csc",
-    )
+    A_ub = _margin_rows(S, y, "csc")
     inf = highspy.kHighsInf
     n_var = 2 * d + 1 + n
     lp = highspy.HighsLp()
