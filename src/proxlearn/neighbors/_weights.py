@@ -172,7 +172,9 @@ def kri_weights_path(S_locals, s_batch, regs, spectrum="clip", *, transform_s=Tr
     The local spectrum modification (one batched eigendecomposition) does not
     depend on ``reg``, so it is done once; the QPs are then solved from the
     largest ``reg`` (nearly uniform weights) down, each warm-started at the
-    previous solution. Equals ``[kri_weights_batch(S_locals, s_batch, r,
+    previous solution, or, for neighbourhoods of at most 32 samples, all at
+    once as one stacked batch (there the solver's per-call overhead outweighs
+    the warm starts). Equals ``[kri_weights_batch(S_locals, s_batch, r,
     spectrum) for r in regs]``.
 
     Returns
