@@ -72,6 +72,22 @@ def test_warm_started_path_is_optimal_for_every_C():
         assert obj == pytest.approx(ref.fun, rel=1e-7, abs=1e-9)
 
 
+def test_path_reports_a_failed_solve_with_its_status(monkeypatch):
+    """A HiGHS status other than optimal raises SolverError naming it, never a
+    silently wrong (w, b)."""
+    import highspy
+
+    from proxlearn._validation import SolverError
+
+    S, y = blobs(2, 10, 4)
+    ypm = np.where(y == 1, 1.0, -1.0)
+    monkeypatch.setattr(
+        highspy.Highs, "getModelStatus", lambda self: highspy.HighsModelStatus.kIterationLimit
+    )
+    with pytest.raises(SolverError, match="C=1.*status"):
+        lp_machine_path(S, ypm, [1.0])
+
+
 def test_estimator_matches_binary_solver_and_is_sparse():
     S, y = blobs(2, 20, 2)
     clf = LPMachine(C=1.0).fit(S, y)
