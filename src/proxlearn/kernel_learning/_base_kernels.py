@@ -55,6 +55,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..svm._kernel_svc import MAX_ITER, TransformedSVCMixin
 
 __all__ = [
     "BaseKernelSVC",
@@ -306,7 +307,7 @@ def base_kernel_pair(spec, S_train, S_test=None):
     return K, (None if S_test is None else tf.transform(S_test))
 
 
-class BaseKernelSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class BaseKernelSVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
     """C-SVM on one base kernel ("SVM w/ kernel k", Chen 2010, Table 5.5).
 
     Parameters
@@ -326,8 +327,6 @@ class BaseKernelSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, S, y):
         """Build the base kernel on the training similarities and fit libsvm."""
-        from ..svm._kernel_svc import MAX_ITER
-
         C = check_positive(self.C, "C")
         arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, arr.shape[0])
@@ -338,12 +337,3 @@ class BaseKernelSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.n_features_in_ = arr.shape[0]
         return self
 
-    def decision_function(self, S_test):
-        """SVM decision values for test-to-train similarities ``(m, n)``."""
-        check_is_fitted(self, "svc_")
-        return self.svc_.decision_function(self.transformer_.transform(S_test))
-
-    def predict(self, S_test):
-        """Predict class labels for test-to-train similarities ``(m, n)``."""
-        check_is_fitted(self, "svc_")
-        return self.svc_.predict(self.transformer_.transform(S_test))

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
-from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_labels, check_option, check_positive, check_similarity
 from ..base import PairwiseMixin
 from ..transforms._features import FEATURE_KERNELS, SimilarityFeatures
-from ._kernel_svc import MAX_ITER
+from ._kernel_svc import MAX_ITER, TransformedSVCMixin
 
 __all__ = ["SimilarityFeatureSVC"]
 
 
-class SimilarityFeatureSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class SimilarityFeatureSVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
     """SVM on similarity feature vectors.
 
     Chen et al. (2009), section 3: each sample is represented by its vector of
@@ -67,13 +66,3 @@ class SimilarityFeatureSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.n_iter_ = self.svc_.n_iter_  # SMO iterations per one-vs-one problem
         self.n_features_in_ = arr.shape[0]
         return self
-
-    def decision_function(self, S_test):
-        """SVM decision values for test-to-train similarities ``(m, n)``."""
-        check_is_fitted(self, "svc_")
-        return self.svc_.decision_function(self.transformer_.transform(S_test))
-
-    def predict(self, S_test):
-        """Predict class labels for test-to-train similarities ``(m, n)``."""
-        check_is_fitted(self, "svc_")
-        return self.svc_.predict(self.transformer_.transform(S_test))

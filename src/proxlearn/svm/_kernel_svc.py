@@ -20,7 +20,7 @@ from ..transforms._spectrum import (
     SpectrumTransformer,
 )
 
-__all__ = ["MAX_ITER", "SimilaritySVC"]
+__all__ = ["MAX_ITER", "SimilaritySVC", "TransformedSVCMixin"]
 
 #: Default cap on libsvm's SMO iterations. Unbounded SMO can cycle for tens of
 #: minutes at the papers' largest C values on ill-conditioned similarity
@@ -32,7 +32,31 @@ __all__ = ["MAX_ITER", "SimilaritySVC"]
 MAX_ITER = 10_000_000
 
 
-class SimilaritySVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class TransformedSVCMixin:
+    """``decision_function`` / ``predict`` of an SVM on a fitted kernel transform.
+
+    For estimators whose ``fit`` stores a fitted transformer ``transformer_``
+    (training similarities -> PSD kernel, test rows -> kernel rows) and an
+    :class:`sklearn.svm.SVC` ``svc_`` fitted on the precomputed kernel.
+    """
+
+    def decision_function(self, S_test):
+        """SVM decision values for test-to-train similarities ``(m, n)``.
+
+        Shape ``(m,)`` for two classes (positive means ``classes_[1]``), else
+        ``(m, n_classes)`` (one-vs-rest shaped aggregation of the one-vs-one
+        votes, as :class:`sklearn.svm.SVC`).
+        """
+        check_is_fitted(self, "svc_")
+        return self.svc_.decision_function(self.transformer_.transform(S_test))
+
+    def predict(self, S_test):
+        """Predict class labels for test-to-train similarities ``(m, n)``."""
+        check_is_fitted(self, "svc_")
+        return self.svc_.predict(self.transformer_.transform(S_test))
+
+
+class SimilaritySVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
     """SVM on similarities used as a kernel, after a spectrum modification.
 
     Chen et al. (2009), sections 2.1-2.2 and 7 ("SVM - similarities as
@@ -124,18 +148,3 @@ class SimilaritySVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.n_iter_ = self.svc_.n_iter_  # SMO iterations per one-vs-one problem
         self.n_features_in_ = arr.shape[0]
         return self
-
-    def decision_function(self, S_test):
-        """SVM decision values for test-to-train similarities ``(m, n)``.
-
-        Shape ``(m,)`` for two classes (positive means ``classes_[1]``), else
-        ``(m, n_classes)`` (one-vs-rest shaped aggregation of the one-vs-one
-        votes, as :class:`sklearn.svm.SVC`).
-        """
-        check_is_fitted(self, "svc_")
-        return self.svc_.decision_function(self.transformer_.transform(S_test))
-
-    def predict(self, S_test):
-        """Predict class labels for test-to-train similarities ``(m, n)``."""
-        check_is_fitted(self, "svc_")
-        return self.svc_.predict(self.transformer_.transform(S_test))
