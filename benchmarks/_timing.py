@@ -1,8 +1,10 @@
-"""Timing helper shared by the benchmark scripts (run them as ``python benchmarks/<name>.py``)."""
+"""Helpers shared by the benchmark scripts (run them as ``python benchmarks/<name>.py``)."""
 
 import time
+from pathlib import Path
 
 import numpy as np
+import scipy.io
 
 
 def timed(fn, repeats, clock=time.perf_counter):
@@ -13,3 +15,14 @@ def timed(fn, repeats, clock=time.perf_counter):
         out = fn()
         times.append(clock() - t)
     return float(np.median(times)), out
+
+
+def uw_problem(name, data_dir):
+    """A binary UW data set as ``(S, y)`` with ``y`` in {-1, +1} (``+1`` for the
+    larger label), read from ``data_dir/<name>.mat``; None if the file is absent."""
+    path = Path(data_dir) / f"{name}.mat"
+    if not path.exists():
+        return None
+    d = scipy.io.loadmat(path)
+    lab = d["C"].ravel()
+    return d["A"].astype(float), np.where(lab == lab.max(), 1.0, -1.0)

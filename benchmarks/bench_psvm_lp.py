@@ -18,12 +18,11 @@ from pathlib import Path
 
 import cvxpy as cp
 import numpy as np
-import scipy.io
 from threadpoolctl import threadpool_limits
 
 from proxlearn.solvers import box_lasso
 from proxlearn.svm._lp_machine import lp_machine_binary
-from _timing import timed  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from _timing import timed, uw_problem  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def random_problem(n, seed):
@@ -33,15 +32,6 @@ def random_problem(n, seed):
     S = X @ X.T + 0.5 * (N + N.T)
     y = np.where(np.arange(n) < n // 2, 1.0, -1.0)
     return S, y
-
-
-def uw_problem(name, data_dir):
-    path = Path(data_dir) / f"{name}.mat"
-    if not path.exists():
-        return None
-    d = scipy.io.loadmat(path)
-    lab = d["C"].ravel()
-    return d["A"].astype(float), np.where(lab == lab.min(), -1.0, 1.0)
 
 
 def cvx_psvm(S, y, eps, C):

@@ -29,22 +29,11 @@ from pathlib import Path
 
 import cvxpy as cp
 import numpy as np
-import scipy.io
 import scipy.linalg
 from threadpoolctl import threadpool_limits
 
 from proxlearn.solvers._simsvm_socp import SimSVMSOCP, solve_simsvm_sdp
-from _timing import timed  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
-
-
-def uw_problem(name, data_dir):
-    path = Path(data_dir) / f"{name}.mat"
-    if not path.exists():
-        return None
-    d = scipy.io.loadmat(path)
-    lab = d["C"].ravel()
-    S = d["A"].astype(float)
-    return 0.5 * (S + S.T), np.where(lab == lab.max(), 1.0, -1.0)
+from _timing import timed, uw_problem  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def random_problem(n, seed=0):
@@ -95,7 +84,8 @@ def main():
     for name in ("aural_sonar", "voting"):
         pr = uw_problem(name, args.data_dir)
         if pr is not None:
-            problems.append((name, *pr))
+            S, y = pr
+            problems.append((name, 0.5 * (S + S.T), y))
     if args.sdp_n > 0:
         problems.append((f"random n={args.sdp_n}", *random_problem(args.sdp_n)))
     print(f"{'problem':>16} {'n':>4} {'k':>4} {'ours ms':>8} {'resolve':>8} {'cvxpy ms':>9} "
