@@ -101,13 +101,7 @@ def full_data_tables(
                 "train_error_pct": [m.train_error_ for m in ms],
                 "time_ms": list(1e3 * secs),
             }
-            for metric, v in vals.items():
-                v = np.asarray(v, float)
-                t51.append({
-                    "table": "5.1", "dataset": name, "method": method, "metric": metric,
-                    "mean": float(v.mean()), "std": float(v.std(ddof=1)) if v.size > 1 else 0.0,
-                    "n_draws": len(ms), "seconds": float(secs.mean()),
-                })
+            t51 += _summary_rows("5.1", name, method, vals, float(secs.mean()))
             if method == "simsvm-socp-l1":
                 continue
             keep = base.pair_models_[0].keep
@@ -117,13 +111,7 @@ def full_data_tables(
                 "E_b": [_rel(m.intercept_[0], base.intercept_[0]) for m in ms],
                 "E_alpha": [_rel(m.alpha_[keep], base.alpha_[keep]) for m in ms],
             }
-            for metric, v in errs.items():
-                v = np.asarray(v, float)
-                t52.append({
-                    "table": "5.2", "dataset": name, "method": method, "metric": metric,
-                    "mean": float(v.mean()), "std": float(v.std(ddof=1)) if v.size > 1 else 0.0,
-                    "n_draws": len(ms), "seconds": float(secs.mean()),
-                })
+            t52 += _summary_rows("5.2", name, method, errs, float(secs.mean()))
     return {"table_5_1": t51, "table_5_2": t52}
 
 
@@ -135,3 +123,16 @@ def table_5_1(datasets=("aural_sonar", "voting"), n_draws=10, random_state=0, **
 def table_5_2(datasets=("aural_sonar", "voting"), n_draws=10, random_state=0, **kwargs):
     """Rows of Chen (2010) Table 5.2 (relative differences LP vs SOCP, in %)."""
     return full_data_tables(datasets, n_draws, random_state=random_state, **kwargs)["table_5_2"]
+
+
+def _summary_rows(table, dataset, method, values, seconds):
+    """One row per metric: mean and std of its per-draw values."""
+    rows = []
+    for metric, v in values.items():
+        v = np.asarray(v, float)
+        rows.append({
+            "table": table, "dataset": dataset, "method": method, "metric": metric,
+            "mean": float(v.mean()), "std": float(v.std(ddof=1)) if v.size > 1 else 0.0,
+            "n_draws": v.size, "seconds": seconds,
+        })
+    return rows
