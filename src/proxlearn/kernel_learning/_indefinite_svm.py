@@ -81,6 +81,7 @@ from __future__ import annotations
 import numbers
 import warnings
 
+import numba
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -219,122 +220,189 @@ def _snap_poles(lam, tol):
     return poles[inv], poles, inv
 
 
-def _secular_negative_roots(poles, W2, gamma, beta, bound):
+@numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _middle_way(poles, W2, gamma, beta, rows, kL, kR, lo, hi, contains0, sigma, tau):  # pragma: no cover - compiled
+    """Per-root "middle way" iteration of :func:`_secular_negative_roots`
+    (compiled with numba: a scalar loop over the poles, no temporaries)."""
+    eps = 2.220446049250313e-16
+    pl = np.empty(poles.size)  # the live (undeflated) poles of the current row
+    wl = np.empty(poles.size)
+    pos = np.empty(poles.size, np.int64)  # global pole index -> index in pl
+    p = 0
+    cur = -1
+    for r in range(rows.size):
+        if rows[r] != cur:  # rows come grouped: compact each row once
+            cur = rows[r]
+            p = 0
+            for j in range(poles.size):
+                if W2[cur, j] != 0.0:
+                    pl[p] = poles[j]
+                    wl[p] = W2[cur, j]
+                    pos[j] = p
+                    p += 1
+        g = gamma[cur]
+        kl = pos[kL[r]] if kL[r] >= 0 else -1
+        kr = pos[kR[r]] if kR[r] >= 0 else -1
+        has_l, has_r = kl >= 0, kr >= 0
+        mid = 0.5 * (lo[r] + hi[r])
+        gm = g + beta * mid
+        for j in range(p):
+            gm += wl[j] / (pl[j] - mid)
+        hi_pole = has_r and not contains0[r]
+        left = has_l and ((not hi_pole) or gm > 0.0)
+        right = hi_pole and not left
+        s = 0.0
+        if left:
+            s = lo[r]
+        elif right:
+            s = hi[r]
+        # poles[origin] - s is exactly 0 below, so the origin's distance is -t
+        a = 0.0 if left else lo[r] - s
+        b = 0.0 if right else hi[r] - s
+        t = mid - s
+        for _ in range(100):
+            psi1 = 0.0  # sums over the poles left of the interval
+            dpsi1 = 0.0
+            for j in range(kl + 1):
+                inv = 1.0 / ((pl[j] - s) - t)
+                q = wl[j] * inv
+                psi1 += q
+                dpsi1 += q * inv
+            psi2 = 0.0  # ... and right of it
+            dpsi2 = 0.0
+            for j in range(kl + 1, p):
+                inv = 1.0 / ((pl[j] - s) - t)
+                q = wl[j] * inv
+                psi2 += q
+                dpsi2 += q * inv
+            qsum = psi1 + psi2
+            dl = (pl[kl] - s) - t if has_l else 1.0
+            dr = (pl[kr] - s) - t if has_r else 1.0
+            gv = g + beta * (s + t) + qsum
+            if gv < 0.0:
+                a = t
+            elif gv > 0.0:
+                b = t
+            dpsi2 += beta
+            err = 8.0 * eps * (abs(g) + beta * abs(s + t) + psi2 - psi1)
+            lo_b, hi_b = min(a, b), max(a, b)
+            if abs(gv) <= err or hi_b - lo_b <= 4.0 * eps * max(abs(lo_b), abs(hi_b)):
+                break
+            sl = dl * dl * dpsi1 if has_l else 0.0
+            sr = dr * dr * dpsi2 if has_r else 0.0
+            e = 0.0 if has_r else dpsi2
+            c = gv - (sl / dl if has_l else 0.0) - (sr / dr if has_r else 0.0)
+            # model c + e h + sl / (dl - h) + sr / (dr - h) = 0 in the step h
+            if has_l and has_r:
+                A2, A1, A0 = c, -(c * (dl + dr) + sl + sr), c * dl * dr + sl * dr + sr * dl
+            elif has_l:
+                A2, A1, A0 = -e, e * dl - c, c * dl + sl
+            elif has_r:
+                A2, A1, A0 = 0.0, -c, c * dr + sr
+            else:
+                A2, A1, A0 = 0.0, e, c
+            tn = np.nan
+            if A2 == 0.0:
+                if A1 != 0.0:
+                    tn = t - A0 / A1
+            else:
+                disc = np.sqrt(max(A1 * A1 - 4.0 * A2 * A0, 0.0))
+                qq = -0.5 * (A1 + (disc if A1 >= 0.0 else -disc))
+                t2 = t + A0 / qq if qq != 0.0 else np.nan
+                t1 = t + qq / A2
+                tn = t2 if (t2 > lo_b and t2 < hi_b) else t1
+            if not (tn > lo_b and tn < hi_b):
+                tn = 0.5 * (lo_b + hi_b)  # the model root left the bracket: bisect
+            elif abs(tn - t) <= 1e-14 * abs(t):
+                t = tn
+                break
+            t = tn
+        sigma[r] = s
+        tau[r] = t
+
+
+def _secular_negative_roots(poles, W2, gamma, beta, bound, deflate):
     """Negative roots of ``G(x) = gamma + beta x + sum_j W2[:, j] / (poles_j - x)``.
 
-    ``G`` is increasing between consecutive poles, so there is exactly one root
-    per interval ``(-bound, p_1), (p_1, p_2), ..., (p_last, bound)`` where
-    ``G`` changes sign (``beta = 0``: no root below ``p_1``). Only intervals
-    with a negative left end are searched; the one containing 0 only when
-    ``G(0) > 0``. Roots are found by safeguarded Newton on
-    ``F(tau) = tau G(sigma + tau)`` with the origin ``sigma`` at the nearer pole
-    (accurate differences ``poles - root`` near a pole).
+    Weights ``W2[i, j] <= deflate[i]`` are *deflated* (set to 0, as LAPACK's
+    ``dlaed2`` does for negligible components of the updating vector): the
+    pole is then an eigenvalue of the underlying matrix to working precision
+    and the caller handles it; it no longer separates two roots. Between
+    consecutive live poles ``G`` is increasing, so each interval
+    ``(-bound, p_1), (p_1, p_2), ..., (p_last, +inf)`` of live poles holds at
+    most one root (``beta = 0``: none below ``p_1``, where ``G -> gamma > 0``).
+    Only intervals with a negative left end are searched; the one containing 0
+    only when ``G(0)`` is positive above its rounding error (else the root is 0
+    to working precision and is dropped).
+
+    Each root is found in coordinates ``x = sigma + tau`` with the origin
+    ``sigma`` at the nearer pole (exact differences ``poles - x`` near a pole)
+    by the "middle way" of R.-C. Li (1993; the iteration of LAPACK's
+    ``dlaed4``): at the current ``tau``, ``G`` is modelled as
+    ``c + s_L / (d_L - t) + s_R / (d_R - t)`` with the two poles bounding the
+    interval and ``s_L``, ``s_R`` matching the derivatives of the sums over the
+    poles on each side (the linear term ``beta x`` joins the right side), and
+    the model's root in the interval is the next iterate; a bracket kept from
+    the signs of ``G`` catches steps that leave the interval (bisection).
+    Converges quadratically, in 3-6 sweeps on the problems of this module
+    (the safeguarded Newton iteration it replaces took 30-70).
+    Hand-written because neither numpy nor scipy exposes a vectorised secular
+    equation solver (scipy wraps neither ``dlaed4`` nor an arrowhead solver).
 
     Parameters
     ----------
-    poles : (p,) sorted unique poles; W2 : (m, p) weights > 0; gamma : (m,);
-    beta : 0 or 1; bound : (m,) positive numbers with all roots in
-    ``(-bound, bound)``.
+    poles : (p,) sorted unique poles; W2 : (m, p) weights >= 0; gamma : (m,);
+    beta : 0 or 1; bound : (m,) positive numbers with all roots above
+    ``-bound``; deflate : (m,) deflation thresholds on ``W2``.
 
     Returns
     -------
     row, sigma, tau : arrays of shape (r,) for the r negative roots found
-        (root = sigma + tau, ``row`` the row of W2 it belongs to).
+        (root = sigma + tau, ``row`` the row of W2 it belongs to), grouped by row.
     """
     m, p = W2.shape
-    # interval j = (poles[j-1], poles[j]) with poles[-1] := -bound, poles[p] := bound
-    first = 0 if beta else 1  # beta = 0: G -> gamma > 0 below the first pole, no root
-    j = np.arange(first, p + 1)
-    j = j[(j == 0) | (poles[np.maximum(j - 1, 0)] < 0.0)]
-    if j.size == 0:
-        return (np.zeros(0, np.intp), np.zeros(0), np.zeros(0))
-    with np.errstate(divide="ignore"):
-        g0 = gamma + np.sum(W2 / np.where(poles == 0.0, np.inf, poles), axis=1)
-    k = j.size
-    padded = np.concatenate([poles, [np.inf]])
-    lo_v = np.where(j == 0, -np.inf, poles[np.maximum(j - 1, 0)])
-    hi_v = padded[j]
-    contains0 = hi_v > 0.0  # includes the last interval (hi = +bound)
-    lo = np.where(np.isinf(lo_v)[None, :], -bound[:, None], lo_v[None, :])
-    hi = np.where(contains0[None, :], 0.0, np.broadcast_to(hi_v, (m, k)))
-    lo_pole = np.broadcast_to(j > 0, (m, k))
-    hi_pole = np.broadcast_to(~contains0, (m, k))
-    # the interval containing 0 has a negative root iff G(0) > 0
-    valid = np.where(contains0[None, :], (g0 > 0.0)[:, None], True)
-    rows, cols = np.nonzero(valid)
+    empty = (np.zeros(0, np.intp), np.zeros(0), np.zeros(0))
+    live = W2 > np.asarray(deflate, dtype=np.float64)[:, None]
+    W2 = np.where(live, W2, 0.0)
+    r_idx, k_idx = np.nonzero(live)  # row-major: by row, then by pole
+    same = np.concatenate([r_idx[1:] == r_idx[:-1], [False]])
+    nxt = np.where(same, np.concatenate([k_idx[1:], [0]]), -1)
+    neg = poles[k_idx] < 0.0
+    rows, kL, kR = r_idx[neg], k_idx[neg], nxt[neg]
+    if beta:  # the interval below the first live pole of each row
+        first = np.full(m, -1)
+        starts = np.concatenate([[True], r_idx[1:] != r_idx[:-1]]) if r_idx.size else []
+        first[r_idx[starts]] = k_idx[starts]
+        rows = np.concatenate([rows, np.arange(m)])
+        kL = np.concatenate([kL, np.full(m, -1)])
+        kR = np.concatenate([kR, first])
+        order = np.argsort(rows, kind="stable")
+        rows, kL, kR = rows[order], kL[order], kR[order]
     if rows.size == 0:
-        return (np.zeros(0, np.intp), np.zeros(0), np.zeros(0))
-    lo, hi = lo[rows, cols], hi[rows, cols]
-    lo_pole, hi_pole = lo_pole[rows, cols], hi_pole[rows, cols]
-    W = W2[rows]
-    gam = gamma[rows]
-
-    def G(x):
-        return gam + beta * x + np.sum(W / (poles[None, :] - x[:, None]), axis=1)
-
-    mid = 0.5 * (lo + hi)
-    left = lo_pole & (~hi_pole | (G(mid) > 0.0))
-    at_pole = left | hi_pole
-    sigma = np.where(left, lo, np.where(hi_pole, hi, 0.0))
-    r = sigma.size
-    ar = np.arange(r)
-    # poles relative to the origin; a dummy last column absorbs the origin pole
-    # (its weight moves to w_or, its distance is set huge so that q = 0 there)
-    delta = np.empty((r, p + 1))
-    np.subtract(poles[None, :], sigma[:, None], out=delta[:, :p])
-    Wr = np.zeros((r, p + 1))
-    Wr[:, :p] = W
-    oi = np.where(at_pole, np.argmin(np.abs(delta[:, :p]), axis=1), p)
-    w_or = Wr[ar, oi].copy()
-    Wr[ar, oi] = 0.0
-    delta[ar, oi] = 1e300
-    delta[:, p] = 1e300
-    a = np.where(left, 0.0, np.where(lo_pole, mid, lo) - sigma)
-    b = np.where(left, np.where(hi_pole, mid, hi) - sigma, 0.0)
-    mult = at_pole  # F = tau G (origin at a pole) or F = G
-
-    def F(D, Wq, gm, sg, ml, wo, t):
-        dt = D - t[:, None]
-        q = Wq / dt
-        Gr = gm + beta * (sg + t) + q.sum(axis=1)  # G without the origin pole
-        dGr = beta + np.sum(q / dt, axis=1)
-        val = np.where(ml, t * Gr - wo, Gr)
-        der = np.where(ml, Gr + t * dGr, dGr)
-        return val, der
-
-    sa = np.sign(F(delta, Wr, gam, sigma, mult, w_or, a)[0])
-    # start at the origin pole (F is nearly linear there when the root is close)
-    t = np.where(at_pole, 0.0, 0.5 * (a + b))
-    ids = ar  # rows still iterating, with compacted working arrays
-    D_, W_, g_, s_, m_, o_, sa_ = delta, Wr, gam, sigma, mult, w_or, sa
-    a_, b_, t_ = a, b, t.copy()
-    for _ in range(200):
-        val, der = F(D_, W_, g_, s_, m_, o_, t_)
-        same = np.sign(val) == sa_
-        a_ = np.where(same, t_, a_)
-        b_ = np.where(same, b_, t_)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            tn = t_ - val / der
-        ai, bi = np.minimum(a_, b_), np.maximum(a_, b_)
-        bad = ~np.isfinite(tn) | (tn <= ai) | (tn >= bi)
-        tn = np.where(bad, 0.5 * (a_ + b_), tn)
-        done = (
-            (val == 0.0)
-            | (np.abs(tn - t_) <= 1e-12 * np.abs(tn))
-            | (bi - ai <= 1e-12 * np.maximum(np.abs(ai), np.abs(bi)))
-        )
-        t_ = np.where(val == 0.0, t_, tn)
-        t[ids] = t_
-        if done.all():
-            break
-        if done.any():
-            keep = ~done
-            ids = ids[keep]
-            D_, W_, g_, s_, m_, o_, sa_ = (
-                D_[keep], W_[keep], g_[keep], s_[keep], m_[keep], o_[keep], sa_[keep]
-            )
-            a_, b_, t_ = a_[keep], b_[keep], t_[keep]
-    return rows, sigma, t
+        return empty
+    hasL, hasR = kL >= 0, kR >= 0
+    hi = np.where(hasR, poles[np.maximum(kR, 0)], np.inf)
+    contains0 = hi > 0.0
+    with np.errstate(divide="ignore"):
+        q0 = W2 / np.where(poles == 0.0, np.inf, poles)[None, :]
+    g0 = gamma + q0.sum(axis=1)
+    g0err = 8.0 * _EPS * (np.abs(gamma) + np.abs(q0).sum(axis=1))
+    keep = ~contains0 | (g0 > g0err)[rows]
+    rows, kL, kR, hasL, hasR, hi, contains0 = (
+        v[keep] for v in (rows, kL, kR, hasL, hasR, hi, contains0)
+    )
+    if rows.size == 0:
+        return empty
+    lo = np.where(hasL, poles[np.maximum(kL, 0)], -bound[rows])
+    hi = np.where(contains0, 0.0, hi)
+    sigma = np.empty(rows.size)
+    tau = np.empty(rows.size)
+    _middle_way(
+        np.ascontiguousarray(poles, dtype=np.float64), np.ascontiguousarray(W2),
+        np.ascontiguousarray(gamma, dtype=np.float64), float(beta), rows.astype(np.int64),
+        kL.astype(np.int64), kR.astype(np.int64), lo, hi, contains0, sigma, tau,
+    )
+    return rows, sigma, tau
 
 
 class _RankOneNegative:
@@ -359,12 +427,16 @@ class _RankOneNegative:
             Z = np.zeros((n, self.neg_idx.size))
             Z[self.neg_idx, np.arange(self.neg_idx.size)] = 1.0
             return self.lam[self.neg_idx], Z
-        floor = 1e-30 * nw
-        w = np.where(np.abs(w) < floor, np.where(w < 0, -floor, floor), w)
-        W2 = np.bincount(self.inv, weights=w * w, minlength=self.poles.size)[None, :]
+        W2 = np.bincount(self.inv, weights=w * w, minlength=self.poles.size)
+        # deflation (dlaed2): zeroing a group's part w_g of w moves the matrix by
+        # about ||w_g|| ||w||; below 8 eps ||diag(lam) + w w^T|| that is rounding
+        scale = max(float(np.abs(self.poles).max(initial=0.0)), nw * nw)
+        thr = (8.0 * _EPS * scale / nw) ** 2
+        dead = W2 <= thr  # per pole
+        w = np.where(dead[self.inv], 0.0, w)
         bound = np.abs(self.poles).max(initial=0.0) + nw * nw + 1.0
         _, sigma, tau = _secular_negative_roots(
-            self.poles, W2, np.ones(1), 0, np.array([bound])
+            self.poles, W2[None, :], np.ones(1), 0, np.array([bound]), np.array([thr])
         )
         cols, mus = [], []
         if tau.size:
@@ -373,7 +445,15 @@ class _RankOneNegative:
             Zr /= np.linalg.norm(Zr, axis=1, keepdims=True)
             cols.append(Zr.T)
             mus.append(sigma + tau)
-        for g in self.groups:  # deflated directions orthogonal to w within a group
+        dead_neg = np.flatnonzero(dead[self.inv] & (self.lam < 0.0))
+        if dead_neg.size:  # deflated: (lam_i, e_i) are eigenpairs as they are
+            block = np.zeros((n, dead_neg.size))
+            block[dead_neg, np.arange(dead_neg.size)] = 1.0
+            cols.append(block)
+            mus.append(self.lam[dead_neg])
+        for g in self.groups:  # directions orthogonal to w within a merged group
+            if dead[self.inv[g[0]]]:
+                continue
             wg = w[g]
             u = wg.copy()
             u[0] -= np.linalg.norm(wg) if wg[0] <= 0 else -np.linalg.norm(wg)
@@ -570,6 +650,30 @@ def _fit_binary(prob, C, rho, alpha0=None, max_iter=3000, tol=1e-3, keep_history
 # --------------------------------------------------------------------------
 
 
+@numba.njit(cache=True, nogil=True)
+def _arrow_columns(mu, c, rows, sigma, tau, corr):  # pragma: no cover - compiled
+    """``corr[row] += theta u / (1 + u^T u)`` with ``u = (mu - theta)^{-1} c[row]``
+    for each root ``theta = sigma + tau`` (the clipped-column correction of
+    :func:`heuristic_rows`; compiled with numba to avoid (roots x n) temporaries).
+    A component with ``c_i = 0`` is 0 even where ``theta`` meets the pole (that
+    eigenvector of the arrowhead is ``[q_i; 0]``, with no last-column part)."""
+    n = mu.size
+    u = np.empty(n)
+    for r in range(rows.size):
+        i = rows[r]
+        theta = sigma[r] + tau[r]
+        n2 = 1.0
+        for k in range(n):
+            if c[i, k] != 0.0:
+                u[k] = c[i, k] / ((mu[k] - sigma[r]) - tau[r])
+                n2 += u[k] * u[k]
+            else:
+                u[k] = 0.0
+        f = theta / n2
+        for k in range(n):
+            corr[i, k] += f * u[k]
+
+
 def heuristic_rows(mu, Q, S_test, psi, tol):
     """Luss & d'Aspremont's test heuristic, one test row at a time.
 
@@ -595,24 +699,18 @@ def heuristic_rows(mu, Q, S_test, psi, tol):
         sl = slice(start, min(m, start + rows_per))
         c = Cm[sl]
         nc = np.linalg.norm(c, axis=1)
-        floor = 1e-30 * np.maximum(nc, 1e-300)
-        c = np.where(np.abs(c) < floor[:, None], np.where(c < 0, -1.0, 1.0) * floor[:, None], c)
         W2 = (c * c) @ onehot
+        # deflation (dlaed2): zeroing c_g moves B by ||c_g||; below 8 eps ||B||
+        # that is rounding, and (mu_g, [q_g; 0]) has no last-column part
+        thr = (8.0 * _EPS * np.maximum(np.abs(poles).max(), np.maximum(np.abs(psi[sl]), nc))) ** 2
+        c = np.where((W2 <= thr[:, None])[:, inv], 0.0, c)
         bound = np.abs(poles).max() + np.abs(psi[sl]) + nc + 1.0
-        row, sigma, tau = _secular_negative_roots(poles, W2, -psi[sl], 1, bound)
+        row, sigma, tau = _secular_negative_roots(poles, W2, -psi[sl], 1, bound, thr)
         if row.size == 0:
             continue
-        dif = (musn[None, :] - sigma[:, None]) - tau[:, None]
-        # (mu - theta)^{-1} c; a component with c_i = 0 is 0 even where theta
-        # meets the pole (that eigenvector of B is [q_i; 0], no last-column part)
-        u = np.divide(c[row], dif, out=np.zeros_like(dif), where=c[row] != 0)
-        N2 = 1.0 + np.sum(u * u, axis=1)
-        theta = sigma + tau
-        contrib = u * (theta / N2)[:, None]
-        # roots come grouped by row (row-major order): sum each row's block
-        starts = np.flatnonzero(np.concatenate([[True], row[1:] != row[:-1]]))
-        corr = np.add.reduceat(contrib, starts, axis=0)
-        out[sl][row[starts]] += corr @ Q.T
+        corr = np.zeros_like(c)
+        _arrow_columns(musn, c, row.astype(np.int64), sigma, tau, corr)
+        out[sl] += corr @ Q.T
     return out
 
 
