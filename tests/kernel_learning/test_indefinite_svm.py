@@ -23,6 +23,8 @@ from proxlearn.kernel_learning._indefinite_svm import (
     IndefiniteSVM,
     _Problem,
     _RankOneNegative,
+    _secular_negative_roots,
+    _snap_poles,
     bordered_rows,
     frank_wolfe_gap,
     heuristic_rows,
@@ -112,6 +114,111 @@ def test_rank_one_negative_part_matches_eigh(n):
     np.testing.assert_allclose(np.sort(mu), ref[ref < -1e-10], atol=1e-10)
     np.testing.assert_allclose(Z.T @ Z, np.eye(mu.size), atol=1e-10)
     np.testing.assert_allclose(D @ Z, Z * mu, atol=1e-9)
+
+
+def _hard_spectrum(rng, n):
+    """Eigenvalues with the structure of real similarity data: repeated values
+    (duplicate samples), exact and rounding-level zeros, clustered small
+    negatives and a few large positives."""
+    lam = np.concatenate([
+        -np.abs(rng.normal(size=n // 3)) * 10.0 ** rng.uniform(-7, 0, n // 3),
+        np.zeros(n // 6),
+        rng.normal(size=n // 12) * 1e-15,
+        np.abs(rng.normal(size=n - n // 3 - n // 6 - n // 12)) * 5.0,
+    ])
+    lam[: n // 10] = lam[n // 10]  # a repeated negative eigenvalue
+    return np.sort(lam)
+
+
+def _hard_vector(rng, n, scale=1.0):
+    w = rng.normal(size=n) * scale
+    w[rng.choice(n, n // 8, replace=False)] = 0.0  # exactly deflated
+    w[rng.choice(n, n // 8, replace=False)] *= 1e-17  # deflated by the tolerance
+    return w
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), scale=st.sampled_from([1e-4, 0.1, 1.0, 10.0]))
+def test_rank_one_negative_part_on_degenerate_spectra(seed, scale):
+    """Repeated and zero eigenvalues, zero and negligible components of w:
+    the negative part of diag(lam) + w w^T matches a full eigh."""
+    rng = np.random.default_rng(seed)
+    n = 48
+    lam = _hard_spectrum(rng, n)
+    r1 = _RankOneNegative(lam, 1e-12)
+    w = _hard_vector(rng, n, scale)
+    mu, Z = r1(w)
+    D = np.diag(r1.lam) + np.outer(w, w)
+    ev, V = scipy.linalg.eigh(D)
+    neg = ev < 0
+    ref = (V[:, neg] * ev[neg]) @ V[:, neg].T
+    tol = 1e-12 * max(1.0, np.abs(ev).max())
+    np.testing.assert_allclose((Z * mu) @ Z.T, ref, atol=1e3 * tol)
+    np.testing.assert_allclose(Z.T @ Z, np.eye(mu.size), atol=1e-9)
+    np.testing.assert_allclose(D @ Z, Z * mu, atol=1e3 * tol)
+    assert np.all(mu < 0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), psi=st.sampled_from([-1.0, 0.0, 1e-9, 2.0]))
+def test_secular_roots_are_the_negative_arrowhead_eigenvalues(seed, psi):
+    """Arrowhead [[diag(mu), c], [c^T, psi]] (the heuristic test transform): the
+    roots found are its negative eigenvalues, each to high relative accuracy in
+    its distance to the nearest pole, in a few sweeps."""
+    rng = np.random.default_rng(seed)
+    n = 40
+    mu = _hard_spectrum(rng, n)
+    musn, poles, inv = _snap_poles(mu, 1e-12)
+    C = np.vstack([_hard_vector(rng, n) for _ in range(3)])
+    onehot = np.zeros((n, poles.size))
+    onehot[np.arange(n), inv] = 1.0
+    W2 = (C * C) @ onehot
+    nc = np.linalg.norm(C, axis=1)
+    thr = (8.0 * np.finfo(float).eps * np.maximum(np.abs(poles).max(), np.maximum(abs(psi), nc))) ** 2
+    bound = np.abs(poles).max() + abs(psi) + nc + 1.0
+    row, sigma, tau, n_iter = _secular_negative_roots(
+        poles, W2, np.full(3, -psi), 1, bound, thr, return_iter=True
+    )
+    assert np.all(np.diff(row) >= 0)  # grouped by row
+    for i in range(3):
+        B = np.block([[np.diag(musn), C[i][:, None]], [C[i][None, :], np.array([[psi]])]])
+        ev = scipy.linalg.eigvalsh(B)
+        got = np.sort(sigma[row == i] + tau[row == i])
+        # eigenvalues of B that are not deflated poles (those stay with the caller)
+        live = W2[i] > thr[i]
+        dead_neg = np.sort(poles[~live & (poles < 0)])
+        expect = ev[ev < -1e-10]
+        merged = np.sort(np.concatenate([got, dead_neg]))
+        # merged poles of multiplicity k are eigenvalues k - 1 times more
+        mult = np.bincount(inv, minlength=poles.size) - 1
+        extra = np.repeat(poles, np.where(poles < 0, mult, 0))
+        merged = np.sort(np.concatenate([merged, extra]))
+        merged = merged[merged < -1e-10]
+        np.testing.assert_allclose(merged, expect, atol=1e-9)
+        # a sign change of G brackets each root within 1e-9 of its distance to sigma
+        W = W2[i][live]
+        P = poles[live]
+        for s_, t_ in zip(sigma[row == i], tau[row == i], strict=True):
+            h = 1e-9 * abs(t_) + 1e-300
+            G = [-psi + (s_ + x) + np.sum(W / ((P - s_) - x)) for x in (t_ - h, t_ + h)]
+            assert G[0] <= 1e-9 * max(1.0, abs(G[0])) and G[1] >= -1e-9 * max(1.0, abs(G[1]))
+    assert np.median(n_iter) <= 6 and n_iter.max() <= 25
+
+
+def test_secular_solver_stops_at_convergence_near_a_weightless_pole():
+    """Regression: a root next to an (almost) weightless pole at 0 used to be
+    found and then left again by bisection sweeps, taking 30+ sweeps instead of
+    a handful; with deflation the pole is removed and the root found at once."""
+    poles = np.array([-0.5, -2e-7, 0.0, 3.0])
+    W2 = np.array([[1e-3, 2e-15, 1e-29, 0.5]])
+    thr = np.array([(8 * np.finfo(float).eps * 3.0) ** 2])
+    row, sigma, tau, n_iter = _secular_negative_roots(
+        poles, W2, np.array([-1.0]), 1, np.array([10.0]), thr, return_iter=True
+    )
+    B = np.block([[np.diag(poles), np.sqrt(W2).T], [np.sqrt(W2), np.array([[1.0]])]])
+    ev = scipy.linalg.eigvalsh(B)
+    assert np.all(n_iter <= 8)
+    np.testing.assert_allclose(np.sort(sigma + tau), ev[ev < -1e-12], rtol=1e-9)
 
 
 @pytest.mark.parametrize("mode", ["rank-one", "full"])

@@ -221,7 +221,7 @@ def _snap_poles(lam, tol):
 
 
 @numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
-def _middle_way(poles, W2, gamma, beta, rows, kL, kR, lo, hi, contains0, sigma, tau):  # pragma: no cover - compiled
+def _middle_way(poles, W2, gamma, beta, rows, kL, kR, lo, hi, contains0, sigma, tau, n_iter):  # pragma: no cover - compiled
     """Per-root "middle way" iteration of :func:`_secular_negative_roots`
     (compiled with numba: a scalar loop over the poles, no temporaries)."""
     eps = 2.220446049250313e-16
@@ -260,7 +260,9 @@ def _middle_way(poles, W2, gamma, beta, rows, kL, kR, lo, hi, contains0, sigma, 
         a = 0.0 if left else lo[r] - s
         b = 0.0 if right else hi[r] - s
         t = mid - s
-        for _ in range(100):
+        it = 0
+        while it < 100:
+            it += 1
             psi1 = 0.0  # sums over the poles left of the interval
             dpsi1 = 0.0
             for j in range(kl + 1):
@@ -288,17 +290,31 @@ def _middle_way(poles, W2, gamma, beta, rows, kL, kR, lo, hi, contains0, sigma, 
             lo_b, hi_b = min(a, b), max(a, b)
             if abs(gv) <= err or hi_b - lo_b <= 4.0 * eps * max(abs(lo_b), abs(hi_b)):
                 break
-            sl = dl * dl * dpsi1 if has_l else 0.0
-            sr = dr * dr * dpsi2 if has_r else 0.0
-            e = 0.0 if has_r else dpsi2
+            dg = dpsi1 + dpsi2  # G'(t)
+            e = 0.0
+            if left:  # fixed weight: the origin pole keeps its exact weight,
+                sl = wl[kl]  # the other side's pole (or slope) takes the rest of G'
+                rest = max(dg - sl / (dl * dl), 0.0)
+                sr = dr * dr * rest if has_r else 0.0
+                e = 0.0 if has_r else rest
+            elif right:
+                sr = wl[kr]
+                rest = max(dg - sr / (dr * dr), 0.0)
+                sl = dl * dl * rest if has_l else 0.0
+                e = 0.0 if has_l else rest
+            else:  # no pole at the origin: middle way (each side's own slope)
+                sl = dl * dl * dpsi1 if has_l else 0.0
+                sr = dr * dr * dpsi2 if has_r else 0.0
+                e = 0.0 if has_r else dpsi2
             c = gv - (sl / dl if has_l else 0.0) - (sr / dr if has_r else 0.0)
             # model c + e h + sl / (dl - h) + sr / (dr - h) = 0 in the step h
+            # (e != 0 only with one pole), times its denominators
             if has_l and has_r:
                 A2, A1, A0 = c, -(c * (dl + dr) + sl + sr), c * dl * dr + sl * dr + sr * dl
             elif has_l:
                 A2, A1, A0 = -e, e * dl - c, c * dl + sl
             elif has_r:
-                A2, A1, A0 = 0.0, -c, c * dr + sr
+                A2, A1, A0 = -e, e * dr - c, c * dr + sr
             else:
                 A2, A1, A0 = 0.0, e, c
             tn = np.nan
@@ -319,9 +335,10 @@ def _middle_way(poles, W2, gamma, beta, rows, kL, kR, lo, hi, contains0, sigma, 
             t = tn
         sigma[r] = s
         tau[r] = t
+        n_iter[r] = it
 
 
-def _secular_negative_roots(poles, W2, gamma, beta, bound, deflate):
+def _secular_negative_roots(poles, W2, gamma, beta, bound, deflate, return_iter=False):
     """Negative roots of ``G(x) = gamma + beta x + sum_j W2[:, j] / (poles_j - x)``.
 
     Weights ``W2[i, j] <= deflate[i]`` are *deflated* (set to 0, as LAPACK's
@@ -359,9 +376,12 @@ def _secular_negative_roots(poles, W2, gamma, beta, bound, deflate):
     -------
     row, sigma, tau : arrays of shape (r,) for the r negative roots found
         (root = sigma + tau, ``row`` the row of W2 it belongs to), grouped by row.
+    n_iter : array of shape (r,), only with ``return_iter=True``
+        Sweeps (evaluations of ``G``) per root.
     """
     m, p = W2.shape
     empty = (np.zeros(0, np.intp), np.zeros(0), np.zeros(0))
+    empty = empty + ((np.zeros(0, np.intp),) if return_iter else ())
     live = W2 > np.asarray(deflate, dtype=np.float64)[:, None]
     W2 = np.where(live, W2, 0.0)
     r_idx, k_idx = np.nonzero(live)  # row-major: by row, then by pole
@@ -397,12 +417,13 @@ def _secular_negative_roots(poles, W2, gamma, beta, bound, deflate):
     hi = np.where(contains0, 0.0, hi)
     sigma = np.empty(rows.size)
     tau = np.empty(rows.size)
+    n_iter = np.zeros(rows.size, np.int64)
     _middle_way(
         np.ascontiguousarray(poles, dtype=np.float64), np.ascontiguousarray(W2),
         np.ascontiguousarray(gamma, dtype=np.float64), float(beta), rows.astype(np.int64),
-        kL.astype(np.int64), kR.astype(np.int64), lo, hi, contains0, sigma, tau,
+        kL.astype(np.int64), kR.astype(np.int64), lo, hi, contains0, sigma, tau, n_iter,
     )
-    return rows, sigma, tau
+    return (rows, sigma, tau, n_iter) if return_iter else (rows, sigma, tau)
 
 
 class _RankOneNegative:
