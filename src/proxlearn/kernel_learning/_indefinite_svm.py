@@ -118,8 +118,6 @@ EIG_UPDATES = ("auto", "rank-one", "full")
 #: 1.3x at n = 40, 4.3x at n = 100, 8.3x at n = 200, 15x at n = 313 (voting)).
 RANK_ONE_MIN_N = 32
 _EPS = np.finfo(np.float64).eps
-#: rows x roots x poles elements per chunk of the batched secular solver
-_CHUNK = 1_500_000
 
 
 # --------------------------------------------------------------------------
@@ -401,8 +399,8 @@ def _secular_negative_roots(poles, W2, gamma, beta, bound, deflate, return_iter=
     rows, kL, kR = r_idx[neg], k_idx[neg], nxt[neg]
     if beta:  # the interval below the first live pole of each row
         first = np.full(m, -1)
-        starts = np.concatenate([[True], r_idx[1:] != r_idx[:-1]]) if r_idx.size else []
-        first[r_idx[starts]] = k_idx[starts]
+        has, at = np.unique(r_idx, return_index=True)
+        first[has] = k_idx[at]
         rows = np.concatenate([rows, np.arange(m)])
         kL = np.concatenate([kL, np.full(m, -1)])
         kR = np.concatenate([kR, first])
@@ -720,29 +718,22 @@ def heuristic_rows(mu, Q, S_test, psi, tol):
     m = S_test.shape[0]
     psi = np.broadcast_to(np.asarray(psi, dtype=np.float64), (m,)).copy()
     musn, poles, inv = _snap_poles(mu, tol)
-    Cm = S_test @ Q  # rows: c = Q^T s
     onehot = np.zeros((mu.size, poles.size))
     onehot[np.arange(mu.size), inv] = 1.0
-    out = S_test.copy()
-    kneg = int(np.sum(poles < 0)) + 1
-    rows_per = max(1, _CHUNK // max(1, kneg * poles.size))
-    for start in range(0, m, rows_per):
-        sl = slice(start, min(m, start + rows_per))
-        c = Cm[sl]
-        nc = np.linalg.norm(c, axis=1)
-        W2 = (c * c) @ onehot
-        # deflation (dlaed2): zeroing c_g moves B by ||c_g||; below 8 eps ||B||
-        # that is rounding, and (mu_g, [q_g; 0]) has no last-column part
-        thr = (8.0 * _EPS * np.maximum(np.abs(poles).max(), np.maximum(np.abs(psi[sl]), nc))) ** 2
-        c = np.where((W2 <= thr[:, None])[:, inv], 0.0, c)
-        bound = np.abs(poles).max() + np.abs(psi[sl]) + nc + 1.0
-        row, sigma, tau = _secular_negative_roots(poles, W2, -psi[sl], 1, bound, thr)
-        if row.size == 0:
-            continue
-        corr = np.zeros_like(c)
-        _arrow_columns(musn, c, row.astype(np.int64), sigma, tau, corr)
-        out[sl] += corr @ Q.T
-    return out
+    # every array below is (test rows x n): the secular solver and the column
+    # assembly are compiled loops without (roots x poles) temporaries
+    c = S_test @ Q  # rows: c = Q^T s
+    nc = np.linalg.norm(c, axis=1)
+    W2 = (c * c) @ onehot
+    # deflation (dlaed2): zeroing c_g moves B by ||c_g||; below 8 eps ||B||
+    # that is rounding, and (mu_g, [q_g; 0]) has no last-column part
+    amax = np.abs(poles).max()
+    thr = (8.0 * _EPS * np.maximum(amax, np.maximum(np.abs(psi), nc))) ** 2
+    c = np.where((W2 <= thr[:, None])[:, inv], 0.0, c)
+    row, sigma, tau = _secular_negative_roots(poles, W2, -psi, 1, amax + np.abs(psi) + nc + 1.0, thr)
+    corr = np.zeros_like(c)
+    _arrow_columns(musn, c, row.astype(np.int64), sigma, tau, corr)
+    return S_test + corr @ Q.T
 
 
 def bordered_rows(K_pos_values, K_pos_vectors, S_test, psi):
