@@ -72,6 +72,49 @@ def test_warm_started_path_is_optimal_for_every_C():
         assert obj == pytest.approx(ref.fun, rel=1e-7, abs=1e-9)
 
 
+def _hinge(f, y, b):
+    return np.maximum(0.0, 1.0 - y * (f + b)).sum()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_central_intercept_is_the_middle_of_the_optimal_interval(seed):
+    """Brute force over the breakpoints y_i - f_i (where the minimisers of the
+    piecewise-linear loss lie): the returned b is optimal and is the centre of
+    the set of optimal breakpoints."""
+    from proxlearn.svm._lp_machine import _central_intercept
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 30))
+    y = rng.choice([-1.0, 1.0], size=n)
+    y[:2] = [-1.0, 1.0]
+    # integer margins make ties (flat optimal stretches) common
+    f = rng.integers(-3, 4, size=n).astype(float) if seed % 2 else rng.normal(size=n)
+    b = _central_intercept(f, y)
+    t = y - f
+    losses = np.array([_hinge(f, y, tk) for tk in t])
+    best = losses.min()
+    assert _hinge(f, y, b) == pytest.approx(best, abs=1e-9)
+    opt = t[losses <= best + 1e-9]
+    assert b == pytest.approx(0.5 * (opt.min() + opt.max()), abs=1e-12)
+
+
+def test_degenerate_intercept_is_the_same_on_every_solver_path():
+    """Balanced classes and a tiny C: w = 0 and every b in [-1, 1] is optimal.
+    A simplex vertex is b = -1 or b = +1 (opposite predictions, chosen by the
+    solver's path); the cold solve and the warm-started path both return the
+    centre b = 0 (regression: HiGHS 1.16 and 1.15 picked different ends)."""
+    S, y = blobs(2, 15, 5)
+    ypm = np.where(y == 1, 1.0, -1.0)
+    Cs = [1e-3, 10.0, 1e-4]
+    w, b, res = lp_machine_binary(S, ypm, 1e-3)
+    assert np.all(w == 0.0) and b == 0.0
+    assert res.fun == pytest.approx(1e-3 * len(y))
+    for C, (w_p, b_p, obj) in zip(Cs, lp_machine_path(S, ypm, Cs), strict=True):
+        if C < 1.0:
+            assert np.all(w_p == 0.0) and b_p == 0.0
+            assert obj == pytest.approx(C * len(y))
+
+
 def test_path_reports_a_failed_solve_with_its_status(monkeypatch):
     """A HiGHS status other than optimal raises SolverError naming it, never a
     silently wrong (w, b)."""

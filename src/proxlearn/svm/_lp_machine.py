@@ -30,6 +30,37 @@ from ._ovo import _OvOLinearMixin, fit_ovo
 __all__ = ["LPMachine", "lp_machine_binary", "lp_machine_path"]
 
 
+def _central_intercept(f, y):
+    """Centre of the interval of optimal intercepts for fixed margins ``f = S w``.
+
+    For fixed ``w`` the LP objective depends on ``b`` only through the hinge
+    loss ``L(b) = sum_i max(0, 1 - y_i (f_i + b))``, a convex piecewise-linear
+    function with breakpoints ``t_i = y_i - f_i`` and integer slopes. Its
+    minimisers form an interval ``[b_lo, b_hi]`` (one point unless the slope
+    is zero between two breakpoints). A simplex solver returns an endpoint,
+    and which endpoint depends on the path it took (warm or cold start, HiGHS
+    version). When the interval is wide -- typically ``w = 0`` for a small
+    ``C`` on balanced classes, where every ``b`` in ``[-1, 1]`` is optimal --
+    the two endpoints predict opposite classes. Returning the centre keeps the
+    objective optimal and makes the answer independent of the solver path.
+    The slopes are counts, so the interval is found exactly (no tolerance).
+    """
+    t = y - f
+    pos, neg = np.sort(t[y > 0]), np.sort(t[y < 0])
+    ts = np.sort(t)
+    # right derivative at t_k: -#{pos: t > t_k} + #{neg: t <= t_k}  (nondecreasing)
+    right = -(len(pos) - np.searchsorted(pos, ts, side="right")) + np.searchsorted(
+        neg, ts, side="right"
+    )
+    # left derivative at t_k: -#{pos: t >= t_k} + #{neg: t < t_k}
+    left = -(len(pos) - np.searchsorted(pos, ts, side="left")) + np.searchsorted(
+        neg, ts, side="left"
+    )
+    b_lo = ts[np.argmax(right >= 0)]
+    b_hi = ts[len(ts) - 1 - np.argmax((left <= 0)[::-1])]
+    return 0.5 * (b_lo + b_hi)
+
+
 def _margin_rows(S, y, fmt):
     """Constraint matrix of the margin rows in the variables ``(w+, w-, b, xi)``:
     ``-y_i s_i^T w+ + y_i s_i^T w- - y_i b - xi_i <= -1``."""
@@ -60,6 +91,8 @@ def lp_machine_binary(S, y, C):
     -------
     w : ndarray of shape (n_features,)
     b : float
+        The centre of the interval of intercepts optimal for ``w`` (the LP
+        vertex gives one of its endpoints; see :func:`_central_intercept`).
     res : scipy.optimize.OptimizeResult
         HiGHS result; ``-res.ineqlin.marginals`` are the dual variables
         ``lambda_i in [0, C]`` of the margin constraints.
@@ -73,7 +106,7 @@ def lp_machine_binary(S, y, C):
         raise RuntimeError(f"LPMachine: HiGHS did not solve the LP ({res.message}).")
     z = res.x
     w = z[:d] - z[d : 2 * d]
-    return w, float(z[2 * d]), res
+    return w, float(_central_intercept(S @ w, y)), res
 
 
 def lp_machine_path(S, y, Cs):
@@ -88,7 +121,10 @@ def lp_machine_path(S, y, Cs):
     ``benchmarks/bench_study_folds.py``). Each solve is optimal for its ``C``; when
     the LP has several optimal vertices (duplicated samples) the vertex can
     differ from the cold solve of :func:`lp_machine_binary`, with the same
-    objective.
+    objective. The intercept is not left to the vertex: both functions return
+    the centre of the interval of intercepts that are optimal for the ``w``
+    found (see :func:`_central_intercept`), so a degenerate ``b`` (e.g.
+    ``w = 0`` at a small ``C``) cannot make the two disagree.
 
     Parameters
     ----------
@@ -133,7 +169,8 @@ def lp_machine_path(S, y, Cs):
                 f"(status {h.modelStatusToString(status)})."
             )
         z = np.asarray(h.getSolution().col_value)
-        out[C] = (z[:d] - z[d : 2 * d], float(z[2 * d]), float(h.getInfo().objective_function_value))
+        w = z[:d] - z[d : 2 * d]
+        out[C] = (w, float(_central_intercept(S @ w, y)), float(h.getInfo().objective_function_value))
     return [out[float(C)] for C in Cs]
 
 
