@@ -115,6 +115,24 @@ def test_degenerate_intercept_is_the_same_on_every_solver_path():
             assert obj == pytest.approx(C * len(y))
 
 
+def test_path_prints_nothing():
+    """HiGHS >= 1.16 prints a banner when its first model is built; the path
+    solver keeps a user's terminal (and the reproduction progress) clean. Run
+    in a fresh interpreter, where the banner would appear."""
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np\n"
+        "from proxlearn.svm._lp_machine import lp_machine_path\n"
+        "S = np.eye(4) + 0.1\n"
+        "print('w', lp_machine_path(S, np.array([1., 1., -1., -1.]), [1.0])[0][1])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("w "), out.stdout
+    assert "HiGHS" not in out.stdout + out.stderr
+
+
 def test_path_reports_a_failed_solve_with_its_status(monkeypatch):
     """A HiGHS status other than optimal raises SolverError naming it, never a
     silently wrong (w, b)."""

@@ -71,6 +71,41 @@ def _margin_rows(S, y, fmt):
     )
 
 
+def _silent_highs(highspy):
+    """A ``highspy.Highs`` with logging off.
+
+    HiGHS >= 1.16 prints its banner from the C++ constructor, before any option
+    can be set, once per process; in a reproduction run that is one copyright
+    notice per worker in the middle of the progress display. The process's
+    file descriptor 1 is pointed at ``os.devnull`` for the construction only.
+    """
+    import os
+    import sys
+
+    sys.stdout.flush()
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no real descriptor (e.g. a notebook)
+        fd = 1
+    try:
+        saved = os.dup(fd)
+    except OSError:  # descriptor closed: nothing to protect
+        saved = None
+    if saved is None:
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        return h
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), fd)
+            h = highspy.Highs()
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+    h.setOptionValue("output_flag", False)
+    return h
+
+
 def lp_machine_binary(S, y, C):
     """Solve the binary LP machine (Chen 2010, eq. 2.7) with HiGHS.
 
@@ -154,8 +189,7 @@ def lp_machine_path(S, y, Cs):
     lp.a_matrix_.start_ = A_ub.indptr
     lp.a_matrix_.index_ = A_ub.indices
     lp.a_matrix_.value_ = A_ub.data
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = _silent_highs(highspy)
     h.passModel(lp)
     slack = np.arange(2 * d + 1, n_var, dtype=np.int32)
     out: dict[float, tuple] = {}
