@@ -406,3 +406,82 @@ def test_svmca_path_shares_first_step():
     b = svmca_path(S, pairs, 1.0, 0.1, P0, V0, max_iter=4, first=first)
     np.testing.assert_allclose(a.coef(), b.coef())
     assert [r["dual"] for r in a.history] == [r["dual"] for r in b.history]
+
+
+# --------------------------------------------------------------------------
+# alpha-step: low-rank fallback when libsvm's SMO stalls
+# --------------------------------------------------------------------------
+
+
+def _overlapping_lowrank(n=60, d=2, seed=0):
+    """Features of two overlapping Gaussian classes in d dimensions: K = F F^T
+    has rank d and is far from separable (the SVM-CA proxy kernels at small d)."""
+    rng = np.random.default_rng(seed)
+    ypm = np.where(np.arange(n) < n // 2, -1.0, 1.0)
+    F = rng.normal(size=(n, d)) + 0.4 * ypm[:, None]
+    return F, ypm
+
+
+def _svm_dual_value(K, ypm, coef, support):
+    beta = np.zeros(len(ypm))
+    beta[support] = coef
+    return np.abs(beta).sum() - 0.5 * beta @ K @ beta, beta
+
+
+@pytest.mark.parametrize("seed,d,C", [(0, 2, 100.0), (1, 3, 10.0), (2, 8, 1.0)])
+def test_lowrank_qp_is_optimal_kkt(seed, d, C):
+    """The primal QP's alpha and b satisfy the SVM's KKT conditions and reach
+    at least libsvm's dual objective (libsvm run to its own stopping rule)."""
+    from proxlearn.kernel_learning._svmca import _binary_svm, _lowrank_svm_qp
+
+    F, ypm = _overlapping_lowrank(d=d, seed=seed)
+    K = F @ F.T
+    coef, support, b, _ = _lowrank_svm_qp(F, ypm, C)
+    value, beta = _svm_dual_value(K, ypm, coef, support)
+    alpha = ypm * beta
+    assert np.all(alpha >= 0.0) and np.all(alpha <= C)
+    assert abs(beta.sum()) <= 1e-6 * C * len(ypm)  # y^T alpha = 0
+    margin = ypm * (K @ beta + b)
+    scale = 1e-5 * max(1.0, np.abs(K).max() * C)
+    assert np.all(margin[alpha == 0.0] >= 1.0 - scale)
+    assert np.all(margin[alpha == C] <= 1.0 + scale)
+    free = (alpha > 0.0) & (alpha < C)
+    assert np.all(np.abs(margin[free] - 1.0) <= scale)
+    assert np.any(alpha == C)  # overlapping classes: bounds hit exactly (snapped)
+    ref = _binary_svm(K, ypm, C, 1e-3)  # no factor: plain libsvm
+    ref_value, _ = _svm_dual_value(K, ypm, ref[0], ref[1])
+    assert value >= ref_value - 1e-6 * abs(ref_value)
+
+
+def test_alpha_step_hands_a_stalled_smo_to_the_qp(monkeypatch):
+    """With a tiny SMO budget every pair goes to the QP; the SVMs agree with
+    libsvm's own solution (decision values to its tolerance), the iteration
+    count shows the hand-over, and a failed QP leaves libsvm to finish."""
+    import proxlearn.kernel_learning._svmca as m
+
+    F, ypm = _overlapping_lowrank(n=40, d=3, seed=4)
+    K = F @ F.T
+    pairs = [(np.arange(40), ypm)]
+    plain = m._alpha_step(K, pairs, 10.0, 1e-4)
+    monkeypatch.setattr(m, "SMO_ITER_PER_SAMPLE", 0)  # cap = 1 iteration
+    fast = m._alpha_step(K, pairs, 10.0, 1e-4, factor=F)
+    assert fast.svm_iter[0] > 1 and fast.saturated == plain.saturated
+    f_plain = K @ plain.beta[0] + plain.intercept[0]
+    f_fast = K @ fast.beta[0] + fast.intercept[0]
+    np.testing.assert_allclose(f_fast, f_plain, atol=2e-3 * np.abs(f_plain).max())
+    assert np.array_equal(np.sign(f_fast), np.sign(f_plain))
+    monkeypatch.setattr(m, "_lowrank_svm_qp", lambda *a: None)
+    again = m._alpha_step(K, pairs, 10.0, 1e-4, factor=F)
+    np.testing.assert_array_equal(again.beta, plain.beta)
+    assert again.intercept[0] == plain.intercept[0]
+
+
+def test_svmca_with_low_rank_stalls_matches_the_estimator():
+    """Fold evaluator and estimator share the alpha-step, fallback included:
+    identical predictions on a rank-2 problem at C = 100."""
+    S, y = blobs(2, 20, 7, noise=30.0)
+    grid = [{"C": 100.0, "rho": r, "n_components": 2} for r in (0.1, 10.0)]
+    fast = msvmca.svmca_fold_evaluator(S[:30][:, :30], y[:30], S[30:, :30], grid)
+    for p, pred in zip(grid, fast, strict=True):
+        est = SVMCA(**msvmca.SVMCA_FIXED, **p).fit(S[:30][:, :30], y[:30])
+        np.testing.assert_array_equal(est.predict(S[30:, :30]), pred)

@@ -109,7 +109,7 @@ def svmca_fold_evaluator(S_train, y_train, S_test, params_list, *, stats=None):
                 if prev is not None and prev[0] <= C:
                     firsts[(d, C)] = prev[1]
                 else:
-                    step = _alpha_step(Kv0, pairs, C, est.svm_tol)
+                    step = _alpha_step(Kv0, pairs, C, est.svm_tol, factor=P0)
                     counters["first_steps"] += 1
                     firsts[(d, C)] = step
                     if not step.saturated and d not in first_free:
