@@ -91,17 +91,16 @@ def _silent_highs(highspy):
         saved = os.dup(fd)
     except OSError:  # descriptor closed: nothing to protect
         saved = None
-    if saved is None:
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        return h
     try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), fd)
-            h = highspy.Highs()
+        if saved is not None:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        h = highspy.Highs()
     finally:
-        os.dup2(saved, fd)
-        os.close(saved)
+        if saved is not None:
+            os.dup2(saved, fd)
+            os.close(saved)
     h.setOptionValue("output_flag", False)
     return h
 
