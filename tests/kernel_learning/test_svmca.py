@@ -476,12 +476,21 @@ def test_alpha_step_hands_a_stalled_smo_to_the_qp(monkeypatch):
     assert again.intercept[0] == plain.intercept[0]
 
 
-def test_svmca_with_low_rank_stalls_matches_the_estimator():
-    """Fold evaluator and estimator share the alpha-step, fallback included:
-    identical predictions on a rank-2 problem at C = 100."""
-    S, y = blobs(2, 20, 7, noise=30.0)
+def test_svmca_with_low_rank_stalls_matches_the_estimator(monkeypatch):
+    """Fold evaluator and estimator share the alpha-step, hand-over included:
+    with an SMO budget of one iteration every pair SVM goes to the QP, and the
+    predictions are still identical."""
+    import proxlearn.kernel_learning._svmca as m
+
+    calls = []
+    qp = m._lowrank_svm_qp
+    monkeypatch.setattr(m, "SMO_ITER_PER_SAMPLE", 0)
+    monkeypatch.setattr(m, "_lowrank_svm_qp", lambda *a: calls.append(1) or qp(*a))
+    S, y = blobs(3, 10, 7, noise=30.0)
+    tr, te = np.arange(0, 30, 2), np.arange(1, 30, 2)
     grid = [{"C": 100.0, "rho": r, "n_components": 2} for r in (0.1, 10.0)]
-    fast = msvmca.svmca_fold_evaluator(S[:30][:, :30], y[:30], S[30:, :30], grid)
+    fast = msvmca.svmca_fold_evaluator(S[np.ix_(tr, tr)], y[tr], S[np.ix_(te, tr)], grid)
+    assert len(calls) > 0
     for p, pred in zip(grid, fast, strict=True):
-        est = SVMCA(**msvmca.SVMCA_FIXED, **p).fit(S[:30][:, :30], y[:30])
-        np.testing.assert_array_equal(est.predict(S[30:, :30]), pred)
+        est = SVMCA(**msvmca.SVMCA_FIXED, **p).fit(S[np.ix_(tr, tr)], y[tr])
+        np.testing.assert_array_equal(est.predict(S[np.ix_(te, tr)]), pred)
