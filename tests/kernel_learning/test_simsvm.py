@@ -200,6 +200,8 @@ def test_multiclass_ovo_pickle_and_pairwise():
         ({"test_transform": "linear"}, "test_transform"),
         ({"eig_tol": 2.0}, "eig_tol"),
         ({"solver": "lp"}, "l1-clip"),
+        ({"solver": "dual-qp"}, "l1-clip"),
+        ({"solver": "dual-qp", "regularizer": "l1-flip", "eta": -1.0}, "eta"),
         ({"solver": "lp", "regularizer": "l1-clip", "n_basis": 0}, "n_basis"),
     ],
 )

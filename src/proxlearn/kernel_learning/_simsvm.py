@@ -62,6 +62,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..solvers._simsvm_dual import SimSVMDualQP, dual_qp_applicable
 from ..solvers._simsvm_socp import (
     SimSVMSOCP,
     SimSVMSolution,
@@ -80,7 +81,7 @@ REGULARIZERS = {
     "l1-flip": ("l1", "flip"),
     "frobenius": ("frobenius", "ones"),
 }
-SIMSVM_SOLVERS = ("socp", "lp", "sdp")
+SIMSVM_SOLVERS = ("socp", "dual-qp", "lp", "sdp")
 SIMSVM_TEST_TRANSFORMS = ("consistent", "raw")
 _EIGH_DRIVER = "evd"
 
@@ -132,6 +133,7 @@ class SimSVMProblem:
         # h = ||K_alpha - S||_F includes every dropped eigenvalue (not in K_alpha)
         self.const = float(np.linalg.norm(lam[~keep])) if self.kind == "frobenius" else 0.0
         self._socp = None
+        self._dual = None
 
     @property
     def n_components(self):
@@ -141,6 +143,16 @@ class SimSVMProblem:
         if self.n_components == 0:
             # K_alpha = 0: the SVM reduces to the best constant, xi = 1 - y b
             return self._constant_solution(eta, gamma)
+        if solver == "dual-qp":
+            if not dual_qp_applicable(self.kind, self.lamk, self.refk):
+                raise InvalidParameterError(
+                    "solver='dual-qp' solves the l1 regularisers with a clip or flip "
+                    f"reference ('l1-clip' or 'l1-flip'), got kind {self.kind!r}; use "
+                    "solver='socp'."
+                )
+            if self._dual is None:
+                self._dual = SimSVMDualQP(self.Uk, self.lamk, self.y, self.refk)
+            return self._dual.solve(eta, gamma)
         if solver == "socp":
             if self._socp is None:
                 self._socp = SimSVMSOCP(
@@ -161,7 +173,6 @@ class SimSVMProblem:
         )
 
     def _constant_solution(self, eta, gamma):
-        n = self.y.shape[0]
         # minimise mean(max(0, 1 - y b)): any b in [-1, 1] with the majority sign
         b = 1.0 if np.sum(self.y > 0) >= np.sum(self.y < 0) else -1.0
         hinge = np.maximum(0.0, 1.0 - self.y * b).mean()
@@ -255,9 +266,19 @@ class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         default), its l1 version (needed by the LP; used in Table 5.1), the same
         towards ``alpha_flip = sign(lambda)`` (used for Protein-2), or
         ``||K_alpha - S||_F = ||Lambda (alpha - 1)||_2``.
-    solver : {"socp", "lp", "sdp"}, default="socp"
+    solver : {"socp", "dual-qp", "lp", "sdp"}, default="socp"
         ``"socp"``: exact SOCP (5.31), Clarabel called directly (see
-        :mod:`proxlearn.solvers._simsvm_socp`). ``"lp"``: random LP approximation
+        :mod:`proxlearn.solvers._simsvm_socp`). ``"dual-qp"``: the same exact
+        problem through its dual QP, by our interior point with a certified
+        duality gap (:mod:`proxlearn.solvers._simsvm_dual`); ``"l1-clip"`` and
+        ``"l1-flip"`` only, several times faster than ``"socp"``. Its optimum
+        is certified to ``1e-6`` relative; a gap up to ``1e-5`` gives a
+        :class:`~proxlearn.solvers._simsvm_socp.SimSVMSolverWarning`, a larger
+        one a :class:`~proxlearn.solvers._simsvm_socp.SimSVMSolverError`. Over
+        the 6 x 7 grid ``eta`` in {1e-3, ..., 100}, ``gamma`` in {1e-4, ...,
+        100}: no warning on aural_sonar and voting (168 problems); on 1008
+        random problems 24 warnings and one error (``eta = 1e-3``,
+        ``gamma = 1e-4``, objective 0.002). ``"lp"``: random LP approximation
         (5.28) with ``n_basis`` basis draws per eigenvector, HiGHS dual simplex;
         l1 regularisers only; its optimum is an upper bound. ``"sdp"``: LMI
         (5.21) through cvxpy, for verification on small problems.
@@ -336,6 +357,11 @@ class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         if eig_tol >= 1.0:
             raise InvalidParameterError(
                 f"eig_tol is relative to max|lambda| and must be < 1, got {eig_tol}."
+            )
+        if self.solver == "dual-qp" and self.regularizer not in ("l1-clip", "l1-flip"):
+            raise InvalidParameterError(
+                "solver='dual-qp' (the dual QP of the l1 problem) needs regularizer "
+                f"'l1-clip' or 'l1-flip', got {self.regularizer!r}; use solver='socp'."
             )
         if self.solver == "lp":
             if REGULARIZERS[self.regularizer][0] != "l1":

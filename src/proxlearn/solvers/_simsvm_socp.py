@@ -110,7 +110,10 @@ class SimSVMSolution:
     seconds : float
         Solver wall time (excluding assembly).
     x, s, dual : ndarray or None
-        Raw conic primal, slack and dual vectors (SOCP only).
+        Raw conic primal, slack and dual vectors (Clarabel SOCP only).
+    gap, dual_objective : float or None
+        Certified duality gap and the dual (lower-bound) objective (the dual-QP
+        interior point of :mod:`proxlearn.solvers._simsvm_dual` only).
     """
 
     z: np.ndarray
@@ -124,6 +127,8 @@ class SimSVMSolution:
     x: np.ndarray | None = None
     s: np.ndarray | None = None
     dual: np.ndarray | None = None
+    gap: float | None = None
+    dual_objective: float | None = None
 
 
 def _reg_value(kind, alpha, ref, lam, const=0.0):

@@ -25,40 +25,10 @@ from .._validation import (
     check_positive,
 )
 from ..base import PairwiseMixin
+from ..solvers._hinge import central_hinge_intercept as _central_intercept
 from ._ovo import _OvOLinearMixin, fit_ovo
 
 __all__ = ["LPMachine", "lp_machine_binary", "lp_machine_path"]
-
-
-def _central_intercept(f, y):
-    """Centre of the interval of optimal intercepts for fixed margins ``f = S w``.
-
-    For fixed ``w`` the LP objective depends on ``b`` only through the hinge
-    loss ``L(b) = sum_i max(0, 1 - y_i (f_i + b))``, a convex piecewise-linear
-    function with breakpoints ``t_i = y_i - f_i`` and integer slopes. Its
-    minimisers form an interval ``[b_lo, b_hi]`` (one point unless the slope
-    is zero between two breakpoints). A simplex solver returns an endpoint,
-    and which endpoint depends on the path it took (warm or cold start, HiGHS
-    version). When the interval is wide -- typically ``w = 0`` for a small
-    ``C`` on balanced classes, where every ``b`` in ``[-1, 1]`` is optimal --
-    the two endpoints predict opposite classes. Returning the centre keeps the
-    objective optimal and makes the answer independent of the solver path.
-    The slopes are counts, so the interval is found exactly (no tolerance).
-    """
-    t = y - f
-    pos, neg = np.sort(t[y > 0]), np.sort(t[y < 0])
-    ts = np.sort(t)
-    # right derivative at t_k: -#{pos: t > t_k} + #{neg: t <= t_k}  (nondecreasing)
-    right = -(len(pos) - np.searchsorted(pos, ts, side="right")) + np.searchsorted(
-        neg, ts, side="right"
-    )
-    # left derivative at t_k: -#{pos: t >= t_k} + #{neg: t < t_k}
-    left = -(len(pos) - np.searchsorted(pos, ts, side="left")) + np.searchsorted(
-        neg, ts, side="left"
-    )
-    b_lo = ts[np.argmax(right >= 0)]
-    b_hi = ts[len(ts) - 1 - np.argmax((left <= 0)[::-1])]
-    return 0.5 * (b_lo + b_hi)
 
 
 def _margin_rows(S, y, fmt):
