@@ -144,6 +144,8 @@ def test_estimator_with_dual_qp_matches_the_socp():
     fast = SimSVM(regularizer="l1-clip", solver="dual-qp").fit(S, y)
     slow = SimSVM(regularizer="l1-clip").fit(S, y)
     assert fast.solver_status_ == ["optimal"]
+    assert 0 <= fast.duality_gap_[0] <= 1e-6 * fast.objective_
+    assert np.isnan(slow.duality_gap_[0])
     assert fast.objective_ == pytest.approx(slow.objective_, rel=1e-6)
     np.testing.assert_array_equal(fast.predict(S[:10]), slow.predict(S[:10]))
 

@@ -210,6 +210,7 @@ class SimSVMProblem:
             iterations=sol.iterations,
             seconds=sol.seconds,
             eig_tol=self.tol,
+            gap=np.nan if sol.gap is None else float(sol.gap),
         )
 
 
@@ -232,6 +233,7 @@ class _PairModel:
     iterations: int
     seconds: float
     eig_tol: float
+    gap: float = np.nan
 
     def test_map(self):
         """``P = U diag(alpha) U^T`` over the kept directions (5.19)."""
@@ -324,6 +326,9 @@ class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
     n_iter_ : ndarray of shape (n_pairs,)
     fit_seconds_ : ndarray of shape (n_pairs,)
         Solver time per pair (excluding the eigendecomposition).
+    duality_gap_ : ndarray of shape (n_pairs,)
+        Certified duality gap of ``objective_`` per pair (``solver="dual-qp"``;
+        NaN for the other solvers).
     support_, n_support_, n_features_in_
     """
 
@@ -440,6 +445,7 @@ class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         self.solver_status_ = [m.status for m in models]
         self.n_iter_ = np.array([m.iterations for m in models])
         self.fit_seconds_ = np.array([m.seconds for m in models])
+        self.duality_gap_ = np.array([m.gap for m in models])
         self._set_support(y_idx, n)
         return self
 
