@@ -111,10 +111,15 @@ def test_grid_reuse_matches_fresh_solves():
 
 # ------------------------------------------------------------ consistency
 @settings(max_examples=12, deadline=None)
-@given(st.integers(0, 10_000), st.sampled_from(["l2-clip", "l1-flip", "frobenius"]))
-def test_training_rows_map_to_learned_kernel(seed, regularizer):
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from([("l2-clip", "socp"), ("l1-flip", "socp"), ("frobenius", "socp"),
+                     ("l1-clip", "dual-qp"), ("l1-flip", "dual-qp")]),
+)
+def test_training_rows_map_to_learned_kernel(seed, reg_solver):
+    regularizer, solver = reg_solver
     S, y = indefinite(14, seed)
-    clf = SimSVM(eta=0.05, gamma=0.05, regularizer=regularizer).fit(S, y)
+    clf = SimSVM(eta=0.05, gamma=0.05, regularizer=regularizer, solver=solver).fit(S, y)
     K = clf.learned_kernel()
     np.testing.assert_allclose(clf.modify_test(S), K, atol=1e-9 * np.abs(S).max())
     # decision on modified rows = K c + b, and on training rows = U z + b
@@ -171,8 +176,9 @@ def test_eig_tol_drops_near_zero_directions():
 
 
 # ------------------------------------------------------------ estimator API
-def test_check_estimator():
-    check_estimator(SimSVM(), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
+@pytest.mark.parametrize("params", [{}, {"regularizer": "l1-clip", "solver": "dual-qp"}])
+def test_check_estimator(params):
+    check_estimator(SimSVM(**params), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
 
 
 def test_multiclass_ovo_pickle_and_pairwise():
