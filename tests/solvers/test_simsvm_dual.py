@@ -95,7 +95,7 @@ def test_large_gamma_gives_the_svm_on_the_reference_kernel():
     np.testing.assert_allclose(sol.alpha, r, atol=1e-6)
 
 
-def test_refinement_is_polished_beyond_the_multipliers(monkeypatch):
+def test_polish_tightens_the_certificate(monkeypatch):
     # without the active-set polish the certificate stalls above the tolerance
     # on this problem (the interior point's multipliers are not accurate enough)
     U, lam, y, r = eig_problem(60, 2, "clip")

