@@ -114,7 +114,8 @@ def test_grid_reuse_matches_fresh_solves():
 @given(
     st.integers(0, 10_000),
     st.sampled_from([("l2-clip", "socp"), ("l1-flip", "socp"), ("frobenius", "socp"),
-                     ("l1-clip", "dual-qp"), ("l1-flip", "dual-qp")]),
+                     ("l1-clip", "dual-qp"), ("l1-flip", "dual-qp"), ("l2-clip", "dual-qp"),
+                     ("l2-flip", "dual-qp")]),
 )
 def test_training_rows_map_to_learned_kernel(seed, reg_solver):
     regularizer, solver = reg_solver
@@ -176,7 +177,7 @@ def test_eig_tol_drops_near_zero_directions():
 
 
 # ------------------------------------------------------------ estimator API
-@pytest.mark.parametrize("params", [{}, {"regularizer": "l1-clip", "solver": "dual-qp"}])
+@pytest.mark.parametrize("params", [{}, {"solver": "dual-qp"}])
 def test_check_estimator(params):
     check_estimator(SimSVM(**params), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
 
@@ -206,7 +207,7 @@ def test_multiclass_ovo_pickle_and_pairwise():
         ({"test_transform": "linear"}, "test_transform"),
         ({"eig_tol": 2.0}, "eig_tol"),
         ({"solver": "lp"}, "l1-clip"),
-        ({"solver": "dual-qp"}, "l1-clip"),
+        ({"solver": "dual-qp", "regularizer": "frobenius"}, "clip or flip reference"),
         ({"solver": "dual-qp", "regularizer": "l1-flip", "eta": -1.0}, "eta"),
         ({"solver": "lp", "regularizer": "l1-clip", "n_basis": 0}, "n_basis"),
     ],

@@ -1,10 +1,11 @@
-"""SimSVM with an l1 regulariser through its dual QP (Chen 2010, section 5.2).
+"""SimSVM with an l1 or l2 regulariser through its dual (Chen 2010, section 5.2).
 
 The exact SimSVM problem (5.20) with ``h(alpha) = ||alpha - alpha_ref||_1`` and
 a clip or flip reference (``lambda_i ref_i >= 0``) is the SOCP (5.31). Its
 Lagrangian dual is a *quadratic program* in the SVM dual variables ``beta``
-(derivation below), which this module solves with a primal-dual interior
-point whose Newton systems cost ``O(n k^2)`` -- instead of handing the SOCP's
+(derivation below); with ``||alpha - alpha_ref||_2`` the dual is the same
+quadratic objective under one convex quartic constraint. This module solves
+both with a primal-dual interior point whose Newton systems cost ``O(n k^2)`` -- instead of handing the SOCP's
 ``(n + 4k)``-dimensional KKT system with a dense ``n x k`` block to a general
 sparse conic solver.
 
@@ -30,12 +31,24 @@ extra two-sided linear constraints, one per eigen-direction. The multipliers
 ``z = a_ref g / (2 eta) + mu_+ - mu_-`` (``K_alpha c = U z``), and the
 equality multiplier is ``b``.
 
+For ``h = ||alpha - alpha_ref||_2`` the inner minimum over ``a`` is finite iff
+``||(|lambda_i| g_i^2 / (4 eta))_i||_2 <= gamma``, so the dual keeps the
+objective and the box and replaces the ``2k`` linear constraints by the single
+constraint ``c(g) = (sum_i kappa_i^2 g_i^4 - gamma^2) / 2 <= 0`` with
+``kappa_i = |lambda_i| / (4 eta)``. With its multiplier ``nu``,
+``z = a_ref g / (2 eta) + 2 nu kappa^2 g^3``; the interior point treats ``c``
+by its Lagrangian Hessian (diagonal in ``g``) and the rank-one term of its
+linearisation (Sherman-Morrison).
+
 Optimality certificate
 ----------------------
-Every iterate ``beta`` is dual feasible, so ``D(beta)`` is a lower bound of the
-optimum. From the iterate's ``z`` the primal point is completed exactly: the
-best spectrum for that ``z`` is ``a_i = max(a_ref_i, 2 eta |z_i| / r_i)``
-(minimise ``eta z_i^2 / a_i + gamma |a_i - a_ref_i| / |lambda_i|``), the best
+Every iterate ``beta`` is dual feasible (for l2 after scaling it into the
+quartic constraint, which keeps the box and ``y^T beta = 0``), so ``D(beta)``
+is a lower bound of the optimum. From the iterate's ``z`` a primal point is
+completed exactly: for l1 the best spectrum for that ``z`` is
+``a_i = max(a_ref_i, 2 eta |z_i| / r_i)`` (minimise
+``eta z_i^2 / a_i + gamma |a_i - a_ref_i| / |lambda_i|``), for l2 the spectrum
+``a = 2 eta z / g`` of the multiplier (kept ``>= a_ref``); the best
 intercept is the centre of the exact minimiser interval of the hinge loss
 (:func:`proxlearn.solvers._hinge.central_hinge_intercept`), and the slacks are
 the hinge losses. Its objective ``P`` is an upper bound, and the solver stops
@@ -54,9 +67,9 @@ SOCP's sparse KKT system and cannot exploit this. On the Table 5.1 problems it i
 than Clarabel on the SOCP and 3.2-4.5x faster than the SOCP in plain cvxpy, with
 certified gaps of 2e-9 and 3e-9 (``benchmarks/bench_simsvm.py``).
 
-The l2 regularisers (``||alpha - ref||_2``) give a dual with one non-quadratic
-constraint ``sum_i (|lambda_i| g_i^2)^2 <= (4 eta gamma)^2``; they stay with
-Clarabel on the SOCP (:class:`proxlearn.solvers._simsvm_socp.SimSVMSOCP`).
+The Frobenius regulariser (reference ``alpha = 1``, so ``lambda_i ref_i < 0``
+on negative eigenvalues) stays with Clarabel on the SOCP
+(:class:`proxlearn.solvers._simsvm_socp.SimSVMSOCP`).
 """
 
 from __future__ import annotations
@@ -95,15 +108,145 @@ _ACTIVE = (1e-3, 1e-2, 1e-1)
 
 
 def dual_qp_applicable(kind, lam, ref) -> bool:
-    """Whether :class:`SimSVMDualQP` solves this problem (l1, ``lambda ref >= 0``)."""
-    return kind == "l1" and bool(np.all(np.asarray(lam) * np.asarray(ref) >= 0))
+    """Whether :class:`SimSVMDualQP` solves this problem (l1 or l2, ``lambda ref >= 0``)."""
+    return kind in ("l1", "l2") and bool(np.all(np.asarray(lam) * np.asarray(ref) >= 0))
+
+
+class _L1Block:
+    """The ``2k`` linear constraints ``-r <= g <= r`` of the l1 dual."""
+
+    def __init__(self, qp, eta, gamma):
+        self.B, self.k = qp.B, qp.k
+        self.r = np.sqrt(4.0 * eta * gamma / qp.abs_lam)
+        self.eta = eta
+
+    def scale_start(self, g):
+        """Factor bringing a start with these ``g`` well inside the constraints."""
+        ratio = np.max(np.abs(g) / self.r)
+        return 0.5 / ratio if ratio > 0.5 else 1.0
+
+    def slack(self, g):
+        return np.concatenate([self.r - g, self.r + g])
+
+    def prepare(self, g, lm_c):
+        """Per-iteration state; nothing to prepare for linear constraints."""
+
+    def rows(self, v):
+        gv = self.B @ v
+        return np.concatenate([gv, -gv])
+
+    def rows_t(self, w):
+        return self.B.T @ (w[: self.k] - w[self.k:])
+
+    def residual(self, g, s_c):
+        return np.concatenate([g + s_c[: self.k] - self.r, -g + s_c[self.k:] - self.r])
+
+    def z(self, coef, g, lm_c):
+        return coef * g + lm_c[: self.k] - lm_c[self.k:]
+
+    def newton_terms(self, coef, g, lm_c, w_c):
+        """Diagonal ``e`` of the g-space Newton block and a rank-one ``(v, weight)``."""
+        return coef + w_c[: self.k] + w_c[self.k:], None, 0.0
+
+    def spectrum(self, qp, z, g):
+        """Best ``a`` for ``z``: argmin ``eta z^2/a + gamma |a - a_ref| / |lambda|``."""
+        return np.maximum(qp.a_ref, 2.0 * self.eta * np.abs(z) / self.r), z
+
+    def feasible_scale(self, g):
+        return 1.0 if np.all(np.abs(g) <= self.r * (1 + 1e-12)) else 0.0
+
+    def polish(self, qp, beta, g, coef):
+        """``z`` with ``delta`` on the active constraints and ``b`` fitted to the free margins."""
+        C = 1.0 / qp.n
+        out, seen = [], set()
+        for thr in _ACTIVE:
+            free = (beta > thr * C) & (beta < (1.0 - thr) * C)
+            act = self.r - np.abs(g) < thr * self.r
+            key = (free.tobytes(), act.tobytes())
+            if not free.any() or key in seen:
+                continue
+            seen.add(key)
+            Uf = qp.U[free]
+            z0 = coef * g
+            M = np.column_stack([Uf[:, act], np.ones(int(free.sum()))])
+            sol, *_ = scipy.linalg.lstsq(
+                M, qp.y[free] - Uf @ z0, check_finite=False, lapack_driver="gelsd"
+            )
+            z = z0.copy()
+            z[act] += sol[:-1]
+            out.append(z)
+        return out
+
+
+class _L2Block:
+    """The one convex constraint ``c(g) = (sum kappa^2 g^4 - gamma^2) / 2 <= 0`` of the l2 dual."""
+
+    def __init__(self, qp, eta, gamma):
+        self.B = qp.B
+        self.kap2 = (qp.abs_lam / (4.0 * eta)) ** 2
+        self.gamma, self.eta = gamma, eta
+
+    def c(self, g):
+        return 0.5 * (np.sum(self.kap2 * g**4) - self.gamma**2)
+
+    def scale_start(self, g):
+        q = np.sum(self.kap2 * g**4)
+        return (0.25 * self.gamma**2 / q) ** 0.25 if q > 0.25 * self.gamma**2 else 1.0
+
+    def slack(self, g):
+        return np.array([-self.c(g)])
+
+    def prepare(self, g, lm_c):
+        self.gc = 2.0 * self.kap2 * g**3  # gradient of c in g
+        self.v = self.B.T @ self.gc  # gradient of c in beta
+
+    def rows(self, v):
+        return np.array([self.v @ v])
+
+    def rows_t(self, w):
+        return self.v * w[0]
+
+    def residual(self, g, s_c):
+        return np.array([self.c(g) + s_c[0]])
+
+    def z(self, coef, g, lm_c):
+        return coef * g + lm_c[0] * self.gc
+
+    def newton_terms(self, coef, g, lm_c, w_c):
+        # Lagrangian Hessian nu * 6 kappa^2 g^2 (diagonal in g) plus the
+        # linearised constraint's rank-one term w_c v v^T
+        return coef + lm_c[0] * 6.0 * self.kap2 * g * g, self.v, float(w_c[0])
+
+    def spectrum(self, qp, z, g):
+        """``a`` from ``z = a g / (2 eta)`` (the multiplier's spectrum), kept >= a_ref."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a = np.where(g != 0, 2.0 * self.eta * z / g, qp.a_ref)
+        a = np.maximum(a, qp.a_ref)
+        return a, a * g / (2.0 * self.eta)
+
+    def feasible_scale(self, g):
+        q = np.sum(self.kap2 * g**4)
+        return 1.0 if q <= self.gamma**2 else (self.gamma**2 / q) ** 0.25
+
+    def polish(self, qp, beta, g, coef):
+        """``z = coef g + nu gc`` with ``(nu, b)`` fitted to the free margins."""
+        C = 1.0 / qp.n
+        free = (beta > _ACTIVE[0] * C) & (beta < (1.0 - _ACTIVE[0]) * C)
+        if not free.any():
+            return []
+        Uf = qp.U[free]
+        M = np.column_stack([Uf @ self.gc, np.ones(int(free.sum()))])
+        sol, *_ = scipy.linalg.lstsq(
+            M, qp.y[free] - Uf @ (coef * g), check_finite=False, lapack_driver="gelsd"
+        )
+        return [coef * g + sol[0] * self.gc] if sol[0] >= 0 else []
 
 
 class SimSVMDualQP:
-    """SimSVM (5.20) with ``h = ||alpha - ref||_1`` solved through its dual QP.
+    """SimSVM (5.20) with an l1 or l2 regulariser solved through its dual.
 
     Same inputs and output as :class:`~proxlearn.solvers._simsvm_socp.SimSVMSOCP`
-    with ``kind="l1"``; re-solvable for any ``(eta, gamma)``.
+    with ``kind="l1"`` or ``"l2"``; re-solvable for any ``(eta, gamma)``.
 
     Parameters
     ----------
@@ -112,6 +255,9 @@ class SimSVMDualQP:
         :class:`~proxlearn.solvers._simsvm_socp.SimSVMSOCP`; both labels present.
     ref : ndarray of shape (k,)
         Reference spectrum weights with ``lam * ref >= 0`` (clip or flip).
+    kind : {"l1", "l2"}
+        ``h = ||alpha - ref||_1`` (the dual is a QP) or ``||alpha - ref||_2``
+        (the dual has one more, quartic, constraint).
     tol : float
         Certified duality gap at which to stop, relative to ``|D|`` (floored at
         ``1e-3``): the returned objective is within ``tol`` (relative) of the
@@ -120,19 +266,21 @@ class SimSVMDualQP:
         Interior-point iterations.
     """
 
-    def __init__(self, U, lam, y, ref, *, tol=1e-7, max_iter=100):
+    def __init__(self, U, lam, y, ref, kind="l1", *, tol=1e-7, max_iter=100):
         U = np.ascontiguousarray(U, dtype=np.float64)
         lam = np.asarray(lam, dtype=np.float64)
         y = np.asarray(y, dtype=np.float64)
         ref = np.asarray(ref, dtype=np.float64)
-        if not dual_qp_applicable("l1", lam, ref):
+        if kind not in ("l1", "l2"):
+            raise ValueError(f"SimSVMDualQP solves kind 'l1' or 'l2', got {kind!r}.")
+        if not dual_qp_applicable(kind, lam, ref):
             raise ValueError(
                 "SimSVMDualQP needs lambda_i * ref_i >= 0 for every direction (a clip or "
                 "flip reference); use SimSVMSOCP for other references."
             )
         if not (np.any(y > 0) and np.any(y < 0)):
             raise ValueError("SimSVMDualQP needs labels of both signs.")
-        self.U, self.lam, self.y, self.ref = U, lam, y, ref
+        self.U, self.lam, self.y, self.ref, self.kind = U, lam, y, ref, kind
         self.n, self.k = U.shape
         self.B = np.ascontiguousarray((U * y[:, None]).T)
         self.a_ref = lam * ref
@@ -141,83 +289,47 @@ class SimSVMDualQP:
         self.max_iter = int(max_iter)
 
     # -- pieces ------------------------------------------------------------
-    def _start(self, r):
+    def _start(self, block):
         """A strictly feasible ``beta``: balanced classes, scaled inside the constraints."""
         y, n = self.y, self.n
         C = 1.0 / n
         npos, nneg = np.sum(y > 0), np.sum(y < 0)
         m = min(npos, nneg)
         beta = np.where(y > 0, 0.5 * C * m / npos, 0.5 * C * m / nneg)
-        ratio = np.max(np.abs(self.B @ beta) / r)
-        if ratio > 0.5:
-            beta *= 0.5 / ratio
-        return beta
+        return beta * block.scale_start(self.B @ beta)
 
-    def primal_value(self, z, eta, gamma, r):
-        """Objective ``P`` of the primal point completed from ``z``, with ``a`` and ``b``.
+    def primal_value(self, z, eta, gamma, block, g):
+        """Objective ``P`` of the primal point completed from ``z``, with ``a``, ``b``, ``z``.
 
         Any ``z`` completes to a feasible primal point, so ``P`` is an upper
         bound of the optimum.
         """
-        a = np.maximum(self.a_ref, 2.0 * eta * np.abs(z) / r)
+        a, z = block.spectrum(self, z, g)
         f0 = self.U @ z
         b = float(central_hinge_intercept(f0, self.y))
         hinge = float(np.maximum(0.0, 1.0 - self.y * (f0 + b)).mean())
         pos = a > 0
         quad = float(np.sum(z[pos] ** 2 / a[pos])) if np.all(z[~pos] == 0.0) else np.inf
-        reg = float(np.sum(np.abs(a - self.a_ref) / self.abs_lam))
-        return hinge + eta * quad + gamma * reg, a, b
+        dev = (a - self.a_ref) / self.abs_lam
+        reg = float(np.sum(np.abs(dev)) if self.kind == "l1" else np.linalg.norm(dev))
+        return hinge + eta * quad + gamma * reg, a, b, z
 
-    def dual_value(self, beta, coef, r):
+    def dual_value(self, beta, coef, block):
         """Dual objective ``D`` of ``beta`` (a lower bound), or ``-inf`` if infeasible.
 
-        Feasibility is checked with a rounding allowance of ``1e-12`` relative.
+        The box and ``y^T beta = 0`` are checked with a rounding allowance of
+        ``1e-12`` relative; for l2, ``beta`` is scaled into the quartic
+        constraint (``t beta`` stays in the box and orthogonal to ``y``).
         """
         C = 1.0 / self.n
+        if (beta.min() < -1e-12 * C or beta.max() > C * (1 + 1e-12)
+                or abs(self.y @ beta) > 1e-12 * C * self.n):
+            return -np.inf
         g = self.B @ beta
-        ok = (
-            beta.min() >= -1e-12 * C
-            and beta.max() <= C * (1 + 1e-12)
-            and np.all(np.abs(g) <= r * (1 + 1e-12))
-            and abs(self.y @ beta) <= 1e-12 * C * self.n
-        )
-        return float(beta.sum() - 0.5 * np.dot(coef, g * g)) if ok else -np.inf
-
-    def polish(self, beta, g, coef, r):
-        """Candidate primal ``z`` from the active sets of a near-optimal ``beta``.
-
-        The interior point's multipliers give ``z`` only to the accuracy of its
-        complementarity, while ``beta`` (and ``D``) converge faster. At the
-        optimum ``z = coef g + delta`` with ``delta_i != 0`` only on active
-        constraints ``|g_i| = r_i``, and every free ``beta_j`` (strictly inside
-        the box) has ``y_j ((U z)_j + b) = 1``. Guessing both sets from the
-        iterate and solving these equations for ``(delta, b)`` by least squares
-        recovers ``z`` far more accurately. Near-degenerate ``beta_j`` (tending
-        to a bound with a vanishing multiplier) make the guess ambiguous, so one
-        candidate per threshold is returned. No guess is trusted: the caller
-        keeps a candidate only if its primal value (an upper bound) is lower.
-        """
-        C = 1.0 / self.n
-        U, y = self.U, self.y
-        out = []
-        seen = set()
-        for thr in _ACTIVE:
-            free = (beta > thr * C) & (beta < (1.0 - thr) * C)
-            act = r - np.abs(g) < thr * r
-            key = (free.tobytes(), act.tobytes())
-            if not free.any() or key in seen:
-                continue
-            seen.add(key)
-            Uf = U[free]
-            z0 = coef * g
-            M = np.column_stack([Uf[:, act], np.ones(int(free.sum()))])
-            sol, *_ = scipy.linalg.lstsq(
-                M, y[free] - Uf @ z0, check_finite=False, lapack_driver="gelsd"
-            )
-            z = z0.copy()
-            z[act] += sol[:-1]
-            out.append(z)
-        return out
+        t = block.feasible_scale(g)
+        if t <= 0:
+            return -np.inf
+        return float(t * beta.sum() - 0.5 * t * t * np.dot(coef, g * g))
 
     # -- solve ------------------------------------------------------------
     def solve(self, eta, gamma) -> SimSVMSolution:
@@ -239,20 +351,18 @@ class SimSVMDualQP:
         n, k, B, y = self.n, self.k, self.B, self.y
         C = 1.0 / n
         coef = self.a_ref / (2.0 * eta)
-        r = np.sqrt(4.0 * eta * gamma / self.abs_lam)
-        h = np.concatenate([np.zeros(n), np.full(n, C), r, r])
-        m_tot = h.size
-        i_lo, i_up, i_p, i_m = slice(0, n), slice(n, 2 * n), slice(2 * n, 2 * n + k), slice(2 * n + k, None)
+        block = (_L1Block if self.kind == "l1" else _L2Block)(self, eta, gamma)
+        i_lo, i_up, i_c = slice(0, n), slice(n, 2 * n), slice(2 * n, None)
 
-        def G(v):  # rows of the inequalities -beta <= 0, beta <= C, g <= r, -g <= r
-            gv = B @ v
-            return np.concatenate([-v, v, gv, -gv], axis=0)
+        def G(v):  # rows of -beta <= 0, beta <= C and the block's constraints
+            return np.concatenate([-v, v, block.rows(v)])
 
         def GT(w):
-            return -w[i_lo] + w[i_up] + B.T @ (w[i_p] - w[i_m])
+            return -w[i_lo] + w[i_up] + block.rows_t(w[i_c])
 
-        beta = self._start(r)
-        s = h - G(beta)  # slacks, > 0
+        beta = self._start(block)
+        s = np.concatenate([beta, C - beta, block.slack(B @ beta)])  # slacks, > 0
+        m_tot = s.size
         lm = (1.0 / n) / s  # multipliers: a perfectly centred start, mu = 1/n
         nu = 0.0
         best_p = None  # (P, z, a, b): smallest upper bound so far
@@ -267,16 +377,17 @@ class SimSVMDualQP:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             for it in range(1, self.max_iter + 1):
                 g = B @ beta
-                z = coef * g + lm[i_p] - lm[i_m]
-                D = self.dual_value(beta, coef, r)
+                block.prepare(g, lm[i_c])
+                z = block.z(coef, g, lm[i_c])
+                D = self.dual_value(beta, coef, block)
                 mu_prev, mu = mu, float(s @ lm) / m_tot
                 best_d = max(best_d, D)
                 # the primal completion needs a sort and the polish a solve: do them
                 # once the complementarity gap is within reach of the tolerance
                 reach = _CERT_FROM * max(self.tol, _ACCEPT) * max(abs(best_d), _SCALE_FLOOR)
                 if m_tot * mu <= reach or best_p is None:
-                    for zc in [z] + self.polish(beta, g, coef, r):
-                        P, ac, bb = self.primal_value(zc, eta, gamma, r)
+                    for zc in [z] + block.polish(self, beta, g, coef):
+                        P, ac, bb, zc = self.primal_value(zc, eta, gamma, block, g)
                         if best_p is None or P < best_p[0]:
                             best_p = (P, zc, ac, bb)
                     gap = best_p[0] - best_d
@@ -289,9 +400,10 @@ class SimSVMDualQP:
                     stall = 0 if improved else stall + 1
                     if stall >= (3 if mu_prev < _MU_FLOOR else _STALL):
                         break
-                # residuals (the primal ones only by rounding: the start is feasible)
+                # residuals (the linear ones only by rounding: the start is feasible)
                 rd = B.T @ z - 1.0 - lm[i_lo] + lm[i_up] + y * nu
-                rp = G(beta) + s - h
+                rp = np.concatenate([-beta + s[i_lo], beta + s[i_up] - C,
+                                     block.residual(g, s[i_c])])
                 re = float(y @ beta)
                 rd_norm = float(np.abs(rd).max())
                 min_rd = min(min_rd, rd_norm)
@@ -299,7 +411,7 @@ class SimSVMDualQP:
                     break  # the Newton directions have lost their accuracy
                 w = lm / s
                 d = w[i_lo] + w[i_up]
-                e = coef + w[i_p] + w[i_m]
+                e, v1, w1 = block.newton_terms(coef, g, lm[i_c], w[i_c])
                 dinv = 1.0 / d
                 N = (B * dinv) @ B.T
                 N[np.diag_indices(k)] += 1.0 / np.maximum(e, 1e-300)
@@ -310,7 +422,8 @@ class SimSVMDualQP:
                     break
                 refine = mu < _REFINE_BELOW
 
-                def msolve(R, L=L, dinv=dinv, d=d, e=e, refine=refine):
+                def m0solve(R, L=L, dinv=dinv, d=d, e=e, refine=refine):
+                    # (diag(d) + B^T diag(e) B)^-1 R through the k x k system
                     def once(Q):
                         W, _ = potrs(L, B @ (dinv[:, None] * Q), lower=True)
                         return dinv[:, None] * (Q - B.T @ W)
@@ -320,6 +433,14 @@ class SimSVMDualQP:
                         return X
                     # one step of iterative refinement against the full matrix
                     return X + once(R - (d[:, None] * X + B.T @ (e[:, None] * (B @ X))))
+
+                def msolve(R, v1=v1, w1=w1):
+                    if v1 is None:
+                        return m0solve(R)
+                    # Sherman-Morrison for the rank-one term w1 v1 v1^T
+                    X = m0solve(np.column_stack([R, v1]))
+                    xv, X = X[:, -1], X[:, :-1]
+                    return X - np.outer(xv, w1 * (v1 @ X) / (1.0 + w1 * (v1 @ xv)))
 
                 def rhs(c):
                     # complementarity target c = l ds + s dl; eliminating ds, dl
