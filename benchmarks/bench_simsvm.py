@@ -42,6 +42,7 @@ from threadpoolctl import threadpool_limits
 from proxlearn.solvers._simsvm_dual import SimSVMDualQP
 from proxlearn.solvers._simsvm_socp import (
     SimSVMSOCP,
+    SimSVMSolverError,
     SimSVMSolverWarning,
     simsvm_objective,
     solve_simsvm_sdp,
@@ -144,7 +145,8 @@ def grid(problems, eig_tol):
     etas = (1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0)
     gammas = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0)
     print(f"\n{'grid':>16} {'reg':>7} {'clarabel ms':>12} {'dual qp ms':>11} {'ratio':>6} "
-          f"{'dq better':>9} {'max dq worse':>12} {'max gap':>8} {'warned':>6}", flush=True)
+          f"{'dq better':>9} {'max dq worse':>12} {'max gap':>8} {'warned':>6} {'clarabel failed':>15}",
+          flush=True)
     for name, S, y in problems:
         if name.startswith("random"):
             continue
@@ -153,26 +155,32 @@ def grid(problems, eig_tol):
             ref = (lam > 0).astype(float) if rname == "clip" else np.sign(lam)
             socp, dq = SimSVMSOCP(U, lam, y, ref, kind), SimSVMDualQP(U, lam, y, ref, kind)
             tc, td, worse, gaps = [], [], [], []
-            better = warned = 0
+            better = warned = failed = 0
             for eta in etas:
                 for gamma in gammas:
                     with warnings.catch_warnings(record=True) as w:
                         warnings.simplefilter("always", SimSVMSolverWarning)
                         t = time.perf_counter()
-                        a = socp.solve(eta, gamma)
+                        try:
+                            a = socp.solve(eta, gamma)
+                        except SimSVMSolverError:
+                            a = None  # Clarabel failed (InsufficientProgress etc.)
                         tc.append(time.perf_counter() - t)
                         t = time.perf_counter()
                         b = dq.solve(eta, gamma)
                         td.append(time.perf_counter() - t)
                         warned += sum("dual QP" in str(x.message) for x in w)
+                    gaps.append(b.gap / abs(b.dual_objective))
+                    if a is None:
+                        failed += 1
+                        continue
                     fa = simsvm_objective(U, lam, y, ref, kind, eta, gamma, a.z, a.b, a.alpha)
                     rel = (b.objective - fa) / abs(fa)
                     better += rel < -1e-6
                     worse.append(rel)
-                    gaps.append(b.gap / abs(b.dual_objective))
             print(f"{name:>16} {kind + '-' + rname:>7} {1e3 * np.median(tc):12.1f} {1e3 * np.median(td):11.1f} "
                   f"{np.median(tc) / np.median(td):6.1f} {better:>9d} {max(worse):12.1e} "
-                  f"{max(gaps):8.1e} {warned:>6d}", flush=True)
+                  f"{max(gaps):8.1e} {warned:>6d} {failed:>15d}", flush=True)
 
 
 if __name__ == "__main__":
