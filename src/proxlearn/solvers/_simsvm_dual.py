@@ -89,7 +89,7 @@ __all__ = ["SimSVMDualQP", "dual_qp_applicable"]
 #: fraction-to-boundary factor of the interior-point steps
 _STEP = 0.99
 #: certified gap (relative to |D|) accepted as optimal when ``tol`` is not reached
-#: (the issue's agreement level with the SOCP optimum)
+#: (1e-6 relative is the agreement asked of SimSVM's exact solvers)
 _ACCEPT = 1e-6
 #: certified gap accepted with a warning
 _LOOSE = 1e-5
