@@ -82,7 +82,12 @@ import scipy.linalg
 import scipy.linalg.lapack
 
 from ._hinge import central_hinge_intercept
-from ._simsvm_socp import SimSVMSolution, SimSVMSolverError, SimSVMSolverWarning
+from ._simsvm_socp import (
+    SimSVMSolution,
+    SimSVMSolverError,
+    SimSVMSolverWarning,
+    simsvm_objective,
+)
 
 __all__ = ["SimSVMDualQP", "dual_qp_applicable"]
 
@@ -305,14 +310,10 @@ class SimSVMDualQP:
         bound of the optimum.
         """
         a, z = block.spectrum(self, z, g)
-        f0 = self.U @ z
-        b = float(central_hinge_intercept(f0, self.y))
-        hinge = float(np.maximum(0.0, 1.0 - self.y * (f0 + b)).mean())
-        pos = a > 0
-        quad = float(np.sum(z[pos] ** 2 / a[pos])) if np.all(z[~pos] == 0.0) else np.inf
-        dev = (a - self.a_ref) / self.abs_lam
-        reg = float(np.sum(np.abs(dev)) if self.kind == "l1" else np.linalg.norm(dev))
-        return hinge + eta * quad + gamma * reg, a, b, z
+        b = float(central_hinge_intercept(self.U @ z, self.y))
+        P = simsvm_objective(self.U, self.lam, self.y, self.ref, self.kind, eta, gamma,
+                             z, b, a / self.lam)
+        return P, a, b, z
 
     def dual_value(self, beta, coef, block):
         """Dual objective ``D`` of ``beta`` (a lower bound), or ``-inf`` if infeasible.
