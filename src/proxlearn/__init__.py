@@ -4,8 +4,34 @@ Classifiers, transforms and kernel-learning methods that take an n x n matrix
 of pairwise similarities for training and an m x n test-to-train matrix for
 prediction, in scikit-learn style. Handles asymmetric and indefinite (not PSD)
 similarities.
+
+Subpackages
+-----------
+datasets
+    Loaders (.mat/.npz/.csv/.txt), the data search path, embedded and synthetic sets.
+transforms
+    Symmetrise, dissimilarity -> similarity, spectrum clip/flip/shift/square, similarity features.
+svm
+    SVMs on similarities: as a kernel, as features, P-SVM, the LP machine.
+neighbors
+    Weighted k-NN (uniform, affinity, KRI, KRR) and SVM-KNN.
+discriminant
+    Similarity discriminant analysis (global, local) and the indefinite kernel Fisher discriminant.
+kernel_learning
+    SimSVM, the Indefinite SVM, full kernel SVM, SimMKL with base kernels, SVM-CA.
+solvers
+    Small solvers owned by the project, each with its optimality certificate.
+study
+    Reproduction protocols, the nested-CV study runner, reports.
+metrics
+    Perplexity and normalised cross-entropy of class posteriors.
+exceptions
+    Public errors and warnings (``SimilarityMatrixError``, ``DissimilarityWarning``, ...).
+
+Subpackages are imported on first access, so ``import proxlearn`` stays cheap.
 """
 
+import importlib
 from importlib.metadata import PackageNotFoundError, version
 
 try:
@@ -13,4 +39,28 @@ try:
 except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+unknown"
 
-__all__ = ["__version__"]
+_SUBMODULES = (
+    "datasets",
+    "discriminant",
+    "exceptions",
+    "kernel_learning",
+    "metrics",
+    "neighbors",
+    "plotting",
+    "solvers",
+    "study",
+    "svm",
+    "transforms",
+)
+
+__all__ = ["__version__", *_SUBMODULES]
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_SUBMODULES))

@@ -30,6 +30,16 @@ import warnings
 
 import numpy as np
 
+from .exceptions import (
+    AsymmetricSimilarityWarning,
+    DissimilarityWarning,
+    InvalidParameterError,
+    LabelError,
+    SimilarityMatrixError,
+    SolverError,
+    TestMatrixError,
+)
+
 __all__ = [
     "ASYMMETRY_TOL",
     "AsymmetricSimilarityWarning",
@@ -51,36 +61,6 @@ __all__ = [
 
 #: Relative asymmetry below which a matrix is symmetrised without a warning.
 ASYMMETRY_TOL = 1e-10
-
-
-class SimilarityMatrixError(ValueError):
-    """A similarity (or dissimilarity) matrix is malformed."""
-
-
-class TestMatrixError(SimilarityMatrixError):
-    """A test-to-train similarity matrix does not match the training set."""
-
-    __test__ = False  # not a pytest test class
-
-
-class LabelError(ValueError):
-    """Class labels do not fit the similarity matrix or the task."""
-
-
-class InvalidParameterError(ValueError):
-    """A hyperparameter is outside its valid range for the data given."""
-
-
-class SolverError(RuntimeError):
-    """An optimisation solver failed (status named in the message); never a silent fallback."""
-
-
-class AsymmetricSimilarityWarning(UserWarning):
-    """A method needing symmetry was given an asymmetric matrix and symmetrised it."""
-
-
-class DissimilarityWarning(UserWarning):
-    """A matrix passed as a similarity looks like a dissimilarity (distance)."""
 
 
 def _as_float_matrix(S, name: str) -> np.ndarray:

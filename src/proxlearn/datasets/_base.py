@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import scipy.linalg
 
+from ..exceptions import DatasetNotFoundError
 from .._validation import (
     ASYMMETRY_TOL,
     LabelError,
@@ -27,10 +28,6 @@ __all__ = ["DatasetNotFoundError", "EIGENVALUE_RTOL", "SimilarityDataset", "desc
 EIGENVALUE_RTOL = 1e-10
 
 _KINDS = ("similarity", "dissimilarity")
-
-
-class DatasetNotFoundError(FileNotFoundError):
-    """A data set name is unknown or its file is not on the data search path."""
 
 
 @dataclass

@@ -67,16 +67,13 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..exceptions import SolverFailedError
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
 
 __all__ = ["FullKernelSVM", "SolverFailedError", "modify_test_rows"]
 
 #: conic solvers accepted (both ship with cvxpy's default install)
 SOLVERS = ("CLARABEL", "SCS")
-
-
-class SolverFailedError(SolverError):
-    """The conic solver did not return an optimal solution."""
 
 
 def _warn_inaccurate(solver: str, what: str) -> None:

@@ -107,6 +107,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..exceptions import ComponentsClampedWarning
 from ..svm._kernel_svc import MAX_ITER
 from ..svm._ovo import _OvOLinearMixin, ovo_pairs
 from ..svm._small_svc import libsvm_fit
@@ -124,10 +125,6 @@ __all__ = [
 PREPROCESS_OPTIONS = ("symmetrize", "dissimilarity")
 #: What to do when ``n_components`` exceeds the number of positive eigenvalues.
 EXCESS_OPTIONS = ("raise", "clamp")
-
-
-class ComponentsClampedWarning(UserWarning):
-    """``n_components`` exceeded the number of positive eigenvalues and was clamped."""
 
 
 def _eig_tol(eigenvalues) -> float:

@@ -56,6 +56,8 @@ import warnings
 
 import numpy as np
 
+from ..exceptions import SimplexQPConvergenceWarning
+
 __all__ = [
     "SimplexQPConvergenceWarning",
     "project_simplex",
@@ -86,10 +88,6 @@ def single_threaded_blas():
         return _CONTROLLER.limit(limits=1, user_api="blas")
     except Exception:  # pragma: no cover - threadpoolctl missing or failing
         return contextlib.nullcontext()
-
-
-class SimplexQPConvergenceWarning(UserWarning):
-    """Some simplex QPs did not reach the KKT tolerance within ``max_iter``."""
 
 
 def _as_batch(Q, c):

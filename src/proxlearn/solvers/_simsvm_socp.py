@@ -59,7 +59,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import SolverError
+from ..exceptions import SimSVMSolverError, SimSVMSolverWarning, SolverError
 
 __all__ = [
     "REG_KINDS",
@@ -77,14 +77,6 @@ __all__ = [
 #: ``"l2"`` (``||alpha - ref||_2``), ``"frobenius"`` (``||Lambda (alpha - 1)||_2
 #: = ||K_alpha - S||_F``).
 REG_KINDS = ("l1", "l2", "frobenius")
-
-
-class SimSVMSolverError(SolverError):
-    """The conic / LP solver did not return an optimal solution."""
-
-
-class SimSVMSolverWarning(UserWarning):
-    """The solver returned a solution to reduced accuracy (``AlmostSolved``)."""
 
 
 @dataclass
