@@ -52,7 +52,24 @@ def test_datasets_with_data_home(capsys, no_files, tmp_path):
     scipy.io.savemat(tmp_path / "dh" / "voting.mat", {"A": np.eye(3), "C": [[1], [2], [1]]})
     assert main(["datasets", "--data-home", str(tmp_path / "dh")]) == 0
     out = capsys.readouterr().out
-    assert "voting.mat" in out
+    assert f"voting: {tmp_path / 'dh' / 'voting.mat'}" in out.splitlines()
+
+
+@pytest.mark.parametrize("columns", ["30", "80", "200"])
+def test_paths_are_never_broken_whatever_the_width(capsys, no_files, tmp_path, monkeypatch,
+                                                   columns):
+    """A printed path is one line a user can copy, on any terminal width (issue #14)."""
+    import numpy as np
+    import scipy.io
+
+    monkeypatch.setenv("COLUMNS", columns)
+    home = tmp_path / ("a_long_folder_name_that_does_not_fit_" * 3) / "data[1]"
+    home.mkdir(parents=True)
+    scipy.io.savemat(home / "voting.mat", {"A": np.eye(3), "C": [[1], [2], [1]]})
+    assert main(["datasets", "--data-home", str(home)]) == 0
+    assert f"voting: {home / 'voting.mat'}" in capsys.readouterr().out.splitlines()
+    assert main(["info", "voting", "--data-home", str(home)]) == 0
+    assert f"source: {home / 'voting.mat'}" in capsys.readouterr().out.splitlines()
 
 
 def test_info_json(capsys):

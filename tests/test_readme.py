@@ -24,3 +24,17 @@ def test_readme_names_the_ci_command():
     ci = (README.parent / ".ci" / "run").read_text()
     assert "bash scripts/test.sh" in ci
     assert "bash scripts/test.sh" in README.read_text()
+
+
+def test_readme_says_how_to_get_the_command_on_path():
+    """`proxlearn` lives in ./.venv/bin: the section that uses it bare says so (issue #14)."""
+    section = README.read_text().split("## Command line", 1)[1].split("\n## ", 1)[0]
+    first_block = section.index("```")
+    preamble = section[:first_block]
+    assert "source .venv/bin/activate" in preamble and ".venv/bin/proxlearn" in preamble
+
+
+def test_readme_documents_the_pinned_install():
+    text = README.read_text()
+    assert "constraints.txt" in text and "scripts/refresh-constraints.sh" in text
+    assert (README.parent / "scripts" / "refresh-constraints.sh").exists()

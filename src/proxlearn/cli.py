@@ -54,16 +54,29 @@ def _cmd_datasets(args, console) -> int:
 
     from .datasets import list_datasets
 
+    records = list_datasets(args.data_home)
     table = Table(title="proxlearn data sets")
     table.add_column("name", no_wrap=True)
-    for col in ("available", "from", "n", "kind", "description"):
+    for col in ("available", "file", "n", "kind", "description"):
         table.add_column(col, overflow="fold")
-    for r in list_datasets(args.data_home):
-        table.add_row(r.name, "yes" if r.available else "no",
-                      r.location if r.available else r.reason, str(r.n), r.kind,
+    for r in records:
+        file = r.location if r.location == "embedded" else Path(r.location).name or "-"
+        table.add_row(r.name, "yes" if r.available else "no", file, str(r.n), r.kind,
                       r.description)
     console.print(table)
+    # Full paths and reasons below the table, one per line and never wrapped by rich,
+    # so that a path can be copied whatever the terminal width.
+    for r in records:
+        if r.location != "embedded":
+            where = r.location if r.available else f"not found: {r.reason}"
+            _print_line(console, f"{r.name}: {where}")
     return 0
+
+
+def _print_line(console, text: str) -> None:
+    """Print ``text`` as one logical line: no markup, no highlighting, no inserted
+    line breaks (the terminal may wrap it visually; copying keeps it whole)."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
 def _info_table(info: dict):
@@ -75,7 +88,6 @@ def _info_table(info: dict):
     counts = ", ".join(f"{k}: {v}" for k, v in info["class_counts"].items())
     d = info["diagonal"]
     rows = [
-        ("source", info["source"]),
         ("kind", info["kind"]),
         ("n", str(info["n"])),
         ("classes", f"{info['n_classes']} ({counts})"),
@@ -110,8 +122,9 @@ def _cmd_info(args, console) -> int:
         print(json.dumps(info))
     else:
         console.print(_info_table(info))
+        _print_line(console, f"source: {info['source']}")
         if args.plot:
-            console.print(f"plot written to {args.plot}")
+            _print_line(console, f"plot written to {args.plot}")
     return 0
 
 
@@ -149,7 +162,7 @@ def run_demo(out_dir, console, *, data_home=None, names=None) -> list[dict]:
                       _fmt(info["lambda_max"]), _fmt(info["negative_mass_ratio"], 3),
                       plot.name)
     console.print(table)
-    console.print(f"plots written to {out_dir}")
+    _print_line(console, f"plots written to {out_dir}")
     return results
 
 
@@ -192,7 +205,7 @@ def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
         (out / "table.md").write_text(to_markdown(result, rows))
         (out / "table.tex").write_text(to_latex(result, rows))
         plot_errors(result, out / "errors.png")
-        console.print(f"results, tables and plot written to {out}")
+        _print_line(console, f"results, tables and plot written to {out}")
     if markdown:
         Path(markdown).write_text(to_markdown(result, rows))
     if latex:
@@ -246,7 +259,7 @@ def _run_loo(args, methods, console) -> int:
         out.mkdir(parents=True, exist_ok=True)
         (out / "loo.json").write_text(json.dumps(results, indent=1))
         plot_perplexity_curves(results, out / "perplexity_vs_k.png")
-        console.print(f"results and perplexity-vs-k plot written to {out}")
+        _print_line(console, f"results and perplexity-vs-k plot written to {out}")
     return 0
 
 
@@ -280,7 +293,7 @@ def _cmd_reproduce(args, console) -> int:
                         cache_dir=args.cache, out=args.out, json_path=args.json,
                         discussion=args.discussion, data_home=args.data_home, command=cmd,
                         progress_factory=factory, cached_only=args.cached_only)
-    console.print(f"reproduction finished in {res['_seconds'] / 60:.1f} min; "
+    _print_line(console, f"reproduction finished in {res['_seconds'] / 60:.1f} min; "
                   f"report {args.out}, numbers {args.json}")
     return 0
 
