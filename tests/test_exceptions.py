@@ -61,3 +61,11 @@ def test_package_lists_and_lazily_imports_subpackages():
     assert "svm" in dir(proxlearn)
     with pytest.raises(AttributeError, match="no attribute 'bogus'"):
         proxlearn.bogus  # noqa: B018
+
+
+def test_readme_import_block_runs():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = readme.split("from proxlearn.exceptions import", 1)[1].split("```", 1)[0]
+    exec("from proxlearn.exceptions import" + block, {})
