@@ -222,3 +222,31 @@ def test_check_estimator():
 @pytest.mark.parametrize("name,chance", [("aural_sonar", 0.5), ("protein", 1 - 72 / 213)])
 def test_uw_sanity(name, chance, uw_holdout_error):
     assert uw_holdout_error(LPMachine(), {"C": [0.1, 1.0, 10.0]}, name) < 0.5 * chance
+
+
+@pytest.mark.parametrize("s", [1e-12, 1e-6, 1e6, 1e15])
+def test_scale_equivariance_extreme_units(s):
+    """LPMachine(C=c/s).fit(s*S) is LPMachine(C=c).fit(S) (issue #14: 1e-12 gave w = 0
+    and accuracy 0.27, 1e15 a bare HiGHS 'Model error')."""
+    S, y = blobs(3, 20, 3, noise=4.0)
+    tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
+    ref = LPMachine(C=1.0).fit(S[np.ix_(tr, tr)], y[tr])
+    big = LPMachine(C=1.0 / s).fit(s * S[np.ix_(tr, tr)], y[tr])
+    f_ref = ref.decision_function(S[np.ix_(te, tr)])
+    f_big = big.decision_function(s * S[np.ix_(te, tr)])
+    np.testing.assert_allclose(f_big, f_ref, rtol=1e-6, atol=1e-6 * np.abs(f_ref).max())
+    np.testing.assert_array_equal(big.predict(s * S[np.ix_(te, tr)]), ref.predict(S[np.ix_(te, tr)]))
+    np.testing.assert_allclose(big.objective_, ref.objective_ / s, rtol=1e-6)
+    assert (ref.predict(S[np.ix_(te, tr)]) == y[te]).mean() > 0.8
+
+
+@pytest.mark.parametrize("s", [1e-12, 1e15])
+def test_path_scale_equivariance(s):
+    S, y = blobs(2, 15, 5, noise=4.0)
+    ypm = np.where(y == y[0], 1.0, -1.0)
+    Cs = [0.1, 1.0, 10.0]
+    ref = lp_machine_path(S, ypm, Cs)
+    big = lp_machine_path(s * S, ypm, [c / s for c in Cs])
+    for (w0, b0, o0), (w1, b1, o1) in zip(ref, big, strict=True):
+        np.testing.assert_allclose(s * w1, w0, atol=1e-7 * max(1.0, np.abs(w0).max()))
+        assert b1 == pytest.approx(b0, abs=1e-7) and o1 == pytest.approx(o0 / s, rel=1e-6)

@@ -75,6 +75,23 @@ def _silent_highs(highspy):
     return h
 
 
+def _unit_scale(S) -> float:
+    """Factor ``sigma = 1 / max|S|`` that brings the LP's data to unit size.
+
+    The LP machine is scale-equivariant: with ``S~ = sigma S`` and
+    ``C~ = C / sigma``, the objective of ``(w~, b, xi)`` on ``(S~, C~)`` is
+    ``1 / sigma`` times that of ``(w, b, xi) = (sigma w~, b, xi)`` on ``(S, C)``,
+    so both problems have the same optimal decision function
+    ``w^T s + b = w~^T s~ + b``, and the optimal value and the duals of the
+    margin constraints are ``sigma`` times those of the scaled LP. HiGHS treats
+    matrix entries below 1e-9 as zero and above 1e15 as infinite, so an
+    unscaled ``S * 1e-12`` silently gave ``w = 0`` and ``S * 1e15`` a model
+    error (issue #14); at unit scale neither happens.
+    """
+    top = float(np.max(np.abs(S))) if S.size else 0.0
+    return 1.0 / top if top > 0.0 else 1.0
+
+
 def lp_machine_binary(S, y, C):
     """Solve the binary LP machine (Chen 2010, eq. 2.7) with HiGHS.
 
@@ -102,14 +119,19 @@ def lp_machine_binary(S, y, C):
         ``lambda_i in [0, C]`` of the margin constraints.
     """
     n, d = S.shape
-    A_ub = _margin_rows(S, y, "csr")
-    cost = np.concatenate([np.ones(2 * d), [0.0], np.full(n, C)])
+    sigma = _unit_scale(S)  # solved at unit scale, mapped back exactly
+    A_ub = _margin_rows(sigma * S, y, "csr")
+    cost = np.concatenate([np.ones(2 * d), [0.0], np.full(n, C / sigma)])
     bounds = [(0.0, None)] * (2 * d) + [(None, None)] + [(0.0, None)] * n
     res = linprog(cost, A_ub=A_ub, b_ub=-np.ones(n), bounds=bounds, method="highs")
     if res.status != 0:
-        raise RuntimeError(f"LPMachine: HiGHS did not solve the LP ({res.message}).")
+        raise SolverError(
+            f"LPMachine: HiGHS did not solve the LP for C={C:g} ({res.message})."
+        )
     z = res.x
-    w = z[:d] - z[d : 2 * d]
+    w = sigma * (z[:d] - z[d : 2 * d])
+    res.fun = sigma * res.fun
+    res.ineqlin.marginals = sigma * res.ineqlin.marginals
     return w, float(_central_intercept(S @ w, y)), res
 
 
@@ -143,7 +165,8 @@ def lp_machine_path(S, y, Cs):
     import highspy
 
     n, d = S.shape
-    A_ub = _margin_rows(S, y, "csc")
+    sigma = _unit_scale(S)  # as lp_machine_binary: solved at unit scale
+    A_ub = _margin_rows(sigma * S, y, "csc")
     inf = highspy.kHighsInf
     n_var = 2 * d + 1 + n
     lp = highspy.HighsLp()
@@ -163,7 +186,7 @@ def lp_machine_path(S, y, Cs):
     slack = np.arange(2 * d + 1, n_var, dtype=np.int32)
     out: dict[float, tuple] = {}
     for C in sorted({check_positive(C, "C") for C in Cs}):
-        h.changeColsCost(n, slack, np.full(n, C))
+        h.changeColsCost(n, slack, np.full(n, C / sigma))
         h.run()
         status = h.getModelStatus()
         if status != highspy.HighsModelStatus.kOptimal:
@@ -172,8 +195,9 @@ def lp_machine_path(S, y, Cs):
                 f"(status {h.modelStatusToString(status)})."
             )
         z = np.asarray(h.getSolution().col_value)
-        w = z[:d] - z[d : 2 * d]
-        out[C] = (w, float(_central_intercept(S @ w, y)), float(h.getInfo().objective_function_value))
+        w = sigma * (z[:d] - z[d : 2 * d])
+        out[C] = (w, float(_central_intercept(S @ w, y)),
+                  sigma * float(h.getInfo().objective_function_value))
     return [out[float(C)] for C in Cs]
 
 
@@ -185,7 +209,11 @@ class LPMachine(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
 
         minimize_{w, b}  ||w||_1 + C sum_i max(0, 1 - y_i (w^T s_i + b))
 
-    as a linear program with ``scipy.optimize.linprog(method="highs")``. The
+    as a linear program with ``scipy.optimize.linprog(method="highs")``,
+    solved on ``S / max|S|`` with ``C max|S|`` and mapped back exactly (the
+    LP is scale-equivariant), so that the result does not depend on the units
+    of ``S``: ``LPMachine(C=c / s).fit(s * S)`` has the decision function of
+    ``LPMachine(C=c).fit(S)`` for every ``s > 0``. The
     l1 norm makes ``w`` sparse. Multiclass problems are solved one-vs-one:
     the machine for classes ``(i, j)`` uses the rows and columns of those two
     classes only (see :mod:`proxlearn.svm._ovo`).
