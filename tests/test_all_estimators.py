@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
-from sklearn.base import BaseEstimator, clone, is_classifier
+from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier
 
 from proxlearn._validation import (
     InvalidParameterError,
@@ -132,3 +132,41 @@ def test_degenerate_matrices_never_give_nan(name, kind):
                 assert np.all(np.isfinite(fitted.decision_function(S[:6])))
         else:
             assert np.all(np.isfinite(fitted.transform(S[:6])))
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_masked_arrays_are_refused_not_unmasked(name):
+    """numpy.ma input is refused in fit and predict (issue #14: masks were dropped)."""
+    est = _make(ESTIMATORS[name])
+    S, y = _problem()
+    if name in NONNEGATIVE_ONLY:
+        S = S - S.min()
+    masked = np.ma.masked_array(S, mask=np.zeros_like(S, dtype=bool))
+    masked[1, 2] = np.ma.masked
+    with pytest.raises(SimilarityMatrixError, match="masked"):
+        clone(est).fit(masked, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fitted = clone(est).fit(S, y)
+    apply = fitted.predict if is_classifier(est) else fitted.transform
+    with pytest.raises(SimilarityMatrixError, match="masked"):
+        apply(masked[:5])
+    with pytest.raises(SimilarityMatrixError, match="masked"):
+        apply(masked[1])  # a single row, as a 1-D vector
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in ESTIMATORS.items()
+                                         if issubclass(c, ClassifierMixin)))
+@pytest.mark.parametrize("missing", [None, float("nan")])
+def test_missing_object_labels_get_a_label_error(name, missing):
+    """A string label column with a gap (pandas: NaN; Python: None) names the gap
+    (issue #14: TypeError '<' not supported in every classifier)."""
+    est = _make(ESTIMATORS[name])
+    S, y = _problem()
+    if name in NONNEGATIVE_ONLY:
+        S = S - S.min()
+    labels = np.array(["clutter", "target"], dtype=object)[y]
+    labels[3] = missing
+    labels[7] = missing
+    with pytest.raises(LabelError, match=r"missing label\(s\).*positions 3, 7"):
+        clone(est).fit(S, labels)

@@ -202,3 +202,19 @@ def test_n_neighbors_and_parameters():
     assert check_option("clip", "method", {"clip", "flip"}) == "clip"
     with pytest.raises(InvalidParameterError, match="choose one of"):
         check_option("clop", "method", {"clip", "flip"})
+
+
+def test_label_gaps_and_mixed_types_are_named():
+    from proxlearn._validation import check_labels
+
+    with pytest.raises(LabelError, match=r"NaN or inf at positions 1, 4"):
+        check_labels(np.array([0.0, np.nan, 1.0, 1.0, np.inf]), 5)
+    y = np.ma.masked_array([1, 2, 1, 2], mask=[0, 0, 1, 0])
+    with pytest.raises(LabelError, match=r"masked.*positions 2"):
+        check_labels(y, 4)
+    with pytest.raises(LabelError, match="cannot be ordered"):
+        check_labels(np.array(["a", 1, "b", 2], dtype=object), 4)
+    gaps = np.array(["a"] * 9, dtype=object)
+    gaps[[0, 1, 2, 3, 4, 5]] = None
+    with pytest.raises(LabelError, match=r"6 missing label\(s\).*positions 0, 1, 2, 3, 4, \.\.\."):
+        check_labels(gaps, 9)

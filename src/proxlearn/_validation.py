@@ -71,6 +71,13 @@ def _as_float_matrix(S, name: str) -> np.ndarray:
             f"Convert it with {name}.toarray() (missing entries become 0, "
             "which is a similarity value, so fill them deliberately)."
         )
+    if isinstance(S, np.ma.MaskedArray):
+        raise SimilarityMatrixError(
+            f"{name} is a masked array ({int(np.ma.count_masked(S))} masked entries); "
+            "proxlearn does not read masks, and unmasking would use whatever values "
+            f"lie under them. Fill the masked similarities deliberately "
+            f"({name}.filled(value)) or drop those samples, then pass a plain array."
+        )
     if isinstance(S, list | tuple) and len(S) > 0:
         lengths = {len(r) if hasattr(r, "__len__") else -1 for r in S}
         if len(lengths) > 1:
@@ -255,7 +262,7 @@ def check_test_similarity(S_test, n_train: int, *, name: str = "S_test") -> np.n
     """
     if not isinstance(S_test, str):
         try:
-            arr = np.asarray(S_test)
+            arr = np.asanyarray(S_test)  # keeps a mask, refused below
         except ValueError:  # ragged: reported by _as_float_matrix below
             arr = None
         if arr is not None and arr.ndim == 1 and arr.dtype != object and arr.shape[0] == n_train:
@@ -307,8 +314,36 @@ def check_labels(y, n: int, *, min_classes: int = 2) -> tuple[np.ndarray, np.nda
             f"y has {arr.shape[0]} labels but the similarity matrix has {n} rows. "
             "Pass exactly one label per training sample, in the matrix's order."
         )
+    if isinstance(y, np.ma.MaskedArray) and np.ma.count_masked(y):
+        missing = np.flatnonzero(np.ma.getmaskarray(y).ravel())
+        raise LabelError(
+            f"y has {missing.size} masked (missing) label(s), at positions "
+            f"{_first(missing)}. Drop those samples (rows and columns of the matrix) "
+            "or fill their labels before fitting."
+        )
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
-        raise LabelError("y contains NaN or inf; every sample needs a class label.")
+        bad = np.flatnonzero(~np.isfinite(arr))
+        raise LabelError(
+            f"y contains NaN or inf at positions {_first(bad)}; every sample needs a "
+            "class label. Drop those samples (rows and columns of the matrix) or fill "
+            "their labels."
+        )
+    if arr.dtype == object:
+        missing = np.flatnonzero([_is_missing(v) for v in arr])
+        if missing.size:
+            raise LabelError(
+                f"y has {missing.size} missing label(s) (None or NaN) at positions "
+                f"{_first(missing)}. Drop those samples (rows and columns of the "
+                "matrix) or fill their labels before fitting."
+            )
+        kinds = {type(v).__name__ for v in arr}
+        try:
+            np.unique(arr)
+        except TypeError:
+            raise LabelError(
+                f"y mixes label types that cannot be ordered ({sorted(kinds)}); use "
+                "one type for every class label (all strings or all integers)."
+            ) from None
     classes, y_idx = np.unique(arr, return_inverse=True)
     if classes.shape[0] < min_classes:
         raise LabelError(
@@ -317,6 +352,17 @@ def check_labels(y, n: int, *, min_classes: int = 2) -> tuple[np.ndarray, np.nda
             "the train/test split."
         )
     return classes, y_idx.ravel()
+
+
+def _is_missing(v) -> bool:
+    """None, or a float NaN (pandas writes missing strings as float('nan'))."""
+    return v is None or (isinstance(v, float | np.floating) and np.isnan(v))
+
+
+def _first(idx, k: int = 5) -> str:
+    """The first ``k`` positions of ``idx`` as text, with an ellipsis beyond."""
+    shown = ", ".join(str(int(i)) for i in idx[:k])
+    return shown + (", ..." if len(idx) > k else "")
 
 
 def check_n_neighbors(k, n_train: int, *, name: str = "n_neighbors") -> int:
