@@ -27,6 +27,7 @@ from .._validation import (
     check_similarity,
     check_test_similarity,
 )
+from .._linalg import top_eigh
 from ..base import PairwiseMixin
 from ..svm._ovo import fit_ovo, ovo_decision_ovr
 
@@ -177,7 +178,7 @@ class IndefiniteKFD(PairwiseMixin, TransformerMixin, ClassifierMixin, BaseEstima
         M = centred @ centred.T
         B = _add_ridge(R @ R.T, rho, relative)
         k = n_classes - 1
-        evals, evecs = scipy.linalg.eigh(M, B, subset_by_index=[n - k, n - 1])
+        evals, evecs = top_eigh(M, k, B, check_finite=True)
         order = np.argsort(evals)[::-1]
         self.eigenvalues_ = evals[order]
         self.coef_ = evecs[:, order]

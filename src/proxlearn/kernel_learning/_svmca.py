@@ -106,6 +106,7 @@ from .._validation import (
     check_similarity,
     check_test_similarity,
 )
+from .._linalg import top_eigh
 from ..base import PairwiseMixin
 from ..exceptions import ComponentsClampedWarning
 from ..svm._kernel_svc import MAX_ITER
@@ -193,7 +194,7 @@ def v_step(K0, beta, rho, d):
 
     B = half(half(K0).T)
     B = 0.5 * (B + B.T)
-    b, W = scipy.linalg.eigh(B, subset_by_index=[n - d, n - 1], check_finite=False)
+    b, W = top_eigh(B, d)
     b, W = b[::-1], W[:, ::-1]
     if b[-1] <= 0.0:
         raise InvalidParameterError(

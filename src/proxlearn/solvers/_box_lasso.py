@@ -72,6 +72,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
+from .._linalg import top_eigh
 from .._validation import InvalidParameterError, check_option, check_positive
 
 __all__ = [
@@ -214,7 +215,7 @@ def _lambda_max(G):
     n = G.shape[0]
     if n <= 2:
         return float(np.linalg.eigvalsh(G)[-1])
-    return float(scipy.linalg.eigh(G, eigvals_only=True, subset_by_index=[n - 1, n - 1])[0])
+    return float(top_eigh(G, 1, eigvals_only=True)[0])
 
 
 # The interior point method factorises a small n x n matrix in every iteration

@@ -1,0 +1,50 @@
+"""Dense linear algebra shared by every layer (imports nothing of proxlearn).
+
+Why hand-written: LAPACK's index-range eigensolver (``?syevr`` / ``?sygvx``
+behind ``scipy.linalg.eigh(subset_by_index=...)``) may return *fewer*
+eigenpairs than asked for when the requested ones sit in an exactly
+degenerate cluster (``2 * I``, say); how many depends on the LAPACK build.
+Callers indexing the result then crashed with an ``IndexError`` on one
+machine and not on another (issue #14). :func:`top_eigh` checks the count
+and falls back to the full decomposition, which always returns all pairs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+
+__all__ = ["top_eigh"]
+
+
+def top_eigh(A, k: int, B=None, *, eigvals_only: bool = False, check_finite: bool = False):
+    """The ``k`` largest eigenpairs of the symmetric ``A`` (generalised: ``A v = lam B v``).
+
+    Parameters
+    ----------
+    A : ndarray of shape (n, n), symmetric
+    k : int, 1 <= k <= n
+    B : ndarray of shape (n, n), symmetric positive definite, optional
+    eigvals_only : bool
+        Return the eigenvalues only.
+    check_finite : bool
+        Passed to :func:`scipy.linalg.eigh`.
+
+    Returns
+    -------
+    w : ndarray of shape (k,)
+        Eigenvalues in ascending order (as :func:`scipy.linalg.eigh`).
+    v : ndarray of shape (n, k)
+        Eigenvectors (columns), unless ``eigvals_only``.
+    """
+    n = A.shape[0]
+    out = scipy.linalg.eigh(A, B, subset_by_index=[n - k, n - 1],
+                            eigvals_only=eigvals_only, check_finite=check_finite)
+    w = out if eigvals_only else out[0]
+    if w.shape[0] == k:
+        return out
+    # LAPACK returned fewer pairs than asked (degenerate cluster): full solve.
+    full = scipy.linalg.eigh(A, B, eigvals_only=eigvals_only, check_finite=check_finite)
+    if eigvals_only:
+        return full[n - k:]
+    return full[0][n - k:], full[1][:, n - k:]

@@ -1,0 +1,60 @@
+"""top_eigh: the k largest eigenpairs, robust to LAPACK returning fewer (issue #14)."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+from proxlearn import _linalg
+from proxlearn._linalg import top_eigh
+
+
+@pytest.fixture
+def short_lapack(monkeypatch):
+    """Simulate the LAPACK builds whose index-range solver returns too few pairs
+    on an exactly degenerate cluster: every subset_by_index call returns none."""
+    real = scipy.linalg.eigh
+
+    def eigh(A, B=None, *, subset_by_index=None, eigvals_only=False, **kw):
+        out = real(A, B, subset_by_index=subset_by_index, eigvals_only=eigvals_only, **kw)
+        if subset_by_index is None:
+            return out
+        if eigvals_only:
+            return out[:0]
+        return out[0][:0], out[1][:, :0]
+
+    monkeypatch.setattr(_linalg.scipy.linalg, "eigh", eigh)
+
+
+@pytest.mark.parametrize("generalised", [False, True])
+def test_matches_full_decomposition(generalised):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(12, 12))
+    A = X + X.T
+    B = np.eye(12) + 0.1 * np.diag(rng.random(12)) if generalised else None
+    w_all, V_all = scipy.linalg.eigh(A, B)
+    w, V = top_eigh(A, 3, B)
+    np.testing.assert_allclose(w, w_all[-3:], rtol=1e-10)
+    np.testing.assert_allclose(np.abs(V.T @ (B if generalised else np.eye(12)) @ V_all[:, -3:]),
+                               np.eye(3), atol=1e-8)
+    np.testing.assert_allclose(top_eigh(A, 2, B, eigvals_only=True), w_all[-2:], rtol=1e-10)
+
+
+def test_falls_back_when_lapack_returns_too_few(short_lapack):
+    A = 2.0 * np.eye(8)
+    w, V = top_eigh(A, 3)
+    assert w.shape == (3,) and V.shape == (8, 3)
+    np.testing.assert_allclose(w, 2.0)
+    np.testing.assert_allclose(A @ V, 2.0 * V)
+    assert top_eigh(A, 1, eigvals_only=True).tolist() == [2.0]
+
+
+def test_svmca_and_ikfd_on_degenerate_spectra(short_lapack):
+    """SVMCA().fit(2 I, y) crashed with an IndexError on such a LAPACK."""
+    from proxlearn.discriminant import IndefiniteKFD
+    from proxlearn.kernel_learning import SVMCA
+
+    y = np.repeat([0, 1, 2], 8)
+    S = 2.0 * np.eye(24)
+    for est in (SVMCA(), IndefiniteKFD()):
+        pred = est.fit(S, y).predict(S)
+        assert pred.shape == (24,) and set(pred) <= {0, 1, 2}
