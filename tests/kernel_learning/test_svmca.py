@@ -513,3 +513,17 @@ def test_svmca_with_low_rank_stalls_matches_the_estimator(monkeypatch):
     for p, pred in zip(grid, fast, strict=True):
         est = SVMCA(**msvmca.SVMCA_FIXED, **p).fit(S[np.ix_(tr, tr)], y[tr])
         np.testing.assert_array_equal(est.predict(S[np.ix_(te, tr)]), pred)
+
+
+def test_stopping_at_max_iter_warns_with_the_gap():
+    """Issue #14: SVMCA stopped at max_iter without meeting tol and said nothing."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    S, y = blobs(3, 15, 2, noise=8.0)
+    with pytest.warns(ConvergenceWarning, match=r"max_iter=1 before meeting tol=1e-12.*relative gap"):
+        clf = SVMCA(C=10.0, rho=0.1, n_components=5, max_iter=1, tol=1e-12).fit(S, y)
+    assert clf.n_iter_ == 1
+    with warnings.catch_warnings():  # converged, or tol=0 (asked for max_iter iterations)
+        warnings.simplefilter("error", ConvergenceWarning)
+        SVMCA(C=0.1, rho=10.0, n_components=3, max_iter=50, tol=1e-2).fit(*blobs(2, 20, 0))
+        SVMCA(C=10.0, rho=0.1, n_components=5, max_iter=2, tol=0.0).fit(S, y)

@@ -385,6 +385,7 @@ class SVMCAResult:
     n_iter: int = 0
     best_iter: int = 0
     saturated: bool = False  # any alpha at the bound in any iteration
+    converged: bool = False  # the stopping rule was met (not stopped by max_iter)
 
     def coef(self) -> np.ndarray:
         """Weights on the test similarities: ``f = k0 @ coef.T + intercept``."""
@@ -470,7 +471,8 @@ def svmca_path(
         if done:
             break
     _, t_best, P_b, V_b, a_b = best
-    return SVMCAResult(P_b, V_b, a_b.beta, a_b.intercept, history, t, t_best, saturated)
+    return SVMCAResult(P_b, V_b, a_b.beta, a_b.intercept, history, t, t_best, saturated,
+                       converged=done)
 
 
 def _preprocess_train(arr, preprocess):
@@ -521,7 +523,10 @@ class SVMCA(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         which case the iterate with the smallest ``|gap|`` is kept.
     tol : float, default=1e-3
         Stop when ``|gap| <= tol sum(alpha)`` or ``|dual_t - dual_{t-1}| <= tol
-        sum(alpha)`` (``history_``); ``0`` runs ``max_iter`` iterations.
+        sum(alpha)`` (``history_``); ``0`` runs ``max_iter`` iterations
+        (unless an exact fixed point is reached). With ``tol > 0``, stopping at
+        ``max_iter`` before the rule is met warns with
+        :class:`sklearn.exceptions.ConvergenceWarning` naming the gap reached.
     preprocess : {None, "symmetrize", "dissimilarity"}, default=None
         ``None``: use the symmetric part ``(S + S^T) / 2`` (library policy,
         warning when asymmetric). ``"symmetrize"``: the paper's ``K0 = S^T +
@@ -531,7 +536,7 @@ class SVMCA(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         become ``m - d`` with the same ``m``.
     excess_components : {"raise", "clamp"}, default="raise"
         What happens when ``n_components > d0``: raise
-        :class:`~proxlearn._validation.InvalidParameterError`, or use ``d0``
+        :class:`~proxlearn.exceptions.InvalidParameterError`, or use ``d0``
         with a :class:`ComponentsClampedWarning` (the study's grids do this).
     svm_tol : float, default=1e-3
         libsvm's stopping tolerance in the alpha-steps.
@@ -701,6 +706,19 @@ class SVMCA(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
             max_iter=int(self.max_iter), tol=float(self.tol), svm_tol=float(self.svm_tol),
         )
         self._set_result(res, y_idx, K0.shape[0])
+        if not res.converged and self.tol > 0:
+            last = res.history[-1]
+            change = (abs(last["dual"] - res.history[-2]["dual"])
+                      if len(res.history) > 1 else float("nan"))
+            warnings.warn(
+                f"SVMCA stopped at max_iter={self.max_iter} before meeting tol={self.tol:g}: "
+                f"relative gap {abs(last['gap']) / last['sum_alpha']:.3g}, relative dual "
+                f"change {change / last['sum_alpha']:.3g}. The iterate with the smallest gap "
+                f"(iteration {res.best_iter}) is used; increase max_iter or tol for a "
+                "converged model.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         return self
 
     # -- test side ---------------------------------------------------------
