@@ -265,3 +265,21 @@ def test_table_5_1_socp_digits(load_uw):
             if r["method"] == "simsvm-dualqp-l1" and r["metric"] == "objective"}
     assert set(gaps) == {"aural_sonar", "voting"}
     assert all(0 <= gaps[d] <= 1e-6 * objs[d] for d in gaps)
+
+
+def test_sdp_solver_exception_is_a_project_error(monkeypatch):
+    """Issue #14: SimSVM(solver='sdp') leaked cvxpy.error.SolverError."""
+    import cvxpy as cp
+
+    from proxlearn.exceptions import SimSVMSolverError, SolverError
+
+    def fail(self, *args, **kwargs):
+        raise cp.error.SolverError("Solver 'CLARABEL' failed. Try another solver.")
+
+    monkeypatch.setattr(cp.Problem, "solve", fail)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(10, 3))
+    S, y = X @ X.T, np.repeat([0, 1], 5)
+    with pytest.raises(SimSVMSolverError, match="CLARABEL via cvxpy.*failed.*Rescale S") as info:
+        SimSVM(solver="sdp").fit(S, y)
+    assert isinstance(info.value, SolverError)

@@ -598,7 +598,14 @@ def solve_simsvm_sdp(U, lam, y, ref, kind, eta, gamma, const=0.0, solver="CLARAB
     cons = [cp.multiply(y, z + b) >= 1 - xi, M >> 0]
     prob = cp.Problem(cp.Minimize(cp.sum(xi) / n + eta * t + gamma * h), cons)
     t0 = time.perf_counter()
-    prob.solve(solver=solver)
+    try:
+        prob.solve(solver=solver)
+    except cp.error.SolverError as exc:  # e.g. numerical trouble inside the solver
+        raise SimSVMSolverError(
+            f"{solver} via cvxpy (LMI 5.21) failed at eta={eta:g}, gamma={gamma:g} "
+            f"({exc}); no solution is returned. Rescale S (e.g. to [0, 1]), change "
+            "eta/gamma, or use solver='socp' (the same problem in its SOCP form)."
+        ) from None
     seconds = time.perf_counter() - t0
     if prob.status == cp.OPTIMAL_INACCURATE:
         # Clarabel's reduced-accuracy status (its AlmostSolved); the LMI is
