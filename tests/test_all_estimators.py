@@ -170,3 +170,26 @@ def test_missing_object_labels_get_a_label_error(name, missing):
     labels[7] = missing
     with pytest.raises(LabelError, match=r"missing label\(s\).*positions 3, 7"):
         clone(est).fit(S, labels)
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_huge_entries_give_a_clear_error_or_finite_output(name):
+    """Entries near 1e155 overflow products of similarities: never inf/NaN, never
+    a silent exp(-inf) = 0 kernel (issue #14)."""
+    from proxlearn.exceptions import SolverError
+
+    est = _make(ESTIMATORS[name])
+    S, y = _problem()
+    S = (S - S.min() if name in NONNEGATIVE_ONLY else S) * 1e155
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fitted = clone(est).fit(S, y)
+            out = (fitted.decision_function(S[:5]) if hasattr(fitted, "decision_function")
+                   else fitted.predict(S[:5]) if is_classifier(est) else fitted.transform(S[:5]))
+        except (SimilarityMatrixError, InvalidParameterError, SolverError) as exc:
+            assert "too large" in str(exc) and "Rescale" in str(exc), exc
+            return
+    out = np.asarray(out)
+    if out.dtype.kind == "f":
+        assert np.all(np.isfinite(out))

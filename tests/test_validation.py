@@ -218,3 +218,13 @@ def test_label_gaps_and_mixed_types_are_named():
     gaps[[0, 1, 2, 3, 4, 5]] = None
     with pytest.raises(LabelError, match=r"6 missing label\(s\).*positions 0, 1, 2, 3, 4, \.\.\."):
         check_labels(gaps, 9)
+
+
+def test_entries_too_large_for_float64_products_are_refused():
+    """Issue #14: entries near 1e155 gave inf/NaN (or exp(-inf) = 0 kernels) downstream."""
+    S = np.eye(10)
+    check_similarity(S * 1e100)  # large but safe
+    with pytest.raises(SimilarityMatrixError, match=r"too large.*Rescale S"):
+        check_similarity(S * 1e155)
+    with pytest.raises(SimilarityMatrixError, match="too large"):
+        check_test_similarity(np.full((2, 10), -1e155), 10)

@@ -131,7 +131,22 @@ def _as_float_matrix(S, name: str) -> np.ndarray:
             f"[{i}, {j}]). Replace missing similarities (for example with the "
             "row mean) or drop those samples before fitting."
         )
+    top = float(np.max(np.abs(arr)))
+    if top > _max_safe_entry(max(arr.shape)):
+        raise SimilarityMatrixError(
+            f"{name} has entries up to {top:.3g} in magnitude, too large for float64 "
+            f"arithmetic: products of similarities over {max(arr.shape)} samples "
+            f"(S S^T, Gram matrices, decision values) would overflow to inf/NaN. "
+            f"Rescale {name} (for example divide it by np.abs({name}).max()) and pass "
+            "test rows rescaled by the same factor."
+        )
     return arr
+
+
+def _max_safe_entry(n: int) -> float:
+    """Largest |entry| whose products summed over ``n`` terms stay finite:
+    ``n * max^2 <= float64 max`` with a factor ``sqrt(n)`` to spare."""
+    return float(np.sqrt(np.finfo(np.float64).max) / max(n, 1))
 
 
 def asymmetry(S: np.ndarray) -> float:
