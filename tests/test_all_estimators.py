@@ -193,3 +193,26 @@ def test_huge_entries_give_a_clear_error_or_finite_output(name):
     out = np.asarray(out)
     if out.dtype.kind == "f":
         assert np.all(np.isfinite(out))
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_distance_matrix_warns(name):
+    """Every estimator that expects similarities warns on a distance matrix, once per
+    fit (issue #14: BaseKernelSVC and the base kernels said nothing)."""
+    from scipy.spatial.distance import cdist
+
+    from proxlearn.exceptions import DissimilarityWarning
+
+    if name in ("DissimilarityToSimilarity", "Symmetrize"):
+        return  # takes dissimilarities by design / indifferent to the kind
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(m, 1.0, (12, 2)) for m in (-2.0, 2.0)])
+    D, y = cdist(X, X), np.repeat([0, 1], 12)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            clone(_make(ESTIMATORS[name])).fit(D, y)
+        except (SimilarityMatrixError, InvalidParameterError):
+            pass  # refusing is fine too; warning first is required
+    kinds = [w for w in caught if issubclass(w.category, DissimilarityWarning)]
+    assert len(kinds) == 1, [str(w.message) for w in caught]

@@ -26,27 +26,42 @@ class _UserError(Exception):
     """Bad input reported as one line, exit status 2."""
 
 
-def _console():
+def _console(file=None):
     from rich.console import Console
 
-    console = Console(file=sys.stdout)
+    console = Console(file=file or sys.stdout)
     if not console.is_terminal and "COLUMNS" not in os.environ:
         console.width = 160  # piped output: do not squeeze tables into 80 columns
     return console
 
 
 def _fmt(x, digits=4):
-    return "-" if x is None else f"{x:.{digits}g}"
+    return "-" if x is None else f"{x + 0.0:.{digits}g}"  # + 0.0: no "-0"
 
 
-def _load(name, data_home):
-    from ._validation import LabelError, SimilarityMatrixError
+def _load(name, args, console=None):
+    """Load a data set with the command's ``--data-home``, ``--kind`` and ``--convert``.
+
+    A dissimilarity detected (or declared) is converted once, here, and the
+    conversion is said once on the console instead of a Python warning.
+    """
+    import warnings
+
     from .datasets import load_dataset
+    from .exceptions import DissimilarityWarning, LabelError, SimilarityMatrixError
 
+    convert = getattr(args, "convert", None) or "negative"
     try:
-        return load_dataset(name, data_home=data_home)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DissimilarityWarning)  # said below instead
+            ds = load_dataset(name, data_home=args.data_home,
+                              kind=getattr(args, "kind", "auto"), convert=convert)
     except (FileNotFoundError, SimilarityMatrixError, LabelError) as exc:
         raise _UserError(str(exc)) from None
+    if ds.conversion and console is not None:
+        _print_line(console, f"note: {ds.conversion}; --kind similarity uses the matrix "
+                             "as given, --convert METHOD chooses another conversion.")
+    return ds
 
 
 def _cmd_datasets(args, console) -> int:
@@ -79,6 +94,15 @@ def _print_line(console, text: str) -> None:
     console.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
+def _kind_text(info: dict) -> str:
+    if info["looks_like_dissimilarity"]:
+        return (f"{info['kind']}, but it looks like a DISSIMILARITY "
+                f"({info['dissimilarity_reason']}): rerun with --kind auto or dissimilarity")
+    if info["conversion"]:
+        return f"{info['kind']} (converted at load time, see the note above)"
+    return info["kind"]
+
+
 def _info_table(info: dict):
     from rich.table import Table
 
@@ -88,7 +112,7 @@ def _info_table(info: dict):
     counts = ", ".join(f"{k}: {v}" for k, v in info["class_counts"].items())
     d = info["diagonal"]
     rows = [
-        ("kind", info["kind"]),
+        ("kind", _kind_text(info)),
         ("n", str(info["n"])),
         ("classes", f"{info['n_classes']} ({counts})"),
         ("symmetric", f"{'yes' if info['symmetric'] else 'no'} "
@@ -112,7 +136,8 @@ def _info_table(info: dict):
 def _cmd_info(args, console) -> int:
     from .datasets import describe
 
-    ds = _load(args.dataset, args.data_home)
+    # with --json, stdout is one JSON object: the conversion note goes to stderr
+    ds = _load(args.dataset, args, _console(sys.stderr) if args.json else console)
     info = describe(ds)
     if args.plot:
         from .plotting import plot_dataset
@@ -128,7 +153,8 @@ def _cmd_info(args, console) -> int:
     return 0
 
 
-def run_demo(out_dir, console, *, data_home=None, names=None) -> list[dict]:
+def run_demo(out_dir, console, *, data_home=None, names=None, kind="auto",
+             convert="negative") -> list[dict]:
     """Describe and plot every embedded data set (and the UW sets if found).
 
     Prints one summary table to ``console`` and writes ``<name>.png`` per data
@@ -151,7 +177,7 @@ def run_demo(out_dir, console, *, data_home=None, names=None) -> list[dict]:
                 "|neg/pos| mass", "plot"):
         table.add_column(col, overflow="fold")
     for r in records:
-        ds = load_dataset(r.name, data_home=data_home)
+        ds = load_dataset(r.name, data_home=data_home, kind=kind, convert=convert)
         info = describe(ds)
         plot = out_dir / f"{r.name}.png"
         plot_dataset(ds, plot)
@@ -175,6 +201,9 @@ def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+    import warnings
+
+    from .exceptions import StudyWarning
     from .study import plot_errors, rich_table, run_study, summary_rows, to_latex, to_markdown
 
     out = None if out_dir is None else Path(out_dir)
@@ -190,10 +219,14 @@ def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
         def progress(done, total):
             bar.update(task, completed=done, total=total)
 
-        result = run_study(datasets, methods, protocol, seed=seed, jobs=jobs,
-                           scheduler=scheduler, cache_dir=cache_dir, progress=progress)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", StudyWarning)  # printed below, once each
+            result = run_study(datasets, methods, protocol, seed=seed, jobs=jobs,
+                               scheduler=scheduler, cache_dir=cache_dir, progress=progress)
     rows = summary_rows(result)
     console.print(rich_table(result, rows))
+    for text in result.warnings:
+        _print_line(console, f"warning: {text}")
     console.print(f"wall time {result.seconds:.1f} s; "
                   f"{sum(c.cached for c in result.cells)} of {len(result.cells)} cells from cache")
     payload = result.to_json()
@@ -229,7 +262,7 @@ def _cmd_study(args, console) -> int:
         return _run_loo(args, methods, console)
     protocol = get_protocol(args.protocol, n_splits=args.splits, test_size=args.test_size,
                             cv=args.cv)
-    datasets = [_load(name, args.data_home) for name in args.datasets]
+    datasets = [_load(name, args, console) for name in args.datasets]
     run_study_command(datasets, methods, protocol, console, seed=args.seed, jobs=args.jobs,
                       scheduler=args.scheduler, out_dir=args.out, json_path=args.json,
                       cache=not args.no_cache, markdown=args.markdown, latex=args.latex)
@@ -243,7 +276,7 @@ def _run_loo(args, methods, console) -> int:
     from .study import load_targets
     from .study._loo import loo_rows, loo_study, plot_perplexity_curves
 
-    datasets = [_load(name, args.data_home) for name in args.datasets]
+    datasets = [_load(name, args, console) for name in args.datasets]
     results = loo_study(datasets, methods, epsilon=args.epsilon)
     table = Table(title=f"leave-one-out posteriors (smoothing epsilon = {args.epsilon:g})")
     for col in ("data set", "method", "perplexity", "paper", "NCE", "paper"):
@@ -303,10 +336,11 @@ def _cmd_demo(args, console) -> int:
 
     from .datasets import list_datasets
 
-    run_demo(args.out, console, data_home=args.data_home)
+    run_demo(args.out, console, data_home=args.data_home, kind=args.kind,
+             convert=args.convert or "negative")
     available = {r.name for r in list_datasets(args.data_home) if r.available}
     names = [n for n in DEMO_DATASETS if n in available]
-    datasets = [_load(name, args.data_home) for name in names]
+    datasets = [_load(name, args, console) for name in names]
     protocol = get_protocol("custom", n_splits=args.splits, cv=3)
     console.print(f"quick study: {', '.join(DEMO_METHODS)} on {', '.join(names)} "
                   f"({protocol.n_splits} partitions 80/20, 3-fold CV)")
@@ -325,6 +359,21 @@ def _parser() -> argparse.ArgumentParser:
     home = dict(metavar="DIR", default=None,
                 help="extra folder searched first for data files (see PROXLEARN_DATA)")
 
+    def kind_options(sp):
+        from .datasets import KIND_OPTIONS
+        from .transforms._dissimilarity import DISSIMILARITY_METHODS
+
+        sp.add_argument("--kind", choices=KIND_OPTIONS, default="auto",
+                        help="auto: detect a dissimilarity (zero diagonal, or a diagonal that "
+                             "is the smallest entry of most rows) and convert it once; "
+                             "similarity: use the matrix as given; dissimilarity: convert it "
+                             "(default: auto)")
+        sp.add_argument("--convert", choices=DISSIMILARITY_METHODS, default=None,
+                        metavar="METHOD",
+                        help="conversion of a dissimilarity, one of "
+                             f"{', '.join(DISSIMILARITY_METHODS)} (default: negative, s = -d, "
+                             "which has no parameter and so learns nothing from test rows)")
+
     d = sub.add_parser("datasets", help="list registered data sets and where they are")
     d.add_argument("--data-home", **home)
     d.set_defaults(func=_cmd_datasets)
@@ -334,6 +383,7 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("--json", action="store_true", help="print one JSON object")
     i.add_argument("--plot", metavar="FILE.png", help="draw matrix and spectrum to FILE")
     i.add_argument("--data-home", **home)
+    kind_options(i)
     i.set_defaults(func=_cmd_info)
 
     m = sub.add_parser("demo", help="summarise and plot every available data set")
@@ -342,6 +392,7 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("--splits", type=int, default=3, help="partitions of the quick study")
     m.add_argument("--jobs", type=int, default=2, help="parallel workers (joblib)")
     m.add_argument("--data-home", **home)
+    kind_options(m)
     m.set_defaults(func=_cmd_demo)
 
     st = sub.add_parser("study", help="run a reproduction protocol: nested CV over random partitions")
@@ -367,6 +418,7 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--no-cache", action="store_true", help="do not read or write the cell cache")
     st.add_argument("--list-methods", action="store_true", help="list the method names and exit")
     st.add_argument("--data-home", **home)
+    kind_options(st)
     st.set_defaults(func=_cmd_study)
 
     r = sub.add_parser("reproduce", help="rerun the papers' tables and write the reproduction report")

@@ -32,6 +32,7 @@ __all__ = [
     "SimplexQPConvergenceWarning",
     "SolverError",
     "SolverFailedError",
+    "StudyWarning",
     "TestMatrixError",
 ]
 
@@ -101,6 +102,11 @@ class SimSVMSolverWarning(UserWarning):
 
 class SimplexQPConvergenceWarning(UserWarning):
     """Some simplex QPs did not reach the KKT tolerance within ``max_iter``."""
+
+
+class StudyWarning(UserWarning):
+    """Warnings raised inside a study's cells, reported once per kind when it ends
+    (with how many cells raised it), instead of once per cell and inner fold."""
 
 
 class ComponentsClampedWarning(UserWarning):

@@ -77,9 +77,13 @@ def test_mat_explicit_keys_and_ambiguity(tmp_path):
         load_similarity(p)
     with pytest.raises(LabelError, match=r"several label vectors.*lab.*grp|grp.*lab"):
         load_similarity(p, matrix_key="K2")
-    ds = load_similarity(p, matrix_key="K2", labels_key="grp", kind="dissimilarity")
+    ds = load_similarity(p, matrix_key="K2", labels_key="grp", kind="dissimilarity",
+                         convert=None)
     np.testing.assert_array_equal(ds.matrix, 2 * S4)
     assert ds.labels.tolist() == [2, 2, 1, 1] and ds.kind == "dissimilarity"
+    conv = load_similarity(p, matrix_key="K2", labels_key="grp", kind="dissimilarity")
+    np.testing.assert_array_equal(conv.matrix, -2 * S4)  # declared: converted, s = -d
+    assert conv.kind == "similarity" and "declared a dissimilarity" in conv.conversion
     with pytest.raises(SimilarityMatrixError, match=r"no variable 'nope'.*K1"):
         load_similarity(p, matrix_key="nope")
 

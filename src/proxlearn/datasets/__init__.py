@@ -8,12 +8,15 @@
   no files: ``synthetic-1`` ... ``synthetic-4`` (Gu & Guo, AAAI 2012),
   ``digits-idm`` and ``wine-sigmoid``.
 * :func:`load_similarity`: any ``.mat`` / ``.npz`` / ``.csv`` / ``.txt`` file.
+* :func:`resolve_kind`: a dissimilarity is detected (``kind="auto"``) or declared
+  and converted once at load time (``s = -d`` by default).
 * :func:`describe`: size, symmetry and spectrum summary (``proxlearn info``).
 """
 
 from ._base import EIGENVALUE_RTOL, DatasetNotFoundError, SimilarityDataset, describe
 from ._embedded import get_cache_home, idm_distances, make_digits_idm, make_wine_sigmoid
 from ._io import SUPPORTED_SUFFIXES, load_similarity
+from ._kind import DEFAULT_CONVERSION, KIND_OPTIONS, resolve_kind
 from ._registry import (
     REGISTRY,
     DatasetRecord,
@@ -26,9 +29,11 @@ from ._registry import (
 from ._synthetic import GU_GUO_MEANS, GU_GUO_SETTINGS, make_gu_guo_synthetic, make_noisy_blobs
 
 __all__ = [
+    "DEFAULT_CONVERSION",
     "EIGENVALUE_RTOL",
     "GU_GUO_MEANS",
     "GU_GUO_SETTINGS",
+    "KIND_OPTIONS",
     "REGISTRY",
     "SUPPORTED_SUFFIXES",
     "DatasetNotFoundError",
@@ -47,4 +52,5 @@ __all__ = [
     "make_gu_guo_synthetic",
     "make_noisy_blobs",
     "make_wine_sigmoid",
+    "resolve_kind",
 ]

@@ -20,6 +20,7 @@ from .._validation import (
     asymmetry,
     check_labels,
     check_similarity,
+    looks_like_dissimilarity,
 )
 
 __all__ = ["DatasetNotFoundError", "EIGENVALUE_RTOL", "SimilarityDataset", "describe"]
@@ -52,6 +53,10 @@ class SimilarityDataset:
         ``str(label)``.
     source : str
         Where the data came from: a file path or ``"embedded"``.
+    conversion : str
+        What was done to the stored matrix at load time (a dissimilarity
+        detected and converted, see :func:`proxlearn.datasets.resolve_kind`);
+        empty when it is used as stored.
     """
 
     matrix: np.ndarray
@@ -61,6 +66,7 @@ class SimilarityDataset:
     description: str = ""
     class_names: tuple = field(default=())
     source: str = ""
+    conversion: str = ""
 
     def __post_init__(self):
         what = f"data set {self.name!r}"
@@ -168,7 +174,11 @@ def describe(dataset: SimilarityDataset, *, rtol: float = EIGENVALUE_RTOL) -> di
         -> count), ``class_names, symmetric, asymmetry, diagonal`` ({min, mean,
         max}), ``sparsity`` (fraction of exact zeros), ``n_negative_eigenvalues,
         n_positive_eigenvalues, lambda_min, lambda_max, lambda_ratio,
-        negative_mass_ratio, kind, source, description, eigenvalue_rtol``.
+        negative_mass_ratio, kind, looks_like_dissimilarity,
+        dissimilarity_reason, conversion, source, description, eigenvalue_rtol``.
+        ``looks_like_dissimilarity`` applies the rule of
+        :class:`~proxlearn.exceptions.DissimilarityWarning` to the matrix as
+        described (after any conversion at load time).
         The two ratios are ``None`` when undefined (no positive eigenvalue).
     """
     S = dataset.matrix
@@ -179,6 +189,7 @@ def describe(dataset: SimilarityDataset, *, rtol: float = EIGENVALUE_RTOL) -> di
     lam_min, lam_max = float(w[0]), float(w[-1])
     diag = np.diag(S)
     asym = asymmetry(S)
+    flag, reason = looks_like_dissimilarity(S)
     return {
         "name": dataset.name,
         "n": dataset.n,
@@ -186,6 +197,9 @@ def describe(dataset: SimilarityDataset, *, rtol: float = EIGENVALUE_RTOL) -> di
         "class_counts": {str(k): v for k, v in dataset.class_counts.items()},
         "class_names": list(dataset.class_names),
         "kind": dataset.kind,
+        "looks_like_dissimilarity": flag,
+        "dissimilarity_reason": reason,
+        "conversion": dataset.conversion,
         "source": dataset.source,
         "description": dataset.description,
         "symmetric": bool(asym <= ASYMMETRY_TOL),

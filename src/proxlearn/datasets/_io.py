@@ -15,6 +15,7 @@ import numpy as np
 
 from .._validation import LabelError, SimilarityMatrixError
 from ._base import DatasetNotFoundError, SimilarityDataset
+from ._kind import DEFAULT_CONVERSION, resolve_kind
 
 __all__ = ["SUPPORTED_SUFFIXES", "load_similarity"]
 
@@ -24,7 +25,8 @@ _LABEL_KEYS = ("y", "labels", "label", "target", "classes", "C")
 
 
 def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
-                    kind="similarity", name=None, description="") -> SimilarityDataset:
+                    kind="auto", convert=DEFAULT_CONVERSION, name=None,
+                    description="") -> SimilarityDataset:
     """Load a square (dis)similarity matrix and its class labels from a file.
 
     Parameters
@@ -42,7 +44,15 @@ def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
         ``.npy`` file with the labels. For text matrices the default is a
         sibling ``<stem>_labels<suffix>``, ``<stem>_labels.txt`` or
         ``<stem>.labels``. Labels may be strings.
-    kind : {"similarity", "dissimilarity"}
+    kind : {"auto", "similarity", "dissimilarity"}, default="auto"
+        ``"auto"`` detects a dissimilarity (zero diagonal, or a diagonal that
+        is the smallest entry of most rows) and converts it with ``convert``,
+        warning once; ``"similarity"`` uses the matrix as stored;
+        ``"dissimilarity"`` converts it. See :func:`resolve_kind`.
+    convert : str or None, default="negative"
+        :class:`~proxlearn.transforms.DissimilarityToSimilarity` method for a
+        dissimilarity (``"negative"``: ``s = -d``, parameter-free); ``None``
+        keeps it as a dissimilarity.
     name : str, optional
         Data set name; defaults to the file stem.
 
@@ -81,13 +91,14 @@ def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
     if labels_path is not None:
         y = _read_labels(Path(labels_path).expanduser())
     try:
-        return SimilarityDataset(
-            matrix=S, labels=y, name=name or path.stem, kind=kind,
+        ds = SimilarityDataset(
+            matrix=S, labels=y, name=name or path.stem,
             description=description or f"loaded from {path.name}",
             source=str(path.resolve()),
         )
     except (SimilarityMatrixError, LabelError) as exc:
         raise type(exc)(f"{path}: {exc}") from None
+    return resolve_kind(ds, kind, convert)
 
 
 def _read_mat(path: Path) -> dict:

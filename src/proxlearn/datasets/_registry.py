@@ -18,6 +18,7 @@ from scipy.spatial.distance import pdist, squareform
 from ._base import DatasetNotFoundError, SimilarityDataset
 from ._embedded import make_digits_idm, make_wine_sigmoid
 from ._io import SUPPORTED_SUFFIXES, load_similarity
+from ._kind import DEFAULT_CONVERSION, resolve_kind
 from ._synthetic import GU_GUO_SETTINGS, make_gu_guo_synthetic
 
 __all__ = [
@@ -195,7 +196,8 @@ def _locate(name: str, spec: DatasetSpec, data_home) -> Path:
     )
 
 
-def load_dataset(name_or_path, *, data_home=None) -> SimilarityDataset:
+def load_dataset(name_or_path, *, data_home=None, kind="auto",
+                 convert=DEFAULT_CONVERSION) -> SimilarityDataset:
     """Load a registered data set by name, or any matrix file by path.
 
     Parameters
@@ -205,6 +207,12 @@ def load_dataset(name_or_path, *, data_home=None) -> SimilarityDataset:
         :func:`load_similarity`.
     data_home : str or Path, optional
         Extra folder searched first for data files.
+    kind : {"auto", "similarity", "dissimilarity"}, default="auto"
+        Whether the matrix holds similarities; ``"auto"`` detects and converts
+        a dissimilarity with ``convert`` (see :func:`resolve_kind`). The
+        registered sets are similarities and are never converted by ``"auto"``.
+    convert : str or None, default="negative"
+        Conversion of a dissimilarity (``s = -d`` by default); ``None`` keeps it.
 
     Raises
     ------
@@ -216,13 +224,13 @@ def load_dataset(name_or_path, *, data_home=None) -> SimilarityDataset:
     spec = REGISTRY.get(key)
     if spec is not None:
         if spec.embedded:
-            return spec.build()
+            return resolve_kind(spec.build(), kind, convert)
         path = _locate(key, spec, data_home)
-        ds = load_similarity(path, kind=spec.kind, name=key, description=spec.description)
-        return spec.derive(ds) if spec.derive else ds
+        ds = load_similarity(path, kind="similarity", name=key, description=spec.description)
+        return resolve_kind(spec.derive(ds) if spec.derive else ds, kind, convert)
     path = Path(key).expanduser()
     if path.exists() or path.suffix.lower() in SUPPORTED_SUFFIXES:
-        return load_similarity(path)
+        return load_similarity(path, kind=kind, convert=convert)
     raise DatasetNotFoundError(
         f"unknown data set {key!r}. Registered names: {', '.join(REGISTRY)}. "
         f"Or give a path to a {'/'.join(SUPPORTED_SUFFIXES)} file."

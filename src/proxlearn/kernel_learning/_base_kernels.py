@@ -84,7 +84,7 @@ class _SimilarityFeatureKernel(PairwiseMixin, TransformerMixin, BaseEstimator):
         self
         """
         self._check_params()
-        arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
+        arr = check_similarity(S, symmetric="allow")
         if isinstance(S, np.ndarray) and np.may_share_memory(arr, S):
             arr = arr.copy()
         self.train_similarity_ = arr
@@ -187,7 +187,7 @@ class DiffusionKernel(PairwiseMixin, TransformerMixin, BaseEstimator):
     def fit(self, S, y=None):
         """Eigendecompose the normalised adjacency of the training graph."""
         sigma2 = check_positive(self.sigma2, "sigma2")
-        S = check_similarity(S, symmetric="symmetrize", dissimilarity_check=False)
+        S = check_similarity(S, symmetric="symmetrize")
         if np.any(S < 0):
             raise SimilarityMatrixError(
                 "The diffusion kernel needs a non-negative similarity (a weighted "

@@ -51,11 +51,14 @@ all SimMKL experiments in the thesis; ``"flip"`` is available).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ..exceptions import DissimilarityWarning
 from .._validation import (
     InvalidParameterError,
     LabelError,
@@ -487,7 +490,9 @@ class SimMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
             raise LabelError("Unknown label type: continuous. Pass class labels.")
         Ssym = check_similarity(raw, symmetric="symmetrize")
-        Ks = [tf.fit_transform(raw) for tf in transformers]
+        with warnings.catch_warnings():  # S was checked just above: warn once, not per kernel
+            warnings.simplefilter("ignore", DissimilarityWarning)
+            Ks = [tf.fit_transform(raw) for tf in transformers]
         self._fit_from_kernels(Ssym, y_idx, classes, Ks, eta, gamma, tau, tol)
         self.kernel_transformers_ = transformers
         return self

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 import warnings
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..exceptions import StudyWarning
 from ._methods import get_method
 from ._protocols import Protocol, inner_folds, make_partitions
 
@@ -76,6 +78,9 @@ class StudyResult:
     seed: int
     cells: list[CellResult] = field(default_factory=list)
     seconds: float = 0.0
+    #: Warnings raised while computing cells, one entry per kind of warning
+    #: (see :func:`_warning_summary`), instead of one printout per cell and fold.
+    warnings: list[str] = field(default_factory=list)
 
     def _cells(self, dataset: str, method: str) -> list[CellResult]:
         return sorted(
@@ -346,6 +351,7 @@ def run_study(
         for name, m, i, key, S, y, tr, te in todo:
             yield delayed(_run_cell_keyed)(name, m, i, key, S, y, tr, te, protocol, seed)
 
+    found: dict[str, tuple[str, set]] = {}
     backend = {"backend": "dask"} if scheduler else {}
     client = None
     if scheduler:
@@ -355,9 +361,11 @@ def run_study(
     try:
         with parallel_config(n_jobs=jobs if not scheduler else -1, **backend):
             runner = Parallel(return_as="generator_unordered")
-            for name, m, i, key, payload in runner(jobs_iter()):
+            for name, m, i, key, payload, seen in runner(jobs_iter()):
                 cache.save(key, payload)
                 result.cells.append(CellResult(name, m, i, **_cell_fields(payload)))
+                for wkey, text in seen.items():
+                    found.setdefault(wkey, (text, set()))[1].add(f"{name}/{m}/part-{i:03d}")
                 if progress is not None:
                     progress(len(result.cells), total)
     finally:
@@ -367,6 +375,9 @@ def run_study(
     morder = {m: k for k, m in enumerate(methods)}
     result.cells.sort(key=lambda c: (order[c.dataset], morder[c.method], c.partition))
     result.seconds = time.perf_counter() - start
+    result.warnings = _warning_summary(found)
+    for text in result.warnings:  # once per kind of warning, not per cell and fold
+        warnings.warn(text, StudyWarning, stacklevel=2)
     return result
 
 
@@ -386,6 +397,23 @@ def _cell_fields(payload: dict) -> dict:
 
 
 def _run_cell_keyed(name, m, i, key, S, y, tr, te, protocol, seed):
-    # seed the inner folds per partition so cells are independent of run order
-    payload = run_cell(S, y, m, tr, te, protocol, seed + 1000 * i, dataset=name)
-    return name, m, i, key, payload
+    # seed the inner folds per partition so cells are independent of run order;
+    # warnings are recorded and returned (a worker's would print once per fold)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        payload = run_cell(S, y, m, tr, te, protocol, seed + 1000 * i, dataset=name)
+    seen = {}
+    for w in caught:
+        seen.setdefault(_warning_key(w.category, w.message), f"{w.category.__name__}: {w.message}")
+    return name, m, i, key, payload, seen
+
+
+def _warning_key(category, message) -> str:
+    """Warnings that differ only in their numbers (a fold's asymmetry, a gap) are one kind."""
+    return category.__name__ + ": " + re.sub(r"[-+]?\d[\d.e+-]*", "#", str(message))
+
+
+def _warning_summary(found: dict[str, tuple[str, set]]) -> list[str]:
+    """One line per kind of warning: how many cells raised it and one example."""
+    return [f"{example} [in {len(cells)} cell(s), e.g. {sorted(cells)[0]}]"
+            for example, cells in found.values()]
