@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from ._files import atomic_write_text
 
 __all__ = ["main", "run_demo", "run_study_command"]
 
@@ -133,9 +134,28 @@ def _info_table(info: dict):
     return t
 
 
+def _check_jobs(jobs: int) -> None:
+    if jobs == 0:
+        raise _UserError("--jobs 0 runs nothing; give the number of parallel workers "
+                         "(1 or more), or -1 for every core.")
+
+
+def _check_plot_path(path) -> None:
+    """Refuse an image format matplotlib cannot write before any work is done."""
+    from matplotlib.figure import Figure
+
+    formats = Figure().canvas.get_supported_filetypes()
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise _UserError(f"--plot {path}: unsupported image format {suffix or '(none)'!r}; "
+                         f"use one of {', '.join(sorted(formats))} (e.g. {Path(path).stem}.png).")
+
+
 def _cmd_info(args, console) -> int:
     from .datasets import describe
 
+    if args.plot:
+        _check_plot_path(args.plot)
     # with --json, stdout is one JSON object: the conversion note goes to stderr
     ds = _load(args.dataset, args, _console(sys.stderr) if args.json else console)
     info = describe(ds)
@@ -231,18 +251,17 @@ def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
                   f"{sum(c.cached for c in result.cells)} of {len(result.cells)} cells from cache")
     payload = result.to_json()
     if json_path:
-        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
-        Path(json_path).write_text(json.dumps(payload, indent=1))
+        atomic_write_text(Path(json_path), json.dumps(payload, indent=1))
     if out is not None:
-        (out / "results.json").write_text(json.dumps(payload, indent=1))
-        (out / "table.md").write_text(to_markdown(result, rows))
-        (out / "table.tex").write_text(to_latex(result, rows))
+        atomic_write_text(out / "results.json", json.dumps(payload, indent=1))
+        atomic_write_text(out / "table.md", to_markdown(result, rows))
+        atomic_write_text(out / "table.tex", to_latex(result, rows))
         plot_errors(result, out / "errors.png")
         _print_line(console, f"results, tables and plot written to {out}")
     if markdown:
-        Path(markdown).write_text(to_markdown(result, rows))
+        atomic_write_text(Path(markdown), to_markdown(result, rows))
     if latex:
-        Path(latex).write_text(to_latex(result, rows))
+        atomic_write_text(Path(latex), to_latex(result, rows))
     return result
 
 
@@ -256,6 +275,10 @@ def _cmd_study(args, console) -> int:
     if not args.datasets:
         raise _UserError("name at least one data set (see `proxlearn datasets`).")
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    if not methods:
+        raise _UserError(f"--methods {args.methods!r} names no method; give a comma-separated "
+                         "list such as svm-clip,knn (see --list-methods).")
+    _check_jobs(args.jobs)
     for m in methods:
         get_method(m)  # unknown names: one-line error listing the valid ones
     if args.protocol == "loo":
@@ -286,11 +309,11 @@ def _run_loo(args, methods, console) -> int:
                       _fmt(r["paper_perplexity"]), f"{r['nce']:.4f}", _fmt(r["paper_nce"]))
     console.print(table)
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=1))
+        atomic_write_text(Path(args.json), json.dumps(results, indent=1))
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "loo.json").write_text(json.dumps(results, indent=1))
+        atomic_write_text(out / "loo.json", json.dumps(results, indent=1))
         plot_perplexity_curves(results, out / "perplexity_vs_k.png")
         _print_line(console, f"results and perplexity-vs-k plot written to {out}")
     return 0
@@ -302,6 +325,7 @@ def _cmd_reproduce(args, console) -> int:
 
     from .study._reproduce import SECTIONS, reproduce
 
+    _check_jobs(args.jobs)
     if args.list_sections:
         for s in SECTIONS:
             console.print(f"{s.key:18s} {s.title}")
@@ -334,6 +358,7 @@ def _cmd_reproduce(args, console) -> int:
 def _cmd_demo(args, console) -> int:
     from .study import get_protocol
 
+    _check_jobs(args.jobs)
     from .datasets import list_datasets
 
     run_demo(args.out, console, data_home=args.data_home, kind=args.kind,

@@ -119,8 +119,42 @@ def _read_mat(path: Path) -> dict:
     return {k: v for k, v in data.items() if not k.startswith("__")}
 
 
+def _check_npy_headers(path: Path) -> None:
+    """Refuse members whose header declares more data than the member holds.
+
+    ``np.load`` allocates the declared shape before reading; a corrupt or
+    hostile header (a 10^6 x 10^6 matrix in a few bytes) raised a
+    ``MemoryError`` (issue #14). The zip directory knows each member's real
+    (uncompressed) size, so the check is exact and allocates nothing.
+    """
+    with zipfile.ZipFile(path) as z:
+        for info in z.infolist():
+            if not info.filename.endswith(".npy"):
+                continue
+            with z.open(info) as fh:
+                version = np.lib.format.read_magic(fh)
+                read = {(1, 0): np.lib.format.read_array_header_1_0,
+                        (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+                if read is None:
+                    continue  # format 3.0 (utf-8 names): left to np.load
+                shape, _, dtype = read(fh)
+                header = fh.tell()
+            if dtype.hasobject:
+                continue  # refused by allow_pickle=False with its own message
+            need = int(np.prod(shape, dtype=object)) * dtype.itemsize
+            if need > info.file_size - header:
+                dims = " x ".join(str(d) for d in shape)
+                raise SimilarityMatrixError(
+                    f"{path}: member {info.filename!r} declares a {dims} {dtype} array "
+                    f"({need:,} bytes) but holds only {info.file_size - header:,} bytes of "
+                    "data. The file is truncated or corrupt; write it again with "
+                    "numpy.savez(path, S=matrix, y=labels)."
+                )
+
+
 def _read_npz(path: Path) -> dict:
     try:
+        _check_npy_headers(path)
         with np.load(path, allow_pickle=False) as npz:
             return {k: npz[k] for k in npz.files}
     except (zipfile.BadZipFile, ValueError, OSError, EOFError) as exc:

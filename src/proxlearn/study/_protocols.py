@@ -121,6 +121,7 @@ def make_partitions(y, protocol: Protocol, seed: int = 0) -> list[tuple[np.ndarr
     Returns a list of ``(train_indices, test_indices)``, each sorted.
     """
     y = np.asarray(y)
+    _check_splittable(y, protocol)
     rng = np.random.default_rng(seed)
     if protocol.balanced:
         classes, counts = np.unique(y, return_counts=True)
@@ -148,6 +149,23 @@ def make_partitions(y, protocol: Protocol, seed: int = 0) -> list[tuple[np.ndarr
     return [
         (np.sort(tr), np.sort(te)) for tr, te in splitter.split(np.zeros(y.shape[0]), y)
     ]
+
+
+def _check_splittable(y, protocol: Protocol) -> None:
+    """Stratified partitions need two classes and two samples of every class."""
+    classes, counts = np.unique(y, return_counts=True)
+    if classes.size < 2:
+        raise InvalidParameterError(
+            f"the data set has 1 class ({classes.tolist()!r}); a classification study "
+            "needs at least 2. Check the labels file."
+        )
+    small = [f"class {c} has {k} sample" for c, k in zip(classes.tolist(), counts) if k < 2]
+    if small:
+        raise InvalidParameterError(
+            f"{'; '.join(small)}: the {protocol.name} protocol draws stratified random "
+            "partitions, which need at least 2 samples of every class (one to train, one "
+            "to test). Drop that class (SimilarityDataset.subset) or add samples."
+        )
 
 
 def inner_folds(y, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import atomic_write_text
 from ._methods import METHODS
 from ._protocols import get_protocol
 from ._report import (
@@ -541,13 +542,13 @@ def reproduce(
                    figures=figures)
     if out is not None:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_text(md)
+        atomic_write_text(out, md)
     if json_path is not None:
         Path(json_path).parent.mkdir(parents=True, exist_ok=True)
         payload = {"seconds": total, "sections": {
             k: {f: v for f, v in sec.items() if not f.startswith("_")} for k, sec in results.items()
         }}
-        Path(json_path).write_text(json.dumps(payload, indent=1, default=_json_default))
+        atomic_write_text(json_path, json.dumps(payload, indent=1, default=_json_default))
     results["_seconds"] = total
     results["_markdown"] = md
     return results

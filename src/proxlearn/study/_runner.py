@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import time
 import warnings
 from collections.abc import Sequence
@@ -29,7 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..exceptions import StudyWarning
+from .._files import atomic_write_text, safe_component
+from ..exceptions import InvalidParameterError, StudyWarning
 from ._methods import get_method
 from ._protocols import Protocol, inner_folds, make_partitions
 
@@ -239,7 +241,8 @@ class _Cache:
             ok = record.get("sha256") == _fingerprint(payload) and record.get(
                 "version"
             ) == CACHE_VERSION
-        except (ValueError, KeyError, TypeError):
+        # OSError: a directory or unreadable file; RecursionError: absurdly nested JSON
+        except (ValueError, KeyError, TypeError, AttributeError, OSError, RecursionError):
             ok = False
         if not ok:
             warnings.warn(
@@ -247,7 +250,10 @@ class _Cache:
                 UserWarning,
                 stacklevel=2,
             )
-            path.unlink(missing_ok=True)
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
             return None
         return payload
 
@@ -255,11 +261,9 @@ class _Cache:
         path = self.path(key)
         if path is None:
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
         record = {"version": CACHE_VERSION, "sha256": _fingerprint(payload), "payload": payload}
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(record))
-        tmp.replace(path)  # atomic: an interrupted write never leaves half a file
+        # unique temporary name + atomic replace: safe against concurrent writers
+        atomic_write_text(path, json.dumps(record))
 
 
 def run_study(
@@ -308,15 +312,18 @@ def run_study(
     todo = []
     for data in datasets:
         S, y = data.matrix, np.asarray(data.labels)
-        parts = make_partitions(y, protocol, seed)
+        try:
+            parts = make_partitions(y, protocol, seed)
+        except InvalidParameterError as exc:
+            raise InvalidParameterError(f"data set {data.name!r}: {exc}") from None
         data_fp = _fingerprint(S, y.astype(str))
         for m in methods:
             method = get_method(m, data.name)
             for i, (tr, te) in enumerate(parts):
                 key = "/".join(
                     [
-                        data.name.replace("/", "_"),
-                        m,
+                        safe_component(data.name),
+                        safe_component(m),
                         _fingerprint(
                             data_fp,
                             _protocol_key(protocol),
@@ -357,7 +364,14 @@ def run_study(
     if scheduler:
         from dask.distributed import Client
 
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler, timeout="20s")
+        except (ValueError, OSError) as exc:  # malformed address, unreachable host
+            raise InvalidParameterError(
+                f"cannot use the Dask scheduler {scheduler!r} ({type(exc).__name__}: "
+                f"{exc}). Give its address as tcp://HOST:PORT, as printed by "
+                "`dask scheduler`."
+            ) from None
     try:
         with parallel_config(n_jobs=jobs if not scheduler else -1, **backend):
             runner = Parallel(return_as="generator_unordered")
