@@ -151,6 +151,30 @@ def _check_plot_path(path) -> None:
                          f"use one of {', '.join(sorted(formats))} (e.g. {Path(path).stem}.png).")
 
 
+def _cmd_fetch(args, console) -> int:
+    """``proxlearn fetch``: download UW benchmark files into the data home."""
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+
+    from .datasets import UW_FILES, fetch_uw
+
+    names = [n[: -len(".mat")] for n in UW_FILES] if args.all else args.names
+    if not names:
+        raise _UserError("name at least one data set to fetch (aural_sonar, protein, "
+                         "voting), or pass --all.")
+    paths = {}
+    with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                  console=console) as bar:
+        for name in names:
+            task = bar.add_task(name, total=None)
+            paths[name] = fetch_uw(
+                name, data_home=args.data_home,
+                progress=lambda done, total, task=task: bar.update(task, completed=done,
+                                                                   total=total))
+    for name, path in paths.items():
+        _print_line(console, f"{name}: {path}")
+    return 0
+
+
 def _cmd_info(args, console) -> int:
     from .datasets import describe
 
@@ -402,6 +426,15 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser("datasets", help="list registered data sets and where they are")
     d.add_argument("--data-home", **home)
     d.set_defaults(func=_cmd_datasets)
+
+    fe = sub.add_parser("fetch", help="download the UW benchmark files (aural_sonar, protein, "
+                                      "voting) into the data home")
+    fe.add_argument("names", nargs="*", metavar="NAME",
+                    help="aural_sonar, protein, voting (or protein-2, protein-rbf)")
+    fe.add_argument("--all", action="store_true", help="all three files")
+    fe.add_argument("--data-home", metavar="DIR", default=None,
+                    help="destination (default: the per-user data folder, which is searched)")
+    fe.set_defaults(func=_cmd_fetch)
 
     i = sub.add_parser("info", help="size, symmetry and spectrum of a data set")
     i.add_argument("dataset", help="registered name or path to a .mat/.npz/.csv/.txt file")

@@ -24,6 +24,7 @@ __all__ = [
     "ConvergenceWarning",
     "DatasetNotFoundError",
     "DissimilarityWarning",
+    "DownloadError",
     "InvalidParameterError",
     "LabelError",
     "SimSVMSolverError",
@@ -68,6 +69,10 @@ class InvalidParameterError(ValueError):
 
 class DatasetNotFoundError(FileNotFoundError):
     """A data set name is unknown or its file is not on the data search path."""
+
+
+class DownloadError(OSError):
+    """A data file could not be downloaded, or its checksum differs from the pinned one."""
 
 
 # --- solver failures --------------------------------------------------------------

@@ -52,12 +52,33 @@ def test_checkout_dir_is_found(uw_dir):
     assert uw_dir.parent.resolve() in found
 
 
-def test_cwd_sibling_shared_data_is_found(tmp_path, monkeypatch):
-    (tmp_path / "shared" / "data").mkdir(parents=True)
+def test_stray_shared_data_above_the_cwd_is_never_searched(tmp_path, monkeypatch):
+    """Issue #14: `info aural_sonar` loaded a stray copy from a parent of the cwd."""
+    _toy_mat(tmp_path / "shared" / "data" / "uw" / "voting.mat", n=5)
     (tmp_path / "proj").mkdir()
     monkeypatch.chdir(tmp_path / "proj")
-    found = [d.resolve() for d in registry._checkout_data_dirs()]
-    assert (tmp_path / "shared" / "data").resolve() in found
+    stray = (tmp_path / "shared" / "data").resolve()
+    assert stray not in [d.resolve() for d in registry._checkout_data_dirs()]
+    assert stray not in [d.resolve() for d in data_search_path()]
+
+
+def _fake_module(root, *parts):
+    mod = root.joinpath(*parts, "proxlearn", "datasets", "_registry.py")
+    mod.parent.mkdir(parents=True)
+    mod.write_text("")
+    return mod
+
+
+def test_checkout_rule_needs_a_real_checkout(tmp_path):
+    """../shared/data counts only next to a source checkout (pyproject.toml, src/proxlearn)."""
+    (tmp_path / "shared" / "data").mkdir(parents=True)
+    repo_mod = _fake_module(tmp_path / "repo", "src")
+    assert registry._checkout_data_dirs(repo_mod) == []  # no pyproject.toml yet
+    (tmp_path / "repo" / "pyproject.toml").write_text("")
+    assert registry._checkout_data_dirs(repo_mod) == [tmp_path.resolve() / "shared" / "data"]
+    # an installed package never walks up to a shared/ folder of some ancestor
+    site = _fake_module(tmp_path / "venv" / "lib" / "python3.11", "site-packages")
+    assert registry._checkout_data_dirs(site) == []
 
 
 def test_lookup_in_uw_subdir_and_flat(isolated_search, monkeypatch):

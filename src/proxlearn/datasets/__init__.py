@@ -7,6 +7,8 @@
   :func:`get_data_home`, ``../shared/data`` of a checkout). Embedded sets need
   no files: ``synthetic-1`` ... ``synthetic-4`` (Gu & Guo, AAAI 2012),
   ``digits-idm`` and ``wine-sigmoid``.
+* :func:`fetch_uw`: download a UW benchmark file (pinned commit, SHA-256 checked)
+  into the per-user data folder.
 * :func:`load_similarity`: any ``.mat`` / ``.npz`` / ``.csv`` / ``.txt`` file.
 * :func:`resolve_kind`: a dissimilarity is detected (``kind="auto"``) or declared
   and converted once at load time (``s = -d`` by default).
@@ -15,6 +17,7 @@
 
 from ._base import EIGENVALUE_RTOL, DatasetNotFoundError, SimilarityDataset, describe
 from ._embedded import get_cache_home, idm_distances, make_digits_idm, make_wine_sigmoid
+from ._fetch import UW_BASE_URL, UW_FILES, fetch_uw
 from ._io import SUPPORTED_SUFFIXES, load_similarity
 from ._kind import DEFAULT_CONVERSION, KIND_OPTIONS, resolve_kind
 from ._registry import (
@@ -36,12 +39,15 @@ __all__ = [
     "KIND_OPTIONS",
     "REGISTRY",
     "SUPPORTED_SUFFIXES",
+    "UW_BASE_URL",
+    "UW_FILES",
     "DatasetNotFoundError",
     "DatasetRecord",
     "DatasetSpec",
     "SimilarityDataset",
     "data_search_path",
     "describe",
+    "fetch_uw",
     "get_cache_home",
     "get_data_home",
     "idm_distances",

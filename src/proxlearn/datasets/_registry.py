@@ -136,18 +136,22 @@ def get_data_home() -> Path:
     return base / "proxlearn"
 
 
-def _checkout_data_dirs() -> list[Path]:
-    """``shared/data`` next to a source checkout, and ``$PWD/../shared/data``."""
-    found = []
-    for parent in Path(__file__).resolve().parents:
-        cand = parent.parent / "shared" / "data"
-        if cand.is_dir():
-            found.append(cand)
-            break
-    cwd = Path.cwd().resolve().parent / "shared" / "data"
-    if cwd.is_dir():
-        found.append(cwd)
-    return found
+def _checkout_data_dirs(module_file=__file__) -> list[Path]:
+    """``../shared/data`` next to the source checkout this package runs from.
+
+    Only that one documented place: the checkout is the folder holding
+    ``pyproject.toml`` and ``src/proxlearn`` three levels above this module
+    (an editable install). An installed package, or the current directory,
+    never makes proxlearn look in arbitrary parent folders (issue #14: a stray
+    copy in a parent of the working directory was loaded silently).
+    """
+    module = Path(module_file).resolve()
+    repo = module.parents[3] if len(module.parents) > 3 else None
+    if (repo is None or module.parents[1].name != "proxlearn"
+            or module.parents[2].name != "src" or not (repo / "pyproject.toml").is_file()):
+        return []
+    cand = repo.parent / "shared" / "data"
+    return [cand] if cand.is_dir() else []
 
 
 def data_search_path(data_home=None) -> list[Path]:
@@ -155,8 +159,8 @@ def data_search_path(data_home=None) -> list[Path]:
 
     1. ``data_home``; 2. every entry of ``$PROXLEARN_DATA`` (separated by
     ``os.pathsep``); 3. :func:`get_data_home`; 4. ``../shared/data`` next to
-    the source checkout (found by walking up from this file) and next to the
-    current directory.
+    the source checkout, when proxlearn runs from one (never relative to the
+    current directory).
     """
     dirs = [Path(data_home).expanduser()] if data_home is not None else []
     dirs += [Path(p).expanduser() for p in
@@ -190,8 +194,9 @@ def _locate(name: str, spec: DatasetSpec, data_home) -> Path:
     target = f"{spec.subdir}/{spec.file}" if spec.subdir else spec.file
     raise DatasetNotFoundError(
         f"data set {name!r} needs the file {spec.file!r}, which was not found. "
-        f"Searched: {where}. Put {target} in {get_data_home()} (or any folder) and "
-        "point the PROXLEARN_DATA environment variable (or data_home=, or "
+        f"Searched: {where}. Download it with `proxlearn fetch {name}` "
+        f"(proxlearn.datasets.fetch_uw), or put {target} in {get_data_home()} (or any "
+        "folder) and point the PROXLEARN_DATA environment variable (or data_home=, or "
         "--data-home) to that folder."
     )
 
