@@ -49,15 +49,22 @@ def _load(name, args, console=None):
     import warnings
 
     from .datasets import load_dataset
-    from .exceptions import DissimilarityWarning, LabelError, SimilarityMatrixError
+    from .exceptions import (
+        DissimilarityWarning,
+        InvalidParameterError,
+        LabelError,
+        SimilarityMatrixError,
+    )
 
     convert = getattr(args, "convert", None) or "negative"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DissimilarityWarning)  # said below instead
             ds = load_dataset(name, data_home=args.data_home,
-                              kind=getattr(args, "kind", "auto"), convert=convert)
-    except (FileNotFoundError, SimilarityMatrixError, LabelError) as exc:
+                              kind=getattr(args, "kind", "auto"), convert=convert,
+                              labels_path=getattr(args, "labels", None),
+                              require_labels=args.func is not _cmd_info)
+    except (FileNotFoundError, SimilarityMatrixError, LabelError, InvalidParameterError) as exc:
         raise _UserError(str(exc)) from None
     if ds.conversion and console is not None:
         _print_line(console, f"note: {ds.conversion}; --kind similarity uses the matrix "
@@ -115,7 +122,7 @@ def _info_table(info: dict):
     rows = [
         ("kind", _kind_text(info)),
         ("n", str(info["n"])),
-        ("classes", f"{info['n_classes']} ({counts})"),
+        ("classes", f"{info['n_classes']} ({counts})" if counts else "no labels"),
         ("symmetric", f"{'yes' if info['symmetric'] else 'no'} "
                       f"(asymmetry {_fmt(info['asymmetry'], 3)})"),
         ("diagonal min/mean/max",
@@ -408,6 +415,9 @@ def _parser() -> argparse.ArgumentParser:
     home = dict(metavar="DIR", default=None,
                 help="extra folder searched first for data files (see PROXLEARN_DATA)")
 
+    labels_help = ("labels of a matrix file: text (one per line) or .npy, one per row "
+                   "(default: from the file itself or a sibling <stem>_labels.txt)")
+
     def kind_options(sp):
         from .datasets import KIND_OPTIONS
         from .transforms._dissimilarity import DISSIMILARITY_METHODS
@@ -441,6 +451,7 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("--json", action="store_true", help="print one JSON object")
     i.add_argument("--plot", metavar="FILE.png", help="draw matrix and spectrum to FILE")
     i.add_argument("--data-home", **home)
+    i.add_argument("--labels", metavar="PATH", default=None, help=labels_help)
     kind_options(i)
     i.set_defaults(func=_cmd_info)
 
@@ -476,6 +487,7 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--no-cache", action="store_true", help="do not read or write the cell cache")
     st.add_argument("--list-methods", action="store_true", help="list the method names and exit")
     st.add_argument("--data-home", **home)
+    st.add_argument("--labels", metavar="PATH", default=None, help=labels_help)
     kind_options(st)
     st.set_defaults(func=_cmd_study)
 

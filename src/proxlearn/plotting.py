@@ -43,7 +43,8 @@ def plot_dataset(dataset, path=None, *, dpi=110):
     from .datasets._base import EIGENVALUE_RTOL, spectrum
 
     S = dataset.matrix
-    classes, y_idx = np.unique(dataset.labels, return_inverse=True)
+    labels = dataset.labels if dataset.labels is not None else np.zeros(dataset.n)
+    classes, y_idx = np.unique(labels, return_inverse=True)
     order = np.argsort(y_idx, kind="stable")
     S_ord = S[np.ix_(order, order)]
     counts = np.bincount(y_idx.ravel(), minlength=len(classes))
@@ -59,7 +60,7 @@ def plot_dataset(dataset, path=None, *, dpi=110):
     for b in bounds:
         ax_m.axhline(b, color="white", lw=1.0)
         ax_m.axvline(b, color="white", lw=1.0)
-    names = list(dataset.class_names)
+    names = list(dataset.class_names) or ["(no labels)"]
     if len(names) <= 20:
         ax_m.set_xticks(centres, names, rotation=90 if len(names) > 6 else 0)
         ax_m.set_yticks(centres, names)
@@ -85,7 +86,8 @@ def plot_dataset(dataset, path=None, *, dpi=110):
     ax_s.set_title(f"spectrum: $\\lambda_{{min}}$ = {lo:.3g}, $\\lambda_{{max}}$ = {hi:.3g}")
     ax_s.legend(loc="upper right")
     ax_s.grid(alpha=0.3)
-    fig.suptitle(f"{dataset.name}  (n = {dataset.n}, {len(classes)} classes)")
+    n_cls = f"{len(classes)} classes" if dataset.labels is not None else "no labels"
+    fig.suptitle(f"{dataset.name}  (n = {dataset.n}, {n_cls})")
     if path is not None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path)

@@ -40,8 +40,10 @@ class SimilarityDataset:
     matrix : array-like of shape (n, n)
         ``matrix[i, j] = psi(x_i, x_j)``; converted to float64. May be
         asymmetric and indefinite.
-    labels : array-like of shape (n,)
-        Class label of each row (numbers or strings).
+    labels : array-like of shape (n,), or None
+        Class label of each row (numbers or strings). ``None`` for a matrix
+        without labels (``proxlearn info`` on an unlabelled file); such a
+        data set can be described and plotted but not used in a study.
     name : str
         Short name, e.g. ``"aural_sonar"``.
     kind : {"similarity", "dissimilarity"}
@@ -60,7 +62,7 @@ class SimilarityDataset:
     """
 
     matrix: np.ndarray
-    labels: np.ndarray
+    labels: np.ndarray | None
     name: str = "unnamed"
     kind: str = "similarity"
     description: str = ""
@@ -82,6 +84,11 @@ class SimilarityDataset:
                 "feature vectors."
             )
         self.matrix = S
+        if self.kind not in _KINDS:
+            raise ValueError(f"kind must be one of {_KINDS}, got {self.kind!r}.")
+        if self.labels is None:
+            self.class_names = ()
+            return
         y = np.asarray(self.labels)
         if y.ndim == 2 and 1 in y.shape:
             y = y.ravel()
@@ -90,8 +97,6 @@ class SimilarityDataset:
         except LabelError as exc:
             raise LabelError(f"{what}: {exc}") from None
         self.labels = y
-        if self.kind not in _KINDS:
-            raise ValueError(f"kind must be one of {_KINDS}, got {self.kind!r}.")
         names = tuple(str(c) for c in (self.class_names or classes.tolist()))
         if len(names) != len(classes):
             raise LabelError(
@@ -107,12 +112,14 @@ class SimilarityDataset:
 
     @property
     def classes(self) -> np.ndarray:
-        """Sorted unique labels."""
-        return np.unique(self.labels)
+        """Sorted unique labels (empty without labels)."""
+        return np.unique(self.labels) if self.labels is not None else np.array([])
 
     @property
     def class_counts(self) -> dict:
-        """Mapping label -> number of samples, in sorted label order."""
+        """Mapping label -> number of samples, in sorted label order ({} without labels)."""
+        if self.labels is None:
+            return {}
         classes, counts = np.unique(self.labels, return_counts=True)
         return {c.item() if hasattr(c, "item") else c: int(k)
                 for c, k in zip(classes, counts)}
@@ -122,6 +129,8 @@ class SimilarityDataset:
 
         Used for Protein-2 (classes 1 and 2 of Protein, Chen thesis ch. 5).
         """
+        if self.labels is None:
+            raise LabelError(f"data set {self.name!r} has no labels: no classes to take.")
         wanted = np.atleast_1d(np.asarray(classes, dtype=self.labels.dtype))
         known = self.classes
         missing = [c for c in wanted.tolist() if c not in known.tolist()]

@@ -26,7 +26,7 @@ _LABEL_KEYS = ("y", "labels", "label", "target", "classes", "C")
 
 def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
                     kind="auto", convert=DEFAULT_CONVERSION, name=None,
-                    description="") -> SimilarityDataset:
+                    description="", require_labels=True) -> SimilarityDataset:
     """Load a square (dis)similarity matrix and its class labels from a file.
 
     Parameters
@@ -42,8 +42,11 @@ def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
     labels_path : str or Path, optional
         Text (one label per line, or one comma/space separated line) or
         ``.npy`` file with the labels. For text matrices the default is a
-        sibling ``<stem>_labels<suffix>``, ``<stem>_labels.txt`` or
-        ``<stem>.labels``. Labels may be strings.
+        column named ``label``/``labels``/``y``/``class``/``target`` in a
+        header row, else a sibling ``<stem>_labels<suffix>``,
+        ``<stem>_labels.txt`` or ``<stem>.labels``. Labels may be strings.
+        Text matrices may have a header row and an index column (as pandas'
+        ``DataFrame.to_csv`` writes them); both are detected and dropped.
     kind : {"auto", "similarity", "dissimilarity"}, default="auto"
         ``"auto"`` detects a dissimilarity (zero diagonal, or a diagonal that
         is the smallest entry of most rows) and converts it with ``convert``,
@@ -55,6 +58,9 @@ def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
         keeps it as a dissimilarity.
     name : str, optional
         Data set name; defaults to the file stem.
+    require_labels : bool, default=True
+        Raise when no labels are found; with ``False`` the data set has
+        ``labels=None`` (enough for :func:`describe` and plots).
 
     Raises
     ------
@@ -78,11 +84,11 @@ def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
         key, S = _pick_matrix(variables, matrix_key, path)
         y = None
         if labels_path is None:
-            y = _pick_labels(variables, labels_key, key, S.shape[0], path)
+            y = _pick_labels(variables, labels_key, key, S.shape[0], path, require_labels)
     elif suffix in (".csv", ".txt", ".tsv"):
-        S = _read_text_matrix(path)
-        if labels_path is None:
-            labels_path = _sibling_labels(path)
+        S, y = _read_text_matrix(path)
+        if labels_path is None and y is None:
+            labels_path = _sibling_labels(path, require_labels)
     else:
         raise SimilarityMatrixError(
             f"{path}: unsupported file type {path.suffix!r}. Save the matrix as "
@@ -214,7 +220,7 @@ def _as_label_vector(v):
     return v
 
 
-def _pick_labels(variables: dict, key, matrix_key: str, n: int, path: Path):
+def _pick_labels(variables: dict, key, matrix_key: str, n: int, path: Path, required=True):
     if key is not None:
         if key not in variables:
             raise LabelError(
@@ -239,6 +245,8 @@ def _pick_labels(variables: dict, key, matrix_key: str, n: int, path: Path):
             f"{path}: several label vectors of length {n} ({', '.join(cands)}); "
             f"choose one with labels_key=. Variables found: {_describe_keys(variables)}."
         )
+    if not required:
+        return None
     wrong = [f"{k} (length {v.shape[0]})" for k, v in vecs.items()]
     hint = (f" Vectors of the wrong length: {', '.join(wrong)}; there must be one "
             f"label per row of the {n} x {n} matrix.") if wrong else ""
@@ -249,7 +257,66 @@ def _pick_labels(variables: dict, key, matrix_key: str, n: int, path: Path):
     )
 
 
-def _read_text_matrix(path: Path) -> np.ndarray:
+#: Header names of a column that holds the class labels in a text matrix.
+_LABEL_COLUMNS = ("label", "labels", "y", "class", "classes", "target")
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+def _split_rows(lines: list[str]) -> list[list[str]]:
+    """Tokens of each line: CSV quoting for comma/semicolon/tab files, else whitespace."""
+    import csv
+
+    first = lines[0]
+    delim = next((d for d in (",", ";", "\t") if d in first), None)
+    if delim is None:
+        return [ln.split() for ln in lines]
+    return [[t.strip() for t in row] for row in csv.reader(lines, delimiter=delim)]
+
+
+def _strip_header_and_index(split: list[list[str]]):
+    """Detect a header row, an index column and a label column (pandas ``to_csv``).
+
+    Only unambiguous layouts are recognised: a header is a first row that
+    starts with an empty cell (pandas' corner above the index) or holds no
+    number at all (names, with the index name first); the index is a first
+    column that is non-numeric, or ``0..n-1``, in rows one entry longer than
+    the matrix is wide. A header name in ``_LABEL_COLUMNS``
+    makes that column the labels. Returns ``(rows, labels or None)``.
+    """
+    header = None
+    first = split[0] if split else []
+    # a header starts with a name or pandas' empty corner cell, or has no number at all
+    if len(split) > 1 and first and (first[0] == "" or not any(map(_is_number, first))):
+        header, split = first, split[1:]
+    labels = None
+    if header is not None:
+        lowered = [h.strip().strip('"').lower() for h in header]
+        hits = [i for i, h in enumerate(lowered) if h in _LABEL_COLUMNS]
+        if len(hits) == 1 and all(len(r) == len(header) for r in split):
+            j = hits[0]
+            labels = [r[j] for r in split]
+            split = [r[:j] + r[j + 1:] for r in split]
+            header = header[:j] + header[j + 1:]
+    n = len(split)
+    if split and all(len(r) == n + 1 for r in split):
+        first = [r[0] for r in split]
+        if (header is not None and len(header) == n + 1) or not all(map(_is_number, first)) \
+                or first == [str(i) for i in range(n)]:
+            split = [r[1:] for r in split]  # the index column (row names or 0..n-1)
+    if labels is not None:
+        labels = _labels_from_tokens(labels)
+    return split, labels
+
+
+def _read_text_matrix(path: Path):
+    """The square matrix of a text file, and labels from a label column (or None)."""
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
@@ -259,7 +326,7 @@ def _read_text_matrix(path: Path) -> np.ndarray:
     rows = [r for r in (line.split("#")[0].strip() for line in text.splitlines()) if r]
     if not rows:
         raise SimilarityMatrixError(f"{path}: the file is empty; expected n rows of n numbers.")
-    split = [re.split(r"[,\s;]+", r.strip(",; \t")) for r in rows]
+    split, labels = _strip_header_and_index(_split_rows(rows))
     lengths = sorted({len(r) for r in split})
     if len(lengths) > 1:
         raise SimilarityMatrixError(
@@ -267,21 +334,24 @@ def _read_text_matrix(path: Path) -> np.ndarray:
             f"n rows of n comma- or whitespace-separated numbers."
         )
     try:
-        return np.array(split, dtype=np.float64)
+        return np.array(split, dtype=np.float64), labels
     except ValueError as exc:
         raise SimilarityMatrixError(
-            f"{path}: not a numeric matrix ({exc}). Write n rows of n numbers "
-            "without a header; put the labels in a separate file."
+            f"{path}: not a numeric matrix ({exc}). Write n rows of n numbers (a header "
+            "row, an index column and a 'label' column are recognised); or put the "
+            "labels in a separate file."
         ) from None
 
 
-def _sibling_labels(path: Path) -> Path:
+def _sibling_labels(path: Path, required=True) -> Path | None:
     stem, parent = path.stem, path.parent
     cands = [parent / f"{stem}_labels{path.suffix}", parent / f"{stem}_labels.txt",
              parent / f"{stem}_labels.csv", parent / f"{stem}.labels"]
     for c in cands:
         if c.is_file():
             return c
+    if not required:
+        return None
     raise LabelError(
         f"{path}: no labels found. Looked for {', '.join(c.name for c in cands)} in "
         f"{parent}. Put one label per line in {stem}_labels{path.suffix} or pass "
@@ -307,9 +377,14 @@ def _read_labels(path: Path) -> np.ndarray:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     tokens = (lines if len(lines) > 1
               else re.split(r"[,\s;]+", lines[0].strip(",; ")) if lines else [])
-    tokens = [t.strip().strip('"').strip("'") for t in tokens]
     if not tokens:
         raise LabelError(f"{path}: the labels file is empty.")
+    return _labels_from_tokens(tokens)
+
+
+def _labels_from_tokens(tokens) -> np.ndarray:
+    """Integers, else floats, else strings (quotes stripped)."""
+    tokens = [t.strip().strip('"').strip("'") for t in tokens]
     for dtype in (np.int64, np.float64):
         try:
             return np.array(tokens, dtype=dtype)

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 from scipy.spatial.distance import pdist, squareform
 
+from ..exceptions import InvalidParameterError
 from ._base import DatasetNotFoundError, SimilarityDataset
 from ._embedded import make_digits_idm, make_wine_sigmoid
 from ._io import SUPPORTED_SUFFIXES, load_similarity
@@ -201,8 +202,8 @@ def _locate(name: str, spec: DatasetSpec, data_home) -> Path:
     )
 
 
-def load_dataset(name_or_path, *, data_home=None, kind="auto",
-                 convert=DEFAULT_CONVERSION) -> SimilarityDataset:
+def load_dataset(name_or_path, *, data_home=None, kind="auto", convert=DEFAULT_CONVERSION,
+                 labels_path=None, require_labels=True) -> SimilarityDataset:
     """Load a registered data set by name, or any matrix file by path.
 
     Parameters
@@ -218,6 +219,9 @@ def load_dataset(name_or_path, *, data_home=None, kind="auto",
         registered sets are similarities and are never converted by ``"auto"``.
     convert : str or None, default="negative"
         Conversion of a dissimilarity (``s = -d`` by default); ``None`` keeps it.
+    labels_path, require_labels
+        For a file path, as in :func:`load_similarity`. A registered set has
+        its own labels: ``labels_path`` is refused there.
 
     Raises
     ------
@@ -228,6 +232,11 @@ def load_dataset(name_or_path, *, data_home=None, kind="auto",
     key = str(name_or_path)
     spec = REGISTRY.get(key)
     if spec is not None:
+        if labels_path is not None:
+            raise InvalidParameterError(
+                f"{key!r} is a registered data set with its own labels; a labels file "
+                "applies to a matrix file given by its path."
+            )
         if spec.embedded:
             return resolve_kind(spec.build(), kind, convert)
         path = _locate(key, spec, data_home)
@@ -235,7 +244,8 @@ def load_dataset(name_or_path, *, data_home=None, kind="auto",
         return resolve_kind(spec.derive(ds) if spec.derive else ds, kind, convert)
     path = Path(key).expanduser()
     if path.exists() or path.suffix.lower() in SUPPORTED_SUFFIXES:
-        return load_similarity(path, kind=kind, convert=convert)
+        return load_similarity(path, kind=kind, convert=convert, labels_path=labels_path,
+                               require_labels=require_labels)
     raise DatasetNotFoundError(
         f"unknown data set {key!r}. Registered names: {', '.join(REGISTRY)}. "
         f"Or give a path to a {'/'.join(SUPPORTED_SUFFIXES)} file."
