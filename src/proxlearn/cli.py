@@ -300,8 +300,33 @@ def _cmd_study(args, console) -> int:
     from .study import METHODS, get_method, get_protocol
 
     if args.list_methods:
+        from .datasets import REGISTRY
+
+        variants: dict[str, list[str]] = {}
+        for name in METHODS:  # "<method>-<data set>": used automatically on that set
+            base, ds = next(((name[: -len(d) - 1], d) for d in REGISTRY
+                             if name.endswith("-" + d) and name[: -len(d) - 1] in METHODS),
+                            (None, None))
+            if base is not None:
+                variants.setdefault(base, []).append(ds)
+        hidden = {f"{b}-{d}" for b, ds in variants.items() for d in ds}
         for name, m in METHODS.items():
-            console.print(f"{name:24s} {m.description}")
+            if name in hidden:
+                continue
+            extra = (f" [own settings on {', '.join(variants[name])}, used automatically]"
+                     if name in variants else "")
+            _print_line(console, f"{name:24s} {m.description}{extra}")
+        return 0
+    if args.list_protocols:
+        from .study._protocols import PROTOCOLS
+
+        for p in PROTOCOLS.values():
+            _print_line(console, f"{p.name:18s} {p.n_splits} random {'class-balanced' if p.balanced else 'stratified'} "
+                                 f"partitions, {100 * p.test_size:g}% test, {p.cv}-fold inner CV, "
+                                 f"grids of {p.grids}" + (f"; reports {', '.join(p.metrics)}"
+                                                          if len(p.metrics) > 1 else ""))
+        _print_line(console, f"{'loo':18s} leave-one-out class posteriors of the k-NN methods "
+                             "(perplexity, normalised cross-entropy; Chen thesis Tables 4.7-4.8)")
         return 0
     if not args.datasets:
         raise _UserError("name at least one data set (see `proxlearn datasets`).")
@@ -359,9 +384,15 @@ def _cmd_reproduce(args, console) -> int:
     _check_jobs(args.jobs)
     if args.list_sections:
         for s in SECTIONS:
-            console.print(f"{s.key:18s} {s.title}")
+            _print_line(console, f"{s.key:18s} {s.title}")
         return 0
     sections = None if not args.sections else [k.strip() for k in args.sections.split(",") if k.strip()]
+    # only the full default run may replace the shipped report in docs/
+    partial = bool(sections) or args.splits is not None or args.seed != 0 or args.cached_only
+    if args.out is None:
+        args.out = str(Path("reproduce-partial" if partial else "docs") / "reproduction.md")
+    if args.json is None:
+        args.json = str(Path(args.out).with_suffix(".json"))
     cmd = "proxlearn reproduce" + "".join(
         f" --{k} {v}" for k, v in (("sections", args.sections), ("splits", args.splits)) if v
     ) + (" --cached-only" if args.cached_only else "")
@@ -405,6 +436,33 @@ def _cmd_demo(args, console) -> int:
     return 0
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Show every option's default (unless the help text already says it, or there
+    is none), and keep the examples of the epilog as written."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        none = action.default is None or action.default is False  # (0 is a default)
+        if ("default" not in text and not none and action.default is not argparse.SUPPRESS
+                and action.option_strings):
+            text += " (default: %(default)s)"
+        return text
+
+
+#: One example per subcommand, shown by ``proxlearn CMD --help``.
+_EXAMPLES = {
+    "datasets": "proxlearn datasets --data-home ~/data",
+    "fetch": "proxlearn fetch --all\n  proxlearn fetch aural_sonar --data-home ~/data",
+    "info": "proxlearn info aural_sonar --plot aural.png\n"
+            "  proxlearn info words.npz --kind auto --json",
+    "demo": "proxlearn demo --out out --splits 3",
+    "study": "proxlearn study aural_sonar protein --methods svm-clip,knn-kri --protocol chen2009 "
+             "--jobs 2 --out runs/chen",
+    "reproduce": "proxlearn reproduce --sections chen2009 --splits 3   "
+                 "# partial: writes reproduce-partial/",
+}
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="proxlearn",
@@ -426,18 +484,20 @@ def _parser() -> argparse.ArgumentParser:
                         help="auto: detect a dissimilarity (zero diagonal, or a diagonal that "
                              "is the smallest entry of most rows) and convert it once; "
                              "similarity: use the matrix as given; dissimilarity: convert it "
-                             "(default: auto)")
+                             )
         sp.add_argument("--convert", choices=DISSIMILARITY_METHODS, default=None,
                         metavar="METHOD",
                         help="conversion of a dissimilarity, one of "
                              f"{', '.join(DISSIMILARITY_METHODS)} (default: negative, s = -d, "
                              "which has no parameter and so learns nothing from test rows)")
 
-    d = sub.add_parser("datasets", help="list registered data sets and where they are")
+    d = sub.add_parser("datasets", formatter_class=_HelpFormatter,
+                       epilog="example:\n  " + _EXAMPLES["datasets"], help="list registered data sets and where they are")
     d.add_argument("--data-home", **home)
     d.set_defaults(func=_cmd_datasets)
 
-    fe = sub.add_parser("fetch", help="download the UW benchmark files (aural_sonar, protein, "
+    fe = sub.add_parser("fetch", formatter_class=_HelpFormatter,
+                       epilog="example:\n  " + _EXAMPLES["fetch"], help="download the UW benchmark files (aural_sonar, protein, "
                                       "voting) into the data home")
     fe.add_argument("names", nargs="*", metavar="NAME",
                     help="aural_sonar, protein, voting (or protein-2, protein-rbf)")
@@ -446,7 +506,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="destination (default: the per-user data folder, which is searched)")
     fe.set_defaults(func=_cmd_fetch)
 
-    i = sub.add_parser("info", help="size, symmetry and spectrum of a data set")
+    i = sub.add_parser("info", formatter_class=_HelpFormatter,
+                       epilog="example:\n  " + _EXAMPLES["info"], help="size, symmetry and spectrum of a data set")
     i.add_argument("dataset", help="registered name or path to a .mat/.npz/.csv/.txt file")
     i.add_argument("--json", action="store_true", help="print one JSON object")
     i.add_argument("--plot", metavar="FILE.png", help="draw matrix and spectrum to FILE")
@@ -455,7 +516,8 @@ def _parser() -> argparse.ArgumentParser:
     kind_options(i)
     i.set_defaults(func=_cmd_info)
 
-    m = sub.add_parser("demo", help="summarise and plot every available data set")
+    m = sub.add_parser("demo", formatter_class=_HelpFormatter,
+                       epilog="example:\n  " + _EXAMPLES["demo"], help="summarise and plot every available data set")
     m.add_argument("--out", metavar="DIR", default="proxlearn-demo",
                    help="folder for the plots (default: ./proxlearn-demo)")
     m.add_argument("--splits", type=int, default=3, help="partitions of the quick study")
@@ -464,7 +526,8 @@ def _parser() -> argparse.ArgumentParser:
     kind_options(m)
     m.set_defaults(func=_cmd_demo)
 
-    st = sub.add_parser("study", help="run a reproduction protocol: nested CV over random partitions")
+    st = sub.add_parser("study", formatter_class=_HelpFormatter,
+                       epilog="example:\n  " + _EXAMPLES["study"], help="run a reproduction protocol: nested CV over random partitions")
     st.add_argument("datasets", nargs="*", help="registered names or matrix files")
     st.add_argument("--methods", default="svm-clip,svm-flip,svm-shift",
                     help="comma-separated method names (see --list-methods)")
@@ -472,9 +535,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="chen2009 | gu2012 | gu2012-synthetic | kundu2010 | custom | loo")
     st.add_argument("--epsilon", type=float, default=1e-4,
                     help="additive smoothing of the loo protocol's posteriors")
-    st.add_argument("--splits", type=int, default=None, help="number of random partitions")
-    st.add_argument("--test-size", type=float, default=None, help="test fraction")
-    st.add_argument("--cv", type=int, default=None, help="inner cross-validation folds")
+    st.add_argument("--splits", type=int, default=None, help="number of random partitions (default: the protocol's, see --list-protocols)")
+    st.add_argument("--test-size", type=float, default=None, help="test fraction (default: the protocol's)")
+    st.add_argument("--cv", type=int, default=None, help="inner cross-validation folds (default: the protocol's)")
     st.add_argument("--seed", type=int, default=0, help="seed of partitions and folds")
     st.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib, -1: all)")
     st.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -486,12 +549,15 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--latex", metavar="FILE", default=None, help="write a LaTeX table")
     st.add_argument("--no-cache", action="store_true", help="do not read or write the cell cache")
     st.add_argument("--list-methods", action="store_true", help="list the method names and exit")
+    st.add_argument("--list-protocols", action="store_true",
+                    help="list the protocols (partitions, test size, CV folds, grids) and exit")
     st.add_argument("--data-home", **home)
     st.add_argument("--labels", metavar="PATH", default=None, help=labels_help)
     kind_options(st)
     st.set_defaults(func=_cmd_study)
 
-    r = sub.add_parser("reproduce", help="rerun the papers' tables and write the reproduction report")
+    r = sub.add_parser("reproduce", formatter_class=_HelpFormatter,
+                       epilog="example:\n  " + _EXAMPLES["reproduce"], help="rerun the papers' tables and write the reproduction report")
     r.add_argument("--sections", default=None,
                    help="comma-separated section keys (default: all; see --list-sections)")
     r.add_argument("--splits", type=int, default=None,
@@ -500,9 +566,12 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=0, help="seed of partitions and folds")
     r.add_argument("--cache", metavar="DIR", default=None,
                    help="cell cache (default: the proxlearn cache folder / reproduce)")
-    r.add_argument("--out", metavar="FILE", default="docs/reproduction.md", help="Markdown report")
-    r.add_argument("--json", metavar="FILE", default="docs/reproduction.json",
-                   help="every per-partition number, as JSON")
+    r.add_argument("--out", metavar="FILE", default=None,
+                   help="Markdown report (default: docs/reproduction.md for the full default "
+                        "run; reproduce-partial/reproduction.md for a run with --sections, "
+                        "--splits, --seed or --cached-only, which never overwrites docs/)")
+    r.add_argument("--json", metavar="FILE", default=None,
+                   help="every per-partition number, as JSON (default: next to --out)")
     r.add_argument("--discussion", metavar="FILE", default="docs/reproduction-discussion.md",
                    help="hand-written discussion appended to the report (if the file exists)")
     r.add_argument("--cached-only", action="store_true",

@@ -164,6 +164,16 @@ def simmkl_methods(kernels, suffix: str = "") -> list[Method]:
 
 for _m in simmkl_methods(DEFAULT_KERNELS):
     register_method(_m, replace=True)
+def _loadable(name: str) -> bool:
+    from ..datasets import REGISTRY
+
+    return name in REGISTRY
+
+
+# variants only for data sets proxlearn can load (Amazon-2's kernels are kept in
+# SIMMKL_KERNELS for the record: its data is not available anywhere here)
 for _ds, _ks in SIMMKL_KERNELS.items():
+    if not _loadable(_ds):
+        continue
     for _m in simmkl_methods(_ks, suffix=f"-{_ds}"):
         register_method(_m, replace=True)

@@ -199,6 +199,18 @@ def summary_rows(result: StudyResult, targets=None) -> list[dict]:
     return rows
 
 
+#: How to read the verdict column; printed under every table that has one.
+VERDICT_NOTE = (
+    "verdict: 'agrees' when |ours - paper| <= 2 sqrt(2/R) sigma (R partitions, sigma the "
+    "paper's std), 'DIFFERS' otherwise, 'n/a' without any std; 'agrees*' / 'DIFFERS*': the "
+    "paper prints no std, so our own std over the partitions was used as sigma."
+)
+
+
+def _has_verdicts(rows) -> bool:
+    return any(r["paper"] is not None for r in rows)
+
+
 def _fmt_paper(r) -> tuple[str, str, str]:
     if r["paper"] is None:
         return "", "", ""
@@ -217,14 +229,15 @@ def _columns(rows) -> tuple[list[str], bool]:
     return cols, has_f
 
 
-def _cells(r, has_f, bold) -> list[str]:
+def _cells(r, has_f, bold, plain=str) -> list[str]:
+    """The row's cells; ``bold`` formats the best method's value, ``plain`` the rest."""
     ours = f"{r['mean']:.2f} ({r['std']:.2f})"
     if r.get("partial"):
         ours += f" [R={r['n_partitions']}]"
-    if r["best"]:
-        ours = bold(ours)
+    ours = bold(ours) if r["best"] else plain(ours)
     extra = [("" if r.get("f_score") is None else f"{r['f_score']:.2f}")] if has_f else []
-    return [r["dataset"], r["method"], ours, *extra, *_fmt_paper(r)]
+    return [plain(r["dataset"]), plain(r["method"]), ours,
+            *map(plain, extra), *map(plain, _fmt_paper(r))]
 
 
 def _title(result: StudyResult, rows) -> str:
@@ -242,11 +255,14 @@ def rich_table(result: StudyResult, rows=None):
 
     rows = summary_rows(result) if rows is None else rows
     cols, has_f = _columns(rows)
-    table = Table(title=_title(result, rows))
+    from rich.markup import escape
+
+    table = Table(title=escape(_title(result, rows)),
+                  caption=escape(VERDICT_NOTE) if _has_verdicts(rows) else None)
     for col in cols:
         table.add_column(col, justify="left" if col in ("data set", "method") else "right")
-    for r in rows:
-        table.add_row(*_cells(r, has_f, lambda x: f"[bold]{x}[/bold]"))
+    for r in rows:  # escaped: "[R=3]" or a name with brackets is text, not rich markup
+        table.add_row(*_cells(r, has_f, lambda x: f"[bold]{escape(x)}[/bold]", escape))
     return table
 
 
@@ -260,6 +276,8 @@ def to_markdown(result: StudyResult, rows=None) -> str:
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:
         lines.append("| " + " | ".join(_cells(r, has_f, lambda x: f"**{x}**")) + " |")
+    if _has_verdicts(rows):
+        lines += ["", VERDICT_NOTE]
     return "\n".join(lines) + "\n"
 
 
@@ -281,6 +299,8 @@ def to_latex(result: StudyResult, rows=None) -> str:
         cells = _cells(r, has_f, lambda x: rf"\textbf{{{x}}}")
         lines.append(" & ".join(esc(c) if not c.startswith("\\textbf") else c for c in cells) + r" \\")
     lines += [r"\hline", r"\end{tabular}"]
+    if _has_verdicts(rows):
+        lines.append("% " + VERDICT_NOTE)
     return "\n".join(lines) + "\n"
 
 
