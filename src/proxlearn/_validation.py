@@ -237,7 +237,8 @@ def check_similarity(
             f"{name} must be a square n x n matrix of training similarities, got "
             f"shape {arr.shape}. For a test-to-train matrix call predict / "
             "transform instead of fit; for feature vectors compute a similarity "
-            "first."
+            "first. (scikit-learn's CalibratedClassifierCV slices only rows: use "
+            "probability=True or proxlearn.svm.SimilarityCalibratedClassifier.)"
         )
     if square and dissimilarity_check:
         flag, reason = looks_like_dissimilarity(arr)

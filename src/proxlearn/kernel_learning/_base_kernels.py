@@ -55,6 +55,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..svm._probability import PlattProbabilityMixin
 from ..svm._kernel_svc import MAX_ITER, TransformedSVCMixin
 
 __all__ = [
@@ -307,7 +308,7 @@ def base_kernel_pair(spec, S_train, S_test=None):
     return K, (None if S_test is None else tf.transform(S_test))
 
 
-class BaseKernelSVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
+class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
     """C-SVM on one base kernel ("SVM w/ kernel k", Chen 2010, Table 5.5).
 
     Parameters
@@ -315,15 +316,23 @@ class BaseKernelSVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEst
     kernel : spec, default="linear"
         See :func:`make_base_kernel`.
     C : float, default=1.0
+    probability : bool, default=False
+        Also fit Platt sigmoids on out-of-fold decision values of an internal
+        stratified 5-fold CV, so that ``predict_proba`` works (see
+        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds of that internal CV (``probability=True``).
 
     Attributes
     ----------
     transformer_, svc_, classes_, n_features_in_
     """
 
-    def __init__(self, kernel="linear", C=1.0):
+    def __init__(self, kernel="linear", C=1.0, *, probability=False, random_state=None):
         self.kernel = kernel
         self.C = C
+        self.probability = probability
+        self.random_state = random_state
 
     def fit(self, S, y):
         """Build the base kernel on the training similarities and fit libsvm."""
@@ -335,5 +344,5 @@ class BaseKernelSVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEst
         self.svc_ = SVC(kernel="precomputed", C=C, max_iter=MAX_ITER).fit(K, classes[y_idx])
         self.classes_ = self.svc_.classes_
         self.n_features_in_ = arr.shape[0]
-        return self
+        return self._fit_probability(S, y)
 

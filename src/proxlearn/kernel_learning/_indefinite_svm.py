@@ -98,6 +98,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..svm._probability import PlattProbabilityMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
 
 __all__ = [
@@ -789,7 +790,7 @@ def _check_int(value, name):
     return int(value)
 
 
-class IndefiniteSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseEstimator):
     """Indefinite SVM: an SVM with a learned PSD kernel near ``S``.
 
     Luss & d'Aspremont (2007/2009); Chen (2010 thesis) eq. (5.8), inner
@@ -824,6 +825,12 @@ class IndefiniteSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
         (``"rank-one"``) or a full ``eigh`` (``"full"``); ``"auto"`` uses the
         rank-one update for ``n >= RANK_ONE_MIN_N`` (32), where it is faster.
         Both give the same iterates up to rounding.
+    probability : bool, default=False
+        Also fit Platt sigmoids on out-of-fold decision values of an internal
+        stratified 5-fold CV, so that ``predict_proba`` works (see
+        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds of that internal CV (``probability=True``).
 
     Attributes
     ----------
@@ -856,6 +863,9 @@ class IndefiniteSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
         max_iter=3000,
         tol=1e-3,
         eig_update="auto",
+        *,
+        probability=False,
+        random_state=None,
     ):
         self.eig_update = eig_update
         self.C = C
@@ -864,6 +874,8 @@ class IndefiniteSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.test_self_similarity = test_self_similarity
         self.max_iter = max_iter
         self.tol = tol
+        self.probability = probability
+        self.random_state = random_state
 
     def _check_params(self):
         C = check_positive(self.C, "C")
@@ -884,6 +896,7 @@ class IndefiniteSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, S, y):
         """Fit on the ``n x n`` training similarities (symmetrised) and labels."""
+        S_raw = S  # as given: the probability CV refits on slices of it
         C, rho, max_iter, tol = self._check_params()
         S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
         self.classes_ = classes
@@ -926,7 +939,7 @@ class IndefiniteSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
             else float(self.test_self_similarity)
         )
         self.n_features_in_ = n
-        return self
+        return self._fit_probability(S_raw, y)
 
     def transform_test(self, S_test, pair=0):
         """Test rows of ``pair`` mapped to the learned kernel (``test_transform``)."""

@@ -69,6 +69,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..svm._probability import PlattProbabilityMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
 from ..transforms._spectrum import default_tol
 from ._base_kernels import make_base_kernel
@@ -379,7 +380,7 @@ def _check_kernels(kernels):
     return [make_base_kernel(k) for k in kernels]
 
 
-class SimMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class SimMKL(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseEstimator):
     """Fuse an indefinite similarity with PSD base kernels (Chen 2010, SimMKL, eqs. 5.35/5.36).
 
     Jointly learns a spectrum modification ``alpha`` of ``S`` (as SimSVM), the
@@ -411,6 +412,12 @@ class SimMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
     solver_options : dict or None, default=None
     tol : float or None, default=None
         Zero-eigenvalue tolerance of ``S`` (None: ``n eps max|lambda|``).
+    probability : bool, default=False
+        Also fit Platt sigmoids on out-of-fold decision values of an internal
+        stratified 5-fold CV, so that ``predict_proba`` works (see
+        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds of that internal CV (``probability=True``).
 
     Attributes
     ----------
@@ -449,6 +456,9 @@ class SimMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         solver="CLARABEL",
         solver_options=None,
         tol=None,
+        *,
+        probability=False,
+        random_state=None,
     ):
         self.eta = eta
         self.gamma = gamma
@@ -458,6 +468,8 @@ class SimMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.solver = solver
         self.solver_options = solver_options
         self.tol = tol
+        self.probability = probability
+        self.random_state = random_state
 
     def _check_params(self):
         eta = check_positive(self.eta, "eta")
@@ -495,7 +507,7 @@ class SimMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             Ks = [tf.fit_transform(raw) for tf in transformers]
         self._fit_from_kernels(Ssym, y_idx, classes, Ks, eta, gamma, tau, tol)
         self.kernel_transformers_ = transformers
-        return self
+        return self._fit_probability(S, y)
 
     def _fit_from_kernels(self, Ssym, y_idx, classes, Ks, eta, gamma, tau, tol, problems=None):
         n = Ssym.shape[0]

@@ -62,6 +62,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..svm._probability import PlattProbabilityMixin
 from ..solvers._simsvm_dual import SimSVMDualQP, dual_qp_applicable
 from ..solvers._simsvm_socp import (
     SimSVMSOCP,
@@ -246,7 +247,7 @@ class _PairModel:
         return 0.5 * (K + K.T)
 
 
-class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+class SimSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
     """SimSVM: SVM with a learned spectrum modification (Chen 2010, eqs. 5.19-5.31).
 
     Learns spectrum weights ``alpha`` (``K_alpha = U diag(alpha * lambda) U^T``)
@@ -292,7 +293,12 @@ class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         Eigenvalues with ``|lambda| <= eig_tol * max|lambda|`` (and never below
         ``n eps max|lambda|``) are treated as zero and removed from the problem.
     random_state : int, RandomState or None, default=None
-        Seeds the LP's random basis (``solver="lp"`` only).
+        Seeds the LP's random basis (``solver="lp"``) and the folds of the
+        internal CV of ``probability=True``.
+    probability : bool, default=False
+        Also fit Platt sigmoids on out-of-fold decision values of an internal
+        stratified 5-fold CV, so that ``predict_proba`` works (see
+        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
 
     Attributes
     ----------
@@ -341,6 +347,8 @@ class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         test_transform="consistent",
         eig_tol=1e-6,
         random_state=None,
+        *,
+        probability=False,
     ):
         self.eta = eta
         self.gamma = gamma
@@ -350,6 +358,7 @@ class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         self.test_transform = test_transform
         self.eig_tol = eig_tol
         self.random_state = random_state
+        self.probability = probability
 
     def _check_params(self):
         eta = check_positive(self.eta, "eta")
@@ -400,6 +409,7 @@ class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         SimSVMSolverError
             If the solver does not reach an optimal solution (names its status).
         """
+        S_raw = S  # as given: the probability CV refits on slices of it
         eta, gamma, eig_tol = self._check_params()
         S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
         rng = check_random_state(self.random_state)
@@ -446,7 +456,7 @@ class SimSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         self.fit_seconds_ = np.array([m.seconds for m in models])
         self.duality_gap_ = np.array([m.gap for m in models])
         self._set_support(y_idx, n)
-        return self
+        return self._fit_probability(S_raw, y)
 
     # ----------------------------------------------------------- inspection
     def learned_kernel(self, pair=0):

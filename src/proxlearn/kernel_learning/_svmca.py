@@ -108,6 +108,7 @@ from .._validation import (
 )
 from .._linalg import top_eigh
 from ..base import PairwiseMixin
+from ..svm._probability import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
 from ..svm._kernel_svc import MAX_ITER
 from ..svm._ovo import _OvOLinearMixin, ovo_pairs
@@ -495,7 +496,7 @@ def _check_int(value, name, low):
     return int(value)
 
 
-class SVMCA(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
     """Joint SVM and kernel component analysis (SVM-CA; Gu & Guo, AAAI 2012).
 
     Learns one PSD proxy kernel ``K_v = K0 V V^T K0`` of rank ``d`` jointly with
@@ -540,6 +541,12 @@ class SVMCA(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         with a :class:`ComponentsClampedWarning` (the study's grids do this).
     svm_tol : float, default=1e-3
         libsvm's stopping tolerance in the alpha-steps.
+    probability : bool, default=False
+        Also fit Platt sigmoids on out-of-fold decision values of an internal
+        stratified 5-fold CV, so that ``predict_proba`` works (see
+        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds of that internal CV (``probability=True``).
 
     Attributes
     ----------
@@ -587,6 +594,9 @@ class SVMCA(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         preprocess=None,
         excess_components="raise",
         svm_tol=1e-3,
+        *,
+        probability=False,
+        random_state=None,
     ):
         self.C = C
         self.rho = rho
@@ -597,6 +607,8 @@ class SVMCA(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         self.preprocess = preprocess
         self.excess_components = excess_components
         self.svm_tol = svm_tol
+        self.probability = probability
+        self.random_state = random_state
 
     # -- validation / preparation, shared with the study's fold evaluator --
 
@@ -719,7 +731,7 @@ class SVMCA(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
                 ConvergenceWarning,
                 stacklevel=2,
             )
-        return self
+        return self._fit_probability(S, y)
 
     # -- test side ---------------------------------------------------------
 

@@ -1,5 +1,12 @@
-"""Support vector machines on similarity data."""
+"""Support vector machines on similarity data.
 
+Every SVM-type classifier takes ``probability=True`` (Platt scaling by internal
+cross-validation, :mod:`proxlearn.svm._probability`);
+:class:`SimilarityCalibratedClassifier` calibrates any similarity classifier
+(scikit-learn's ``CalibratedClassifierCV`` slices only rows of the matrix).
+"""
+
+from ._calibration import SimilarityCalibratedClassifier
 from ._feature_svc import SimilarityFeatureSVC
 from ._kernel_svc import SimilaritySVC
 from ._lp_machine import LPMachine, lp_machine_path
@@ -8,6 +15,7 @@ from ._psvm import PotentialSVM
 __all__ = [
     "LPMachine",
     "PotentialSVM",
+    "SimilarityCalibratedClassifier",
     "SimilarityFeatureSVC",
     "SimilaritySVC",
     "lp_machine_path",

@@ -7,13 +7,14 @@ from sklearn.svm import SVC
 
 from .._validation import check_labels, check_option, check_positive, check_similarity
 from ..base import PairwiseMixin
+from ._probability import PlattProbabilityMixin
 from ..transforms._features import FEATURE_KERNELS, SimilarityFeatures
 from ._kernel_svc import MAX_ITER, TransformedSVCMixin
 
 __all__ = ["SimilarityFeatureSVC"]
 
 
-class SimilarityFeatureSVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
+class SimilarityFeatureSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
     """SVM on similarity feature vectors.
 
     Chen et al. (2009), section 3: each sample is represented by its vector of
@@ -35,6 +36,12 @@ class SimilarityFeatureSVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, 
     max_iter : int, default=10_000_000
         Iteration cap of libsvm's SMO (``-1``: none), see
         :data:`proxlearn.svm._kernel_svc.MAX_ITER`.
+    probability : bool, default=False
+        Also fit Platt sigmoids on out-of-fold decision values of an internal
+        stratified 5-fold CV, so that ``predict_proba`` works (see
+        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds of that internal CV (``probability=True``).
 
     Attributes
     ----------
@@ -46,11 +53,13 @@ class SimilarityFeatureSVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, 
     n_features_in_ : int
     """
 
-    def __init__(self, kernel="linear", C=1.0, gamma=1.0, max_iter=MAX_ITER):
+    def __init__(self, kernel="linear", C=1.0, gamma=1.0, max_iter=MAX_ITER, *, probability=False, random_state=None):
         self.kernel = kernel
         self.C = C
         self.gamma = gamma
         self.max_iter = max_iter
+        self.probability = probability
+        self.random_state = random_state
 
     def fit(self, S, y):
         """Fit on the ``n x n`` training similarity matrix and labels ``y``."""
@@ -65,4 +74,4 @@ class SimilarityFeatureSVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, 
         self.classes_ = self.svc_.classes_
         self.n_iter_ = self.svc_.n_iter_  # SMO iterations per one-vs-one problem
         self.n_features_in_ = arr.shape[0]
-        return self
+        return self._fit_probability(S, y)

@@ -14,6 +14,7 @@ from .._validation import (
     check_similarity,
 )
 from ..base import PairwiseMixin
+from ._probability import PlattProbabilityMixin
 from ..transforms._spectrum import (
     SPECTRUM_METHODS,
     TEST_TRANSFORMS,
@@ -56,7 +57,7 @@ class TransformedSVCMixin:
         return self.svc_.predict(self.transformer_.transform(S_test))
 
 
-class SimilaritySVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
+class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
     """SVM on similarities used as a kernel, after a spectrum modification.
 
     Chen et al. (2009), sections 2.1-2.2 and 7 ("SVM - similarities as
@@ -84,6 +85,12 @@ class SimilaritySVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEst
         Passed to :class:`sklearn.svm.SVC`.
     max_iter : int, default=10_000_000
         Iteration cap of libsvm's SMO (``-1``: none), see ``MAX_ITER``.
+    probability : bool, default=False
+        Also fit Platt sigmoids on out-of-fold decision values of an internal
+        stratified 5-fold CV, so that ``predict_proba`` works (see
+        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds of that internal CV (``probability=True``).
 
     Attributes
     ----------
@@ -106,6 +113,9 @@ class SimilaritySVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEst
         tol=None,
         class_weight=None,
         max_iter=MAX_ITER,
+        *,
+        probability=False,
+        random_state=None,
     ):
         self.spectrum = spectrum
         self.C = C
@@ -113,6 +123,8 @@ class SimilaritySVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEst
         self.tol = tol
         self.class_weight = class_weight
         self.max_iter = max_iter
+        self.probability = probability
+        self.random_state = random_state
 
     def fit(self, S, y):
         """Fit on the ``n x n`` training similarity matrix.
@@ -147,4 +159,4 @@ class SimilaritySVC(PairwiseMixin, TransformedSVCMixin, ClassifierMixin, BaseEst
         self.classes_ = self.svc_.classes_
         self.n_iter_ = self.svc_.n_iter_  # SMO iterations per one-vs-one problem
         self.n_features_in_ = arr.shape[0]
-        return self
+        return self._fit_probability(S, y)

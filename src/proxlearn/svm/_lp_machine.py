@@ -25,6 +25,7 @@ from .._validation import (
     check_positive,
 )
 from ..base import PairwiseMixin
+from ._probability import PlattProbabilityMixin
 from ..solvers._hinge import central_hinge_intercept as _central_intercept
 from ._ovo import _OvOLinearMixin, fit_ovo
 
@@ -201,7 +202,7 @@ def lp_machine_path(S, y, Cs):
     return [out[float(C)] for C in Cs]
 
 
-class LPMachine(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+class LPMachine(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
     """l1-regularised hinge-loss classifier on similarities as features (LP machine).
 
     Solves, for each binary problem (Chen 2010, eq. 2.7; Chen et al. 2009,
@@ -224,6 +225,12 @@ class LPMachine(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         Weight of the hinge loss.
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
         Shape of ``decision_function`` for more than two classes.
+    probability : bool, default=False
+        Also fit Platt sigmoids on out-of-fold decision values of an internal
+        stratified 5-fold CV, so that ``predict_proba`` works (see
+        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds of that internal CV (``probability=True``).
 
     Attributes
     ----------
@@ -249,9 +256,11 @@ class LPMachine(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
     proximity data with LP-machines. ICANN 1999.
     """
 
-    def __init__(self, C=1.0, *, decision_function_shape="ovr"):
+    def __init__(self, C=1.0, *, decision_function_shape="ovr", probability=False, random_state=None):
         self.C = C
         self.decision_function_shape = decision_function_shape
+        self.probability = probability
+        self.random_state = random_state
 
     def fit(self, S, y):
         """Fit on an ``(n, n)`` training similarity matrix and labels.
@@ -267,6 +276,7 @@ class LPMachine(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        S_raw = S  # as given: the probability CV refits on slices of it
         C = check_positive(self.C, "C")
         check_option(self.decision_function_shape, "decision_function_shape", {"ovr", "ovo"})
         S, self.classes_, y_idx = check_classification_data(S, y)
@@ -280,4 +290,4 @@ class LPMachine(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
         self.objective_ = np.array([r.fun for r in infos])
         self.dual_coef_ = [-r.ineqlin.marginals for r in infos]
         self._set_support(y_idx, n)
-        return self
+        return self._fit_probability(S_raw, y)

@@ -29,6 +29,7 @@ from .._validation import (
     check_positive,
 )
 from ..base import PairwiseMixin
+from ._probability import PlattProbabilityMixin
 from ..solvers import box_lasso
 from ._ovo import _OvOLinearMixin, fit_ovo
 
@@ -41,7 +42,7 @@ def _check_int(value, name, minimum=1):
     return int(value)
 
 
-class PotentialSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
     """P-SVM: box-constrained lasso regression of the labels on similarity features.
 
     Solves, for each binary problem (Chen 2010, eq. 2.8; Chen et al. 2009,
@@ -86,6 +87,12 @@ class PotentialSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimato
         Relative duality-gap tolerance of the solver.
     max_iter : int, default=200
         Maximum interior-point iterations per binary problem.
+    probability : bool, default=False
+        Also fit Platt sigmoids on out-of-fold decision values of an internal
+        stratified 5-fold CV, so that ``predict_proba`` works (see
+        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds of that internal CV (``probability=True``).
 
     Attributes
     ----------
@@ -122,6 +129,8 @@ class PotentialSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimato
         decision_function_shape="ovr",
         tol=1e-9,
         max_iter=200,
+        probability=False,
+        random_state=None,
     ):
         self.C = C
         self.epsilon = epsilon
@@ -129,6 +138,8 @@ class PotentialSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimato
         self.decision_function_shape = decision_function_shape
         self.tol = tol
         self.max_iter = max_iter
+        self.probability = probability
+        self.random_state = random_state
 
     def _validate_params_values(self):
         C = check_positive(self.C, "C")
@@ -156,6 +167,7 @@ class PotentialSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimato
         -------
         self
         """
+        S_raw = S  # as given: the probability CV refits on slices of it
         C, eps, tol, max_iter = self._validate_params_values()
         S, self.classes_, y_idx = check_classification_data(S, y)
         n = S.shape[0]
@@ -189,4 +201,4 @@ class PotentialSVM(PairwiseMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimato
                 stacklevel=2,
             )
         self._set_support(y_idx, n)
-        return self
+        return self._fit_probability(S_raw, y)
