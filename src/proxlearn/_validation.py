@@ -53,6 +53,7 @@ __all__ = [
     "check_classification_data",
     "check_labels",
     "check_n_neighbors",
+    "check_sample_weight",
     "check_similarity",
     "check_test_similarity",
     "looks_like_dissimilarity",
@@ -379,6 +380,33 @@ def _first(idx, k: int = 5) -> str:
     """The first ``k`` positions of ``idx`` as text, with an ellipsis beyond."""
     shown = ", ".join(str(int(i)) for i in idx[:k])
     return shown + (", ..." if len(idx) > k else "")
+
+
+def check_sample_weight(sample_weight, n: int) -> np.ndarray | None:
+    """Validate per-sample weights for ``n`` training samples (``None`` passes through).
+
+    Weights must be finite and non-negative, one per training sample, and not
+    all zero. Returns a float64 vector.
+    """
+    if sample_weight is None:
+        return None
+    w = np.asarray(sample_weight, dtype=np.float64) if not isinstance(
+        sample_weight, np.ma.MaskedArray) else None
+    if w is None or w.ndim != 1 or w.shape[0] != n:
+        shape = "a masked array" if w is None else f"shape {w.shape}"
+        raise InvalidParameterError(
+            f"sample_weight must be a 1-D vector of {n} weights (one per training "
+            f"sample, in the matrix's order), got {shape}."
+        )
+    bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
+    if bad.size:
+        raise InvalidParameterError(
+            f"sample_weight must be finite and >= 0; positions {_first(bad)} are not "
+            f"(first value {w[bad[0]]!r})."
+        )
+    if not np.any(w > 0):
+        raise InvalidParameterError("sample_weight is zero for every sample: nothing to fit.")
+    return w
 
 
 def check_n_neighbors(k, n_train: int, *, name: str = "n_neighbors") -> int:

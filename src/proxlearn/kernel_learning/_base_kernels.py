@@ -51,6 +51,7 @@ from .._validation import (
     SimilarityMatrixError,
     check_labels,
     check_positive,
+    check_sample_weight,
     check_similarity,
     check_test_similarity,
 )
@@ -334,15 +335,21 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         self.probability = probability
         self.random_state = random_state
 
-    def fit(self, S, y):
-        """Build the base kernel on the training similarities and fit libsvm."""
+    def fit(self, S, y, sample_weight=None):
+        """Build the base kernel on the training similarities and fit libsvm.
+
+        ``sample_weight`` (n,), optional, weights each sample's hinge loss
+        (libsvm rescales its ``C``).
+        """
         C = check_positive(self.C, "C")
         arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, arr.shape[0])
         self.transformer_ = make_base_kernel(self.kernel)
         K = self.transformer_.fit_transform(arr)
-        self.svc_ = SVC(kernel="precomputed", C=C, max_iter=MAX_ITER).fit(K, classes[y_idx])
+        sample_weight = check_sample_weight(sample_weight, arr.shape[0])
+        self._fit_svc(SVC(kernel="precomputed", C=C, max_iter=MAX_ITER), K, classes[y_idx],
+                      sample_weight)
         self.classes_ = self.svc_.classes_
         self.n_features_in_ = arr.shape[0]
-        return self._fit_probability(S, y)
+        return self._fit_probability(S, y, sample_weight)
 

@@ -19,6 +19,7 @@ from proxlearn._validation import (
     check_n_neighbors,
     check_option,
     check_positive,
+    check_sample_weight,
     check_similarity,
     check_test_similarity,
 )
@@ -106,9 +107,13 @@ class LocalFitMixin:
         -------
         self
         """
+        return self._fit_local(S, y)
+
+    def _fit_local(self, S, y, sample_weight=None):
         self._check_params()
         S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
         check_n_neighbors(self.n_neighbors, S.shape[0])
+        self._sample_weight = check_sample_weight(sample_weight, S.shape[0])
         self.S_fit_ = S
         self.classes_ = classes
         self._y_idx = y_idx
@@ -205,6 +210,26 @@ class SimilarityKNeighborsClassifier(
     Y. Chen, E. K. Garcia, M. R. Gupta, A. Rahimi, L. Cazzanti.
     Similarity-based classification: concepts and algorithms. JMLR 10, 2009.
     """
+
+    def fit(self, S, y, sample_weight=None):
+        """Store the symmetrised training similarities, the labels and the weights.
+
+        Parameters
+        ----------
+        S : array-like of shape (n_train, n_train)
+            Training similarities (asymmetric input is symmetrised with a warning).
+        y : array-like of shape (n_train,)
+            Class labels (at least two classes).
+        sample_weight : array-like of shape (n_train,), optional
+            Each neighbour's vote (its uniform / affinity / KRI / KRR weight) is
+            multiplied by its sample weight. A zero-weight sample can still be
+            one of the ``k`` neighbours; its vote is then zero.
+
+        Returns
+        -------
+        self
+        """
+        return self._fit_local(S, y, sample_weight)
 
     def __init__(
         self,
@@ -336,8 +361,14 @@ class SimilarityKNeighborsClassifier(
             out[sl] = self._decide(nbrs, W)
         return self.classes_[out]
 
+    def _voting(self, nbrs, W):
+        """The neighbours' votes: their weights times their sample weights (if any)."""
+        sw = getattr(self, "_sample_weight", None)
+        return W if sw is None else W * sw[nbrs]
+
     def _decide(self, nbrs, W):
         """Class indices by eq. 9 with the documented tie rule."""
+        W = self._voting(nbrs, W)
         onehot = self._class_onehot(nbrs)
         scores = np.einsum("ck,ckg->cg", W, onehot)
         present = onehot.any(axis=1)
@@ -400,7 +431,7 @@ class SimilarityKNeighborsClassifier(
 
     def _proba(self, nbrs, W):
         k = nbrs.shape[1]
-        Wp = np.maximum(W, 0.0)
+        Wp = np.maximum(self._voting(nbrs, W), 0.0)
         tot = Wp.sum(axis=1, keepdims=True)
         Wp = np.where(tot > 0, Wp / np.where(tot > 0, tot, 1.0), 1.0 / k)
         return np.einsum("ck,ckg->cg", Wp, self._class_onehot(nbrs))

@@ -5,7 +5,13 @@ from __future__ import annotations
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
 
-from .._validation import check_labels, check_option, check_positive, check_similarity
+from .._validation import (
+    check_labels,
+    check_option,
+    check_positive,
+    check_sample_weight,
+    check_similarity,
+)
 from ..base import PairwiseMixin
 from ._probability import PlattProbabilityMixin
 from ..transforms._features import FEATURE_KERNELS, SimilarityFeatures
@@ -61,17 +67,24 @@ class SimilarityFeatureSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCM
         self.probability = probability
         self.random_state = random_state
 
-    def fit(self, S, y):
-        """Fit on the ``n x n`` training similarity matrix and labels ``y``."""
+    def fit(self, S, y, sample_weight=None):
+        """Fit on the ``n x n`` training similarity matrix and labels ``y``.
+
+        ``sample_weight`` (n,), optional, weights each sample's hinge loss
+        (libsvm rescales its ``C``): an integer weight equals repeating the
+        sample in the SVM, a zero weight drops it from the SVM (its row still
+        is a feature direction).
+        """
         check_option(self.kernel, "kernel", FEATURE_KERNELS)
         C = check_positive(self.C, "C")
         arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, arr.shape[0])
+        sample_weight = check_sample_weight(sample_weight, arr.shape[0])
         self.transformer_ = SimilarityFeatures(kernel=self.kernel, gamma=self.gamma)
         K = self.transformer_.fit_transform(arr)
-        self.svc_ = SVC(kernel="precomputed", C=C, max_iter=self.max_iter)
-        self.svc_.fit(K, classes[y_idx])
+        self._fit_svc(SVC(kernel="precomputed", C=C, max_iter=self.max_iter), K,
+                      classes[y_idx], sample_weight)
         self.classes_ = self.svc_.classes_
         self.n_iter_ = self.svc_.n_iter_  # SMO iterations per one-vs-one problem
         self.n_features_in_ = arr.shape[0]
-        return self._fit_probability(S, y)
+        return self._fit_probability(S, y, sample_weight)

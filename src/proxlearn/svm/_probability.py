@@ -158,7 +158,7 @@ class PlattProbabilityMixin:
         Sigmoid parameters (one for two classes, one per class otherwise).
     """
 
-    def _fit_probability(self, S, y):
+    def _fit_probability(self, S, y, sample_weight=None):
         if not self.probability:
             return self
         from .._validation import check_labels, check_similarity
@@ -178,7 +178,9 @@ class PlattProbabilityMixin:
         f = None
         with input_warnings_said():
             for tr, te in cv.split(np.zeros(len(y_idx)), y_idx):
-                model = clone(inner).fit(S[np.ix_(tr, tr)], self.classes_[y_idx[tr]])
+                fit_params = {} if sample_weight is None else {"sample_weight": sample_weight[tr]}
+                model = clone(inner).fit(S[np.ix_(tr, tr)], self.classes_[y_idx[tr]],
+                                         **fit_params)
                 d = np.asarray(model.decision_function(S[np.ix_(te, tr)]), dtype=np.float64)
                 if f is None:
                     f = np.zeros((len(y_idx),) + d.shape[1:])
