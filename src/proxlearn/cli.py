@@ -1,4 +1,4 @@
-"""Command line interface: ``proxlearn datasets | info | study | demo``.
+"""Command line interface: ``proxlearn datasets | fetch | info | demo | study | reproduce``.
 
 Errors in the user's input (unknown data set, missing or malformed file) exit
 with status 2 and a one-line ``proxlearn: error: ...`` message on stderr.
