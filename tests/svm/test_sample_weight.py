@@ -120,3 +120,29 @@ def test_weighted_probability_cv_uses_the_weights():
     a = SimilaritySVC(probability=True, random_state=0).fit(S, y, sample_weight=w)
     b = SimilaritySVC(probability=True, random_state=0).fit(S, y)
     assert not np.allclose(a.probB_, b.probB_)
+
+
+def test_sda_integer_weights_equal_repeated_samples():
+    from proxlearn.discriminant import SimilarityDiscriminantAnalysis
+
+    rng = np.random.default_rng(5)
+    y = np.repeat([0, 1, 2], 8)
+    X = rng.normal(size=(24, 2)) + 2.0 * np.eye(3)[y][:, :2]
+    S = np.exp(-np.square(X[:, None] - X[None]).sum(-1))
+    S_te = np.exp(-np.square(rng.normal(size=(12, 2))[:, None] - X[None]).sum(-1))
+    w = rng.integers(1, 4, size=24)
+    rep = np.repeat(np.arange(24), w)
+    weighted = SimilarityDiscriminantAnalysis().fit(S, y, sample_weight=w)
+    repeated = SimilarityDiscriminantAnalysis().fit(S[np.ix_(rep, rep)], y[rep])
+    np.testing.assert_array_equal(rep[repeated.centroids_], weighted.centroids_)
+    np.testing.assert_allclose(weighted.predict_proba(S_te), repeated.predict_proba(S_te[:, rep]),
+                               rtol=1e-9, atol=1e-12)
+    # weight 0 = dropping, once the support is fixed
+    w0 = np.ones(24)
+    w0[[1, 9, 17]] = 0
+    keep = w0 > 0
+    a = SimilarityDiscriminantAnalysis(similarity_range=(0, 1)).fit(S, y, sample_weight=w0)
+    b = SimilarityDiscriminantAnalysis(similarity_range=(0, 1)).fit(S[np.ix_(keep, keep)], y[keep])
+    np.testing.assert_allclose(a.predict_proba(S_te), b.predict_proba(S_te[:, keep]), rtol=1e-9)
+    with pytest.raises(InvalidParameterError, match=r"class\(es\) \[2\]"):
+        SimilarityDiscriminantAnalysis().fit(S, y, sample_weight=(y < 2).astype(float))

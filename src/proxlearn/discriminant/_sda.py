@@ -37,6 +37,7 @@ from .._validation import (
     InvalidParameterError,
     check_classification_data,
     check_n_neighbors,
+    check_sample_weight,
     check_test_similarity,
 )
 from ..base import PairwiseMixin, row_chunks
@@ -202,7 +203,7 @@ def fit_exponential_maxent(mean, low, high):
 # ---------------------------------------------------------------------- #
 # batched SDA core (shared by the global and the local estimator)
 # ---------------------------------------------------------------------- #
-def _centroids(S_blk, lab, idx, G):
+def _centroids(S_blk, lab, idx, G, w=None):
     """Class centroids of each block (notes 2.11, eq. 17 definition).
 
     Parameters
@@ -211,6 +212,10 @@ def _centroids(S_blk, lab, idx, G):
     lab : (c, k) class index of each sample
     idx : (c, k) training index of each sample (tie-break: lowest)
     G : number of classes
+    w : (c, k) sample weights, optional. The score of sample ``j`` is then
+        ``sum_i w_i S_ji - S_jj`` over its class (what sample ``j`` sees
+        when every sample ``i`` is repeated ``w_i`` times: its other copies
+        included), and weight-0 samples are never centroids.
 
     Returns
     -------
@@ -221,11 +226,17 @@ def _centroids(S_blk, lab, idx, G):
     onehot = lab[:, :, None] == np.arange(G)  # (c, k, G)
     same = lab[:, :, None] == lab[:, None, :]  # (c, k, k)
     k = lab.shape[1]
-    same &= ~np.eye(k, dtype=bool)
-    score = np.where(same, S_blk, 0.0).sum(axis=2)  # (c, k)
-    sc = np.where(onehot, score[:, :, None], -np.inf)  # (c, k, G)
+    if w is None:
+        same &= ~np.eye(k, dtype=bool)
+        score = np.where(same, S_blk, 0.0).sum(axis=2)  # (c, k)
+        eligible = onehot
+    else:
+        score = (np.where(same, S_blk, 0.0) * w[:, None, :]).sum(axis=2)
+        score -= np.diagonal(S_blk, axis1=1, axis2=2)
+        eligible = onehot & (w[:, :, None] > 0)
+    sc = np.where(eligible, score[:, :, None], -np.inf)  # (c, k, G)
     best = sc.max(axis=1, keepdims=True)
-    cand = onehot & (sc == best)
+    cand = eligible & (sc == best)
     big = np.iinfo(np.intp).max
     key = np.where(cand, idx[:, :, None], big)
     cent = np.argmin(key, axis=1)  # lowest training index among ties
@@ -371,13 +382,18 @@ class SimilarityDiscriminantAnalysis(PairwiseMixin, ClassifierMixin, BaseEstimat
     def __init__(self, similarity_range=None):
         self.similarity_range = similarity_range
 
-    def fit(self, S, y):
+    def fit(self, S, y, sample_weight=None):
         """Fit centroids, exponential models and priors.
 
         Parameters
         ----------
         S : array-like of shape (n_train, n_train)
         y : array-like of shape (n_train,)
+        sample_weight : array-like of shape (n_train,), optional
+            Weighted class priors and class means (eq. 19), and weighted
+            centroid scores (see :func:`_centroids`): an integer weight equals
+            repeating the sample; weight-0 samples are ignored except through
+            the default ``similarity_range`` (fix it to make them fully absent).
 
         Returns
         -------
@@ -385,14 +401,21 @@ class SimilarityDiscriminantAnalysis(PairwiseMixin, ClassifierMixin, BaseEstimat
         """
         S, classes, y_idx, low, high = _validate_fit(self, S, y)
         n, G = S.shape[0], classes.shape[0]
+        w = check_sample_weight(sample_weight, n)
         idx = np.arange(n)[None]
-        cent, counts, onehot = _centroids(S[None], y_idx[None], idx, G)
+        cent, counts, onehot = _centroids(S[None], y_idx[None], idx, G,
+                                          None if w is None else w[None])
         cent = cent[0]
-        counts = counts[0]
+        counts = counts[0] if w is None else onehot[0].T.astype(np.float64) @ w
+        if np.any(counts <= 0):
+            raise InvalidParameterError(
+                f"sample_weight is zero for every sample of class(es) "
+                f"{classes[counts <= 0].tolist()!r}; every class needs a positive weight."
+            )
         width = high - low
         self.classes_ = classes
         self.centroids_ = cent
-        self.class_prior_ = counts / n
+        self.class_prior_ = counts / counts.sum()
         self.similarity_range_ = (low, high)
         self.n_features_in_ = n
         if not width > _RANGE_RTOL * max(1.0, abs(low), abs(high)):
@@ -400,7 +423,8 @@ class SimilarityDiscriminantAnalysis(PairwiseMixin, ClassifierMixin, BaseEstimat
             self.log_gamma_ = np.zeros((G, G))
             return self
         T = _unit(S[:, cent], low, width)  # (n, G)
-        U = (onehot[0].T.astype(np.float64) @ T) / counts[:, None]  # (G, G)
+        mass = onehot[0].T.astype(np.float64) * (1.0 if w is None else w)  # (G, n)
+        U = (mass @ T) / counts[:, None]  # (G, G)
         self.lambda_, self.log_gamma_ = fit_exponential_maxent(
             low + width * U, low, high
         )
