@@ -414,7 +414,9 @@ def _run_cell_keyed(name, m, i, key, S, y, tr, te, protocol, seed):
     # seed the inner folds per partition so cells are independent of run order;
     # warnings are recorded and returned (a worker's would print once per fold)
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always")  # every cell's own, to count the cells
+        for quiet in (DeprecationWarning, PendingDeprecationWarning):  # for developers
+            warnings.simplefilter("ignore", quiet)
         payload = run_cell(S, y, m, tr, te, protocol, seed + 1000 * i, dataset=name)
     seen = {}
     for w in caught:
