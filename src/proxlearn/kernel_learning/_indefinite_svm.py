@@ -825,12 +825,9 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseE
         (``"rank-one"``) or a full ``eigh`` (``"full"``); ``"auto"`` uses the
         rank-one update for ``n >= RANK_ONE_MIN_N`` (32), where it is faster.
         Both give the same iterates up to rounding.
-    probability : bool, default=False
-        Also fit Platt sigmoids on out-of-fold decision values of an internal
-        stratified 5-fold CV, so that ``predict_proba`` works (see
-        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the folds of that internal CV (``probability=True``).
+    probability, random_state : bool, default=False; int or None, default=None
+        ``predict_proba`` by Platt scaling on an internal CV, see
+        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
 
     Attributes
     ----------

@@ -412,12 +412,9 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseEstimato
     solver_options : dict or None, default=None
     tol : float or None, default=None
         Zero-eigenvalue tolerance of ``S`` (None: ``n eps max|lambda|``).
-    probability : bool, default=False
-        Also fit Platt sigmoids on out-of-fold decision values of an internal
-        stratified 5-fold CV, so that ``predict_proba`` works (see
-        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the folds of that internal CV (``probability=True``).
+    probability, random_state : bool, default=False; int or None, default=None
+        ``predict_proba`` by Platt scaling on an internal CV, see
+        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
 
     Attributes
     ----------

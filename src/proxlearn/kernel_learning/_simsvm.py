@@ -296,9 +296,8 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMi
         Seeds the LP's random basis (``solver="lp"``) and the folds of the
         internal CV of ``probability=True``.
     probability : bool, default=False
-        Also fit Platt sigmoids on out-of-fold decision values of an internal
-        stratified 5-fold CV, so that ``predict_proba`` works (see
-        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
+        ``predict_proba`` by Platt scaling on an internal CV, see
+        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
 
     Attributes
     ----------

@@ -541,12 +541,9 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMix
         with a :class:`ComponentsClampedWarning` (the study's grids do this).
     svm_tol : float, default=1e-3
         libsvm's stopping tolerance in the alpha-steps.
-    probability : bool, default=False
-        Also fit Platt sigmoids on out-of-fold decision values of an internal
-        stratified 5-fold CV, so that ``predict_proba`` works (see
-        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the folds of that internal CV (``probability=True``).
+    probability, random_state : bool, default=False; int or None, default=None
+        ``predict_proba`` by Platt scaling on an internal CV, see
+        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
 
     Attributes
     ----------

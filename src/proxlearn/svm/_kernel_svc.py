@@ -113,12 +113,9 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         Passed to :class:`sklearn.svm.SVC`.
     max_iter : int, default=10_000_000
         Iteration cap of libsvm's SMO (``-1``: none), see ``MAX_ITER``.
-    probability : bool, default=False
-        Also fit Platt sigmoids on out-of-fold decision values of an internal
-        stratified 5-fold CV, so that ``predict_proba`` works (see
-        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the folds of that internal CV (``probability=True``).
+    probability, random_state : bool, default=False; int or None, default=None
+        ``predict_proba`` by Platt scaling on an internal CV, see
+        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
 
     Attributes
     ----------

@@ -225,12 +225,9 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, Classifie
         Weight of the hinge loss.
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
         Shape of ``decision_function`` for more than two classes.
-    probability : bool, default=False
-        Also fit Platt sigmoids on out-of-fold decision values of an internal
-        stratified 5-fold CV, so that ``predict_proba`` works (see
-        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the folds of that internal CV (``probability=True``).
+    probability, random_state : bool, default=False; int or None, default=None
+        ``predict_proba`` by Platt scaling on an internal CV, see
+        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
 
     Attributes
     ----------

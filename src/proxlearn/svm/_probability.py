@@ -148,6 +148,15 @@ def _has_probability(est) -> bool:
 class PlattProbabilityMixin:
     """``probability`` / ``random_state`` parameters, ``predict_proba``, ``predict_log_proba``.
 
+    Parameters of the estimators using it:
+
+    probability : bool, default=False
+        Also fit Platt sigmoids on out-of-fold decision values of an internal
+        stratified 5-fold CV (see the module docstring), so that
+        ``predict_proba`` works; fitting then costs about six fits.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds of that internal CV.
+
     The estimator's ``fit`` ends with ``return self._fit_probability(S, y)``
     (``S`` as passed by the user), and the estimator has ``decision_function``
     and ``classes_``.

@@ -87,12 +87,9 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, Classi
         Relative duality-gap tolerance of the solver.
     max_iter : int, default=200
         Maximum interior-point iterations per binary problem.
-    probability : bool, default=False
-        Also fit Platt sigmoids on out-of-fold decision values of an internal
-        stratified 5-fold CV, so that ``predict_proba`` works (see
-        :mod:`proxlearn.svm._probability`); fitting costs about six fits.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the folds of that internal CV (``probability=True``).
+    probability, random_state : bool, default=False; int or None, default=None
+        ``predict_proba`` by Platt scaling on an internal CV, see
+        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
 
     Attributes
     ----------
