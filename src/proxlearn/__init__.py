@@ -24,7 +24,9 @@ solvers
 study
     Reproduction protocols, the nested-CV study runner, reports.
 metrics
-    Perplexity and normalised cross-entropy of class posteriors.
+    Perplexity and normalised cross-entropy of class posteriors; HSIC and centred alignment.
+ranking
+    VisualRank on a kernel graph.
 exceptions
     Public errors and warnings (``SimilarityMatrixError``, ``DissimilarityWarning``, ...).
 
@@ -47,6 +49,7 @@ _SUBMODULES = (
     "metrics",
     "neighbors",
     "plotting",
+    "ranking",
     "solvers",
     "study",
     "svm",
