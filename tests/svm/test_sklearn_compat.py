@@ -15,6 +15,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 from proxlearn.base import is_pairwise
+from proxlearn.kernel_learning import WarpedKernel
 from proxlearn.svm import SimilarityCalibratedClassifier, SimilarityFeatureSVC, SimilaritySVC
 from proxlearn.transforms import (
     DissimilarityToSimilarity,
@@ -191,6 +192,7 @@ def expected_failed_checks(est):
         SimilaritySVC(probability=True, random_state=0),
         SimilarityFeatureSVC(),
         SimilarityCalibratedClassifier(cv=3, random_state=0),
+        WarpedKernel(ratio=0.5),
     ],
     expected_failed_checks=expected_failed_checks,
 )

@@ -8,6 +8,8 @@
   eq. 5.35/5.36), with the base kernels of :mod:`._base_kernels`.
 * :class:`IndefiniteSVM`: Luss & d'Aspremont's robust SVM (thesis eq. 5.8).
 * :class:`SVMCA`: joint SVM and kernel component analysis (Gu & Guo 2012).
+* :class:`WarpedKernel`: a learned transductive kernel extended to new points
+  by kernel warping (Zhuang 2011 eq. 6.9, Sindhwani-Niyogi-Belkin 2005).
 """
 
 from ._base_kernels import (
@@ -23,6 +25,7 @@ from ._full_kernel_svm import FullKernelSVM, SolverFailedError, modify_test_rows
 from ._simmkl import SimMKL
 from ._simsvm import SimSVM
 from ._svmca import SVMCA, ComponentsClampedWarning
+from ._warping import WarpedKernel, graph_laplacian
 
 __all__ = [
     "BaseKernelSVC",
@@ -36,7 +39,9 @@ __all__ = [
     "SimSVM",
     "SVMCA",
     "SolverFailedError",
+    "WarpedKernel",
     "base_kernel_pair",
+    "graph_laplacian",
     "make_base_kernel",
     "modify_test_rows",
 ]

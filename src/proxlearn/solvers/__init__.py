@@ -6,6 +6,8 @@
 * :func:`solve_simplex_qp` -- batched exact solver of
   ``min 1/2 x^T Q x - c^T x  s.t. x >= 0, 1^T x = 1`` (the KRI weights of
   Chen et al. 2009 eq. 12), with KKT residuals.
+* :func:`max_trace_psd_ball` -- closed-form ``max tr(A K) s.t. K PSD,
+  tr(K^p) <= B`` (the K-step of SimpleNPKL / Zhuang 2011 Protocol 5).
 """
 
 from ._box_lasso import (
@@ -15,6 +17,7 @@ from ._box_lasso import (
     box_lasso_kkt_residual,
     box_lasso_objective,
 )
+from ._psd_ball import max_trace_psd_ball
 from ._simplex_qp import (
     SimplexQPConvergenceWarning,
     project_simplex,
@@ -29,6 +32,7 @@ __all__ = [
     "box_lasso_duality_gap",
     "box_lasso_kkt_residual",
     "box_lasso_objective",
+    "max_trace_psd_ball",
     "project_simplex",
     "simplex_qp_kkt_residual",
     "simplex_qp_objective",
