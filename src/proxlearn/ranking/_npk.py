@@ -1,0 +1,230 @@
+"""Semantics-preserving non-parametric kernel learning for re-ranking (Zhuang 2011, ch. 6).
+
+===============  ===========================================================
+function         problem
+===============  ===========================================================
+``npk_rank``     eq. 6.2 by Protocol 5: closed-form K-step, projected alpha-step
+``npk_rank_sdp`` eq. 6.2 as a cvxpy SDP (the oracle, small ``n`` only)
+===============  ===========================================================
+
+Eq. 6.2 (soft version)::
+
+    min_{K, xi}  -tr(H K H K_t) + (C/2) sum_{(i,j) in N} xi_ij^2
+    s.t.  K PSD,  tr(K K) <= B,  K_ii + K_jj - 2 K_ij <= d_ij^2 + xi_ij,
+
+with ``K_t`` the text (tag) kernel, ``H = I - 11^T/n``, ``N`` the pairs of
+visual k-nearest neighbours and ``d_ij`` their visual distances: the learned
+kernel depends as much as possible (HSIC) on the text kernel while keeping
+visual neighbours close.
+
+Protocol 5 alternates, for the dual variables ``alpha >= 0`` of the distance
+constraints (``xi = alpha / C``):
+
+* K-step: ``K = A_+ sqrt(B / tr A_+^2)``, ``A = H K_t H - sum alpha_ij A^ij``
+  (:func:`proxlearn.solvers.max_trace_psd_ball`; erratum: the sign of ``A``
+  printed before eq. 6.6 is wrong, Protocol 5 step 3 is right);
+* alpha-step: ``alpha <- max(0, alpha + eta (tr(K A^ij) - d_ij^2 - alpha/C))``
+  (the ``max(0, .)`` the text omits).
+
+This is projected gradient ascent on the concave dual
+``g(alpha) = -sqrt(B) ||A(alpha)_+||_F - sum alpha d^2 - ||alpha||^2 / (2C)``
+(its gradient is the alpha-step direction, by Danskin's theorem). The thesis
+gives no step size; ours starts at ``C`` and is halved until ``g`` increases
+(Armijo), which makes every step an ascent step. Each iterate's primal point
+``(K, xi = max(0, tr(K A^ij) - d_ij^2))`` is feasible, so
+``primal - g(alpha) >= 0`` is a certified duality gap; the loop stops when
+it is below ``tol`` relative to ``|primal|``.
+
+Choices the thesis leaves open (digest 3.3): ``N`` joins ``i`` and ``j`` when
+either is among the other's ``k`` nearest visual neighbours (``mutual=True``
+requires both); ``B = n`` by default (the Frobenius norm of the identity
+squared); ``C = 1``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.linalg
+from sklearn.exceptions import ConvergenceWarning
+
+from .._validation import (
+    InvalidParameterError,
+    check_n_neighbors,
+    check_positive,
+    check_similarity,
+)
+from ..solvers import max_trace_psd_ball
+
+__all__ = ["NPKRankResult", "neighbour_pairs", "npk_rank", "npk_rank_sdp"]
+
+
+def neighbour_pairs(D, k: int, *, mutual: bool = False) -> np.ndarray:
+    """Pairs ``(i, j)``, ``i < j``, of visual k-nearest neighbours in the distance matrix ``D``."""
+    D = np.asarray(D, dtype=np.float64)
+    n = D.shape[0]
+    masked = D + np.diag(np.full(n, np.inf))
+    nn = np.argsort(masked, axis=1, kind="stable")[:, :k]
+    A = np.zeros((n, n), dtype=bool)
+    A[np.repeat(np.arange(n), k), nn.ravel()] = True
+    A = (A & A.T) if mutual else (A | A.T)
+    i, j = np.nonzero(np.triu(A, 1))
+    return np.column_stack([i, j])
+
+
+@dataclass
+class NPKRankResult:
+    """Output of :func:`npk_rank`."""
+
+    kernel: np.ndarray  # the learned K, (n, n) PSD
+    alpha: np.ndarray  # duals of the distance constraints, one per pair
+    pairs: np.ndarray  # (p, 2)
+    primal: float
+    dual: float
+    n_iter: int
+    history: list = field(default_factory=list)
+
+    @property
+    def gap(self) -> float:
+        return self.primal - self.dual
+
+
+def _center(K):
+    Kc = K - K.mean(axis=0, keepdims=True)
+    return Kc - Kc.mean(axis=1, keepdims=True)
+
+
+def _pair_dist(K, pairs):
+    """``tr(K A^ij) = K_ii + K_jj - 2 K_ij`` for every pair."""
+    i, j = pairs[:, 0], pairs[:, 1]
+    return K[i, i] + K[j, j] - 2.0 * K[i, j]
+
+
+def _check(K_text, D, n_neighbors, C, B):
+    Kt = check_similarity(K_text, name="K_text", symmetric="symmetrize",
+                          dissimilarity_check=False)
+    D = check_similarity(D, name="D", symmetric="symmetrize", dissimilarity_check=False)
+    if D.shape != Kt.shape:
+        raise InvalidParameterError(
+            f"K_text {Kt.shape} and the visual distances D {D.shape} must be over the "
+            "same n objects."
+        )
+    if np.any(D < 0):
+        raise InvalidParameterError("D must hold non-negative visual distances.")
+    n = Kt.shape[0]
+    k = check_n_neighbors(n_neighbors, n - 1)
+    C = check_positive(C, "C")
+    B = float(n) if B is None else check_positive(B, "B")
+    return Kt, D, k, C, B
+
+
+def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, tol=1e-6,
+             max_iter=500) -> NPKRankResult:
+    """Learn the re-ranking kernel of eq. 6.2 by Protocol 5 (see the module docstring).
+
+    Parameters
+    ----------
+    K_text : array-like of shape (n, n)
+        Text (tag) kernel ``K_t``.
+    D : array-like of shape (n, n)
+        Visual distances; their ``n_neighbors`` nearest pairs are kept close.
+    n_neighbors : int, default=5
+    C : float, default=1.0
+        Weight of the squared slacks.
+    B : float, optional
+        Bound on ``tr(K K)``; ``n`` by default.
+    mutual : bool, default=False
+        Keep a pair only if each is among the other's nearest neighbours.
+    tol : float, default=1e-6
+        Stop when the certified duality gap is below ``tol * max(1, |primal|)``.
+    max_iter : int, default=500
+
+    Returns
+    -------
+    NPKRankResult
+        ``kernel``, ``alpha``, ``pairs``, ``primal``, ``dual`` (``gap``),
+        ``n_iter`` and the per-iteration ``history``.
+    """
+    Kt, D, k, C, B = _check(K_text, D, n_neighbors, C, B)
+    pairs = neighbour_pairs(D, k, mutual=mutual)
+    d2 = D[pairs[:, 0], pairs[:, 1]] ** 2
+    HKtH = _center(Kt)
+    n = Kt.shape[0]
+    i, j = pairs[:, 0], pairs[:, 1]
+
+    def k_step(alpha):
+        A = HKtH.copy()
+        # - sum alpha_ij A^ij: -alpha on (i,i), (j,j); +alpha on (i,j), (j,i)
+        np.add.at(A, (i, i), -alpha)
+        np.add.at(A, (j, j), -alpha)
+        np.add.at(A, (i, j), alpha)
+        np.add.at(A, (j, i), alpha)
+        lam, V = scipy.linalg.eigh(A, driver="evd")
+        K, value = max_trace_psd_ball(A, B, eigh=(lam, V))
+        dual = -value - alpha @ d2 - alpha @ alpha / (2.0 * C)
+        return K, dual
+
+    def primal_of(K):
+        xi = np.maximum(0.0, _pair_dist(K, pairs) - d2)
+        return -float(np.vdot(HKtH, K)) + 0.5 * C * float(xi @ xi)
+
+    alpha = np.zeros(len(pairs))
+    K, dual = k_step(alpha)
+    history = []
+    eta = C
+    for t in range(1, int(max_iter) + 1):
+        primal = primal_of(K)
+        history.append({"iter": t, "primal": primal, "dual": dual, "step": eta})
+        if primal - dual <= tol * max(1.0, abs(primal)):
+            return NPKRankResult(K, alpha, pairs, primal, dual, t, history)
+        grad = _pair_dist(K, pairs) - d2 - alpha / C
+        eta = min(2.0 * eta, 1e6 * C)
+        while True:  # Armijo backtracking on the concave dual
+            trial = np.maximum(0.0, alpha + eta * grad)
+            K_new, dual_new = k_step(trial)
+            if dual_new >= dual + 1e-4 * grad @ (trial - alpha) or eta < 1e-14 * C:
+                break
+            eta *= 0.5
+        alpha, K, dual = trial, K_new, dual_new
+    primal = primal_of(K)
+    warnings.warn(
+        f"npk_rank stopped at max_iter={max_iter} with duality gap {primal - dual:.3g} "
+        f"(tol {tol:g}); increase max_iter or tol.",
+        ConvergenceWarning, stacklevel=2,
+    )
+    return NPKRankResult(K, alpha, pairs, primal, dual, int(max_iter), history)
+
+
+def npk_rank_sdp(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False,
+                 solver="CLARABEL"):
+    """Eq. 6.2 as a cvxpy SDP (the oracle for :func:`npk_rank`; small ``n`` only).
+
+    Returns ``(K, value)``.
+    """
+    import cvxpy as cp
+
+    from ..exceptions import SolverError
+
+    Kt, D, k, C, B = _check(K_text, D, n_neighbors, C, B)
+    n = Kt.shape[0]
+    if n > 60:
+        raise InvalidParameterError(f"the SDP oracle is for small n (<= 60), got n = {n}.")
+    pairs = neighbour_pairs(D, k, mutual=mutual)
+    d2 = D[pairs[:, 0], pairs[:, 1]] ** 2
+    K = cp.Variable((n, n), PSD=True)
+    xi = cp.Variable(len(pairs))
+    i, j = pairs[:, 0], pairs[:, 1]
+    dist = cp.hstack([K[a, a] + K[b, b] - 2 * K[a, b] for a, b in zip(i, j, strict=True)])
+    prob = cp.Problem(
+        cp.Minimize(-cp.trace(_center(Kt) @ K) + 0.5 * C * cp.sum_squares(xi)),
+        [cp.sum_squares(K) <= B, dist <= d2 + xi],
+    )
+    try:
+        prob.solve(solver=solver)
+    except cp.error.SolverError as exc:
+        raise SolverError(f"{solver} failed on the NPK SDP ({exc}).") from None
+    if prob.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
+        raise SolverError(f"{solver} returned status {prob.status!r} on the NPK SDP.")
+    return K.value, float(prob.value)
