@@ -198,9 +198,10 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, tol=1e-6,
 
 
 def npk_rank_sdp(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False,
-                 solver="CLARABEL"):
+                 solver="CLARABEL", max_n=60):
     """Eq. 6.2 as a cvxpy SDP (the oracle for :func:`npk_rank`; small ``n`` only).
 
+    ``max_n`` guards against an accidental hour-long solve (the benchmark raises it).
     Returns ``(K, value)``.
     """
     import cvxpy as cp
@@ -209,8 +210,10 @@ def npk_rank_sdp(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False,
 
     Kt, D, k, C, B = _check(K_text, D, n_neighbors, C, B)
     n = Kt.shape[0]
-    if n > 60:
-        raise InvalidParameterError(f"the SDP oracle is for small n (<= 60), got n = {n}.")
+    if n > max_n:
+        raise InvalidParameterError(
+            f"the SDP oracle is for small n (<= max_n = {max_n}), got n = {n}."
+        )
     pairs = neighbour_pairs(D, k, mutual=mutual)
     d2 = D[pairs[:, 0], pairs[:, 1]] ** 2
     K = cp.Variable((n, n), PSD=True)
