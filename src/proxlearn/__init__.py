@@ -23,6 +23,8 @@ solvers
     Small solvers owned by the project, each with its optimality certificate.
 study
     Reproduction protocols, the nested-CV study runner, reports.
+mkl
+    Combining several kernels: alignf (centred kernel-target alignment).
 metrics
     Perplexity and normalised cross-entropy of class posteriors; HSIC and centred alignment.
 ranking
@@ -47,6 +49,7 @@ _SUBMODULES = (
     "exceptions",
     "kernel_learning",
     "metrics",
+    "mkl",
     "neighbors",
     "plotting",
     "ranking",
