@@ -1,6 +1,9 @@
 """Dense linear algebra shared by every layer (imports nothing of proxlearn).
 
-Why hand-written: LAPACK's index-range eigensolver (``?syevr`` / ``?sygvx``
+* :func:`center_kernel`: ``H K H`` without the ``n x n`` centring matrix.
+* :func:`top_eigh`: the ``k`` largest eigenpairs, robust to LAPACK.
+
+Why :func:`top_eigh` is hand-written: LAPACK's index-range eigensolver (``?syevr`` / ``?sygvx``
 behind ``scipy.linalg.eigh(subset_by_index=...)``) may return *fewer*
 eigenpairs than asked for when the requested ones sit in an exactly
 degenerate cluster (``2 * I``, say); how many depends on the LAPACK build.
@@ -14,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-__all__ = ["top_eigh"]
+__all__ = ["center_kernel", "top_eigh"]
 
 
 def top_eigh(A, k: int, B=None, *, eigvals_only: bool = False, check_finite: bool = False):
@@ -48,3 +51,9 @@ def top_eigh(A, k: int, B=None, *, eigvals_only: bool = False, check_finite: boo
     if eigvals_only:
         return full[n - k:]
     return full[0][n - k:], full[1][:, n - k:]
+
+
+def center_kernel(K) -> np.ndarray:
+    """``H K H`` with ``H = I - 11^T / n`` (kernel centring), without forming ``H``."""
+    Kc = K - K.mean(axis=0, keepdims=True)
+    return Kc - Kc.mean(axis=1, keepdims=True)

@@ -39,6 +39,7 @@ import numbers
 
 import numpy as np
 
+from proxlearn._linalg import center_kernel
 from proxlearn._validation import InvalidParameterError, LabelError
 
 __all__ = [
@@ -286,11 +287,6 @@ def _check_kernel_pair(K, L):
     return K, L
 
 
-def _center(K):
-    """``H K H`` with ``H = I - 11^T / n``, without forming ``H``."""
-    Kc = K - K.mean(axis=0, keepdims=True)
-    return Kc - Kc.mean(axis=1, keepdims=True)
-
 
 def hsic(K, L) -> float:
     """Empirical Hilbert-Schmidt independence criterion of two kernels.
@@ -311,7 +307,7 @@ def hsic(K, L) -> float:
     n = K.shape[0]
     if n < 2:
         raise InvalidParameterError("HSIC needs at least 2 objects.")
-    return float(np.vdot(_center(K), L) / (n - 1) ** 2)
+    return float(np.vdot(center_kernel(K), L) / (n - 1) ** 2)
 
 
 def centered_alignment(K, L) -> float:
@@ -323,6 +319,6 @@ def centered_alignment(K, L) -> float:
     positive multiple of ``K_c``. ``nan`` if either centred kernel is zero.
     """
     K, L = _check_kernel_pair(K, L)
-    Kc, Lc = _center(K), _center(L)
+    Kc, Lc = center_kernel(K), center_kernel(L)
     denom = np.linalg.norm(Kc) * np.linalg.norm(Lc)
     return float(np.vdot(Kc, Lc) / denom) if denom > 0 else float("nan")

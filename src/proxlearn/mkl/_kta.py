@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.optimize
 
+from .._linalg import center_kernel
 from .._validation import InvalidParameterError, check_option, check_similarity
 
 __all__ = ["alignf", "check_kernel_stack"]
@@ -64,10 +65,6 @@ def check_kernel_stack(kernels, *, name="kernels") -> np.ndarray:
     return np.stack(out, axis=-1)
 
 
-def _center(K):
-    Kc = K - K.mean(axis=0, keepdims=True)
-    return Kc - Kc.mean(axis=1, keepdims=True)
-
 
 def alignf(kernels, target, *, normalize="l2"):
     """Weights of the kernel combination best aligned with ``target`` (Theorem 7.35).
@@ -91,7 +88,7 @@ def alignf(kernels, target, *, normalize="l2"):
     n, _, m = Ks.shape
     if Y.shape != (n, n):
         raise InvalidParameterError(f"target must be ({n}, {n}) like the kernels, got {Y.shape}.")
-    F = np.stack([_center(Ks[:, :, k]).ravel() for k in range(m)], axis=1)  # (n^2, m)
+    F = np.stack([center_kernel(Ks[:, :, k]).ravel() for k in range(m)], axis=1)  # (n^2, m)
     a = F.T @ Y.ravel()
     Q, R = np.linalg.qr(F)  # M = F^T F = R^T R
     # v^T M v - 2 v^T a = ||R v - c||^2 - ||c||^2 with R^T c = a

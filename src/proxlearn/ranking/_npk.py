@@ -56,6 +56,7 @@ from .._validation import (
     check_positive,
     check_similarity,
 )
+from .._linalg import center_kernel
 from ..solvers import max_trace_psd_ball
 
 __all__ = ["NPKRankResult", "neighbour_pairs", "npk_rank", "npk_rank_sdp"]
@@ -90,10 +91,6 @@ class NPKRankResult:
     def gap(self) -> float:
         return self.primal - self.dual
 
-
-def _center(K):
-    Kc = K - K.mean(axis=0, keepdims=True)
-    return Kc - Kc.mean(axis=1, keepdims=True)
 
 
 def _pair_dist(K, pairs):
@@ -150,7 +147,7 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, tol=1e-6,
     Kt, D, k, C, B = _check(K_text, D, n_neighbors, C, B)
     pairs = neighbour_pairs(D, k, mutual=mutual)
     d2 = D[pairs[:, 0], pairs[:, 1]] ** 2
-    HKtH = _center(Kt)
+    HKtH = center_kernel(Kt)
     n = Kt.shape[0]
     i, j = pairs[:, 0], pairs[:, 1]
 
@@ -221,7 +218,7 @@ def npk_rank_sdp(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False,
     i, j = pairs[:, 0], pairs[:, 1]
     dist = cp.hstack([K[a, a] + K[b, b] - 2 * K[a, b] for a, b in zip(i, j, strict=True)])
     prob = cp.Problem(
-        cp.Minimize(-cp.trace(_center(Kt) @ K) + 0.5 * C * cp.sum_squares(xi)),
+        cp.Minimize(-cp.trace(center_kernel(Kt) @ K) + 0.5 * C * cp.sum_squares(xi)),
         [cp.sum_squares(K) <= B, dist <= d2 + xi],
     )
     try:
