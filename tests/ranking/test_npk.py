@@ -56,3 +56,37 @@ def test_max_iter_warns_and_bad_input():
         npk_rank(Kt, -D)
     with pytest.raises(InvalidParameterError, match="n_neighbors"):
         npk_rank(Kt, D, n_neighbors=16)
+
+
+def test_low_rank_form_with_a_full_basis_is_the_full_problem():
+    Kt, D = _problem(n=14, seed=4)
+    full = npk_rank(Kt, D, n_neighbors=3, tol=1e-9, max_iter=5000)
+    low = npk_rank(Kt, D, n_neighbors=3, n_components=14, tol=1e-9, max_iter=5000)
+    scale = max(1.0, abs(full.primal))
+    assert low.primal == pytest.approx(full.primal, abs=1e-6 * scale)
+    np.testing.assert_allclose(low.kernel, full.kernel, atol=1e-4 * np.abs(full.kernel).max())
+    np.testing.assert_allclose(low.basis.T @ low.basis, np.eye(14), atol=1e-10)
+
+
+def test_low_rank_form_is_a_restriction():
+    """K = V P V^T over m smoothest Laplacian eigenvectors: rank <= m, PSD, feasible,
+    and its optimum can only be worse than the full one (certified by both gaps)."""
+    Kt, D = _problem(n=30, seed=5)
+    full = npk_rank(Kt, D, n_neighbors=4, tol=1e-9, max_iter=5000)
+    low = npk_rank(Kt, D, n_neighbors=4, n_components=6, tol=1e-9, max_iter=5000)
+    assert low.gap <= 1e-8 * max(1.0, abs(low.primal))
+    assert low.primal >= full.dual - 1e-8 * abs(full.dual)
+    w = np.linalg.eigvalsh(low.kernel)
+    assert w.min() >= -1e-9 and np.sum(w > 1e-9 * w.max()) <= 6
+    assert np.sum(low.kernel**2) <= 30 * (1 + 1e-9)
+    # the basis: the m smallest eigenpairs of the neighbour graph's Laplacian
+    from proxlearn.ranking import laplacian_basis, neighbour_pairs
+
+    pairs = neighbour_pairs(D, 4)
+    W = np.zeros((30, 30))
+    W[pairs[:, 0], pairs[:, 1]] = W[pairs[:, 1], pairs[:, 0]] = 1.0
+    L = np.diag(W.sum(1)) - W
+    V = laplacian_basis(pairs, 30, 3)
+    mu = np.diag(V.T @ L @ V)
+    np.testing.assert_allclose(mu, np.linalg.eigvalsh(L)[:3], atol=1e-9)
+    np.testing.assert_allclose(L @ V, V * mu, atol=1e-8)

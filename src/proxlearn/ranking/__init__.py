@@ -8,7 +8,14 @@ The dependence measures used to learn ranking kernels, :func:`proxlearn.metrics.
 and :func:`proxlearn.metrics.centered_alignment`, live in :mod:`proxlearn.metrics`.
 """
 
-from ._npk import NPKRankResult, neighbour_pairs, npk_rank, npk_rank_sdp
+from ._npk import NPKRankResult, laplacian_basis, neighbour_pairs, npk_rank, npk_rank_sdp
 from ._visual_rank import visual_rank
 
-__all__ = ["NPKRankResult", "neighbour_pairs", "npk_rank", "npk_rank_sdp", "visual_rank"]
+__all__ = [
+    "NPKRankResult",
+    "laplacian_basis",
+    "neighbour_pairs",
+    "npk_rank",
+    "npk_rank_sdp",
+    "visual_rank",
+]

@@ -56,10 +56,10 @@ from .._validation import (
     check_positive,
     check_similarity,
 )
-from .._linalg import center_kernel
+from .._linalg import center_kernel, top_eigh
 from ..solvers import max_trace_psd_ball
 
-__all__ = ["NPKRankResult", "neighbour_pairs", "npk_rank", "npk_rank_sdp"]
+__all__ = ["NPKRankResult", "laplacian_basis", "neighbour_pairs", "npk_rank", "npk_rank_sdp"]
 
 
 def neighbour_pairs(D, k: int, *, mutual: bool = False) -> np.ndarray:
@@ -75,6 +75,16 @@ def neighbour_pairs(D, k: int, *, mutual: bool = False) -> np.ndarray:
     return np.column_stack([i, j])
 
 
+def laplacian_basis(pairs, n: int, m: int) -> np.ndarray:
+    """The ``m`` eigenvectors of smallest eigenvalue of the (unweighted) Laplacian of
+    the neighbour graph ``pairs`` on ``n`` nodes (sec. 6.3.4), orthonormal ``(n, m)``."""
+    W = np.zeros((n, n))
+    W[pairs[:, 0], pairs[:, 1]] = W[pairs[:, 1], pairs[:, 0]] = 1.0
+    L = np.diag(W.sum(axis=1)) - W
+    _, V = top_eigh(-L, m)  # largest of -L = smallest of L
+    return V[:, ::-1]
+
+
 @dataclass
 class NPKRankResult:
     """Output of :func:`npk_rank`."""
@@ -86,6 +96,7 @@ class NPKRankResult:
     dual: float
     n_iter: int
     history: list = field(default_factory=list)
+    basis: np.ndarray | None = None  # V of the low-rank form (kernel = V P V^T)
 
     @property
     def gap(self) -> float:
@@ -117,8 +128,8 @@ def _check(K_text, D, n_neighbors, C, B):
     return Kt, D, k, C, B
 
 
-def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, tol=1e-6,
-             max_iter=500) -> NPKRankResult:
+def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, n_components=None,
+             tol=1e-6, max_iter=500) -> NPKRankResult:
     """Learn the re-ranking kernel of eq. 6.2 by Protocol 5 (see the module docstring).
 
     Parameters
@@ -134,6 +145,12 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, tol=1e-6,
         Bound on ``tr(K K)``; ``n`` by default.
     mutual : bool, default=False
         Keep a pair only if each is among the other's nearest neighbours.
+    n_components : int, optional
+        Low-rank form of sec. 6.3.4: ``K = V P V^T`` with ``V`` the
+        ``n_components`` eigenvectors of smallest eigenvalue of the Laplacian
+        of the neighbour graph (:func:`laplacian_basis`), so every K-step is an
+        ``m x m`` eigendecomposition; the gap then certifies the optimum over
+        that subspace. ``None``: the full problem.
     tol : float, default=1e-6
         Stop when the certified duality gap is below ``tol * max(1, |primal|)``.
     max_iter : int, default=500
@@ -150,22 +167,47 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, tol=1e-6,
     HKtH = center_kernel(Kt)
     n = Kt.shape[0]
     i, j = pairs[:, 0], pairs[:, 1]
+    if n_components is None:  # K itself: one n x n eigendecomposition per K-step
+        basis = None
+        G = HKtH
+
+        def objective_matrix(alpha):
+            A = HKtH.copy()
+            # - sum alpha_ij A^ij: -alpha on (i,i), (j,j); +alpha on (i,j), (j,i)
+            np.add.at(A, (i, i), -alpha)
+            np.add.at(A, (j, j), -alpha)
+            np.add.at(A, (i, j), alpha)
+            np.add.at(A, (j, i), alpha)
+            return A
+
+        def pair_dist(K):
+            return _pair_dist(K, pairs)
+    else:  # K = V P V^T (sec. 6.3.4): m x m problems
+        m = check_n_neighbors(n_components, n, name="n_components")
+        basis = laplacian_basis(pairs, n, m)
+        G = basis.T @ HKtH @ basis
+        E = basis[i] - basis[j]  # tr(K A^ij) = (v_i - v_j)^T P (v_i - v_j)
+
+        def objective_matrix(alpha):
+            return G - E.T @ (alpha[:, None] * E)
+
+        def pair_dist(P):
+            return np.einsum("pa,ab,pb->p", E, P, E)
 
     def k_step(alpha):
-        A = HKtH.copy()
-        # - sum alpha_ij A^ij: -alpha on (i,i), (j,j); +alpha on (i,j), (j,i)
-        np.add.at(A, (i, i), -alpha)
-        np.add.at(A, (j, j), -alpha)
-        np.add.at(A, (i, j), alpha)
-        np.add.at(A, (j, i), alpha)
-        lam, V = scipy.linalg.eigh(A, driver="evd")
+        A = objective_matrix(alpha)
+        lam, V = scipy.linalg.eigh(0.5 * (A + A.T), driver="evd")
         K, value = max_trace_psd_ball(A, B, eigh=(lam, V))
         dual = -value - alpha @ d2 - alpha @ alpha / (2.0 * C)
         return K, dual
 
     def primal_of(K):
-        xi = np.maximum(0.0, _pair_dist(K, pairs) - d2)
-        return -float(np.vdot(HKtH, K)) + 0.5 * C * float(xi @ xi)
+        xi = np.maximum(0.0, pair_dist(K) - d2)
+        return -float(np.vdot(G, K)) + 0.5 * C * float(xi @ xi)
+
+    def result(K, t, primal, dual):
+        full = K if basis is None else basis @ K @ basis.T
+        return NPKRankResult(full, alpha, pairs, primal, dual, t, history, basis)
 
     alpha = np.zeros(len(pairs))
     K, dual = k_step(alpha)
@@ -175,8 +217,8 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, tol=1e-6,
         primal = primal_of(K)
         history.append({"iter": t, "primal": primal, "dual": dual, "step": eta})
         if primal - dual <= tol * max(1.0, abs(primal)):
-            return NPKRankResult(K, alpha, pairs, primal, dual, t, history)
-        grad = _pair_dist(K, pairs) - d2 - alpha / C
+            return result(K, t, primal, dual)
+        grad = pair_dist(K) - d2 - alpha / C
         eta = min(2.0 * eta, 1e6 * C)
         while True:  # Armijo backtracking on the concave dual
             trial = np.maximum(0.0, alpha + eta * grad)
@@ -191,7 +233,7 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, tol=1e-6,
         f"(tol {tol:g}); increase max_iter or tol.",
         ConvergenceWarning, stacklevel=2,
     )
-    return NPKRankResult(K, alpha, pairs, primal, dual, int(max_iter), history)
+    return result(K, int(max_iter), primal, dual)
 
 
 def npk_rank_sdp(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False,
