@@ -90,3 +90,17 @@ def test_low_rank_form_is_a_restriction():
     mu = np.diag(V.T @ L @ V)
     np.testing.assert_allclose(mu, np.linalg.eigvalsh(L)[:3], atol=1e-9)
     np.testing.assert_allclose(L @ V, V * mu, atol=1e-8)
+
+
+def test_sparse_and_dense_laplacian_bases_agree():
+    from proxlearn.ranking import laplacian_basis, neighbour_pairs
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(300, 2))
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    pairs = neighbour_pairs(D, 6)
+    dense = laplacian_basis(pairs, 300, 5, sparse=False)
+    sparse = laplacian_basis(pairs, 300, 5, sparse=True)
+    # same spectral subspace (eigenvectors are defined up to sign / rotation in ties)
+    P_dense, P_sparse = dense @ dense.T, sparse @ sparse.T
+    np.testing.assert_allclose(P_sparse, P_dense, atol=1e-6)

@@ -75,13 +75,33 @@ def neighbour_pairs(D, k: int, *, mutual: bool = False) -> np.ndarray:
     return np.column_stack([i, j])
 
 
-def laplacian_basis(pairs, n: int, m: int) -> np.ndarray:
+#: Above this many nodes the Laplacian basis uses ARPACK on the sparse graph.
+SPARSE_BASIS_N = 500
+
+
+def laplacian_basis(pairs, n: int, m: int, *, sparse: bool | None = None) -> np.ndarray:
     """The ``m`` eigenvectors of smallest eigenvalue of the (unweighted) Laplacian of
-    the neighbour graph ``pairs`` on ``n`` nodes (sec. 6.3.4), orthonormal ``(n, m)``."""
-    W = np.zeros((n, n))
-    W[pairs[:, 0], pairs[:, 1]] = W[pairs[:, 1], pairs[:, 0]] = 1.0
-    L = np.diag(W.sum(axis=1)) - W
-    _, V = top_eigh(-L, m)  # largest of -L = smallest of L
+    the neighbour graph ``pairs`` on ``n`` nodes (sec. 6.3.4), orthonormal ``(n, m)``.
+
+    ``sparse`` (default: ``n > SPARSE_BASIS_N``) uses ARPACK in shift-invert mode
+    (``scipy.sparse.linalg.eigsh``, ``sigma`` just below 0) on the sparse
+    Laplacian, as the thesis does, instead of a dense eigendecomposition.
+    """
+    import scipy.sparse as sp
+
+    i, j = pairs[:, 0], pairs[:, 1]
+    W = sp.coo_array((np.ones(2 * len(i)), (np.r_[i, j], np.r_[j, i])), shape=(n, n)).tocsr()
+    L = sp.diags_array(np.asarray(W.sum(axis=1)).ravel()) - W
+    if sparse is None:
+        sparse = n > SPARSE_BASIS_N
+    if sparse and m < n - 1:
+        from scipy.sparse.linalg import eigsh
+
+        # L is PSD, so L + 1e-3 I is positive definite: shift-invert finds the
+        # eigenvalues nearest -1e-3, the smallest ones of L
+        mu, V = eigsh(L.tocsc(), k=m, sigma=-1e-3, which="LM", v0=np.ones(n))
+        return V[:, np.argsort(mu)]
+    _, V = top_eigh(-L.toarray(), m)  # largest of -L = smallest of L
     return V[:, ::-1]
 
 
