@@ -8,10 +8,13 @@
   eq. 5.35/5.36), with the base kernels of :mod:`._base_kernels`.
 * :class:`IndefiniteSVM`: Luss & d'Aspremont's robust SVM (thesis eq. 5.8).
 * :class:`SVMCA`: joint SVM and kernel component analysis (Gu & Guo 2012).
+* :func:`em_complete`: kernel matrix completion from an auxiliary kernel by the
+  em algorithm (Tsuda, Akaho & Asai 2003; Chen 2010 thesis sec. 6.1).
 * :class:`WarpedKernel`: a learned transductive kernel extended to new points
   by kernel warping (Zhuang 2011 eq. 6.9, Sindhwani-Niyogi-Belkin 2005).
 """
 
+from ._completion import CompletionResult, em_complete, stein_loss
 from ._base_kernels import (
     BaseKernelSVC,
     DiffusionKernel,
@@ -29,6 +32,7 @@ from ._warping import WarpedKernel, graph_laplacian
 
 __all__ = [
     "BaseKernelSVC",
+    "CompletionResult",
     "ComponentsClampedWarning",
     "DiffusionKernel",
     "FullKernelSVM",
@@ -41,7 +45,9 @@ __all__ = [
     "SolverFailedError",
     "WarpedKernel",
     "base_kernel_pair",
+    "em_complete",
     "graph_laplacian",
     "make_base_kernel",
     "modify_test_rows",
+    "stein_loss",
 ]
