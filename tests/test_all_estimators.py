@@ -22,7 +22,7 @@ from proxlearn._validation import (
 )
 from proxlearn.base import is_pairwise
 
-PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning"]
+PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning", "ranking"]
 
 
 def _public_estimators():

@@ -16,6 +16,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 from proxlearn.base import is_pairwise
 from proxlearn.kernel_learning import WarpedKernel
+from proxlearn.ranking import NPKReranker
 from proxlearn.svm import SimilarityCalibratedClassifier, SimilarityFeatureSVC, SimilaritySVC
 from proxlearn.transforms import (
     DissimilarityToSimilarity,
@@ -193,6 +194,7 @@ def expected_failed_checks(est):
         SimilarityFeatureSVC(),
         SimilarityCalibratedClassifier(cv=3, random_state=0),
         WarpedKernel(ratio=0.5),
+        NPKReranker(n_neighbors=2, max_iter=50),
     ],
     expected_failed_checks=expected_failed_checks,
 )

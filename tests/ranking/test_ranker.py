@@ -1,0 +1,105 @@
+"""NPKReranker: the chapter-6 pipeline as a scikit-learn estimator."""
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.pipeline import Pipeline
+
+from proxlearn.base import is_pairwise
+from proxlearn.exceptions import InvalidParameterError, LabelError, TestMatrixError
+from proxlearn.ranking import NPKReranker, kernel_distances, label_kernel, npk_rank, visual_rank
+
+
+def _items(n=30, seed=0, noise=0.3):
+    """Two visual clusters; tags say which cluster, with a fraction flipped."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, 3)) + 2.5 * y[:, None]
+    tags = np.where(rng.random(n) < noise, 1 - y, y)
+    S = np.exp(-0.5 * ((X[:, None] - X[None]) ** 2).sum(-1))
+    return S, tags, y, X
+
+
+def test_fit_matches_the_functions_it_chains():
+    S, tags, _, _ = _items()
+    est = NPKReranker(n_neighbors=4, tol=1e-8, max_iter=3000).fit(S, tags)
+    res = npk_rank(label_kernel(tags), kernel_distances(S), n_neighbors=4, tol=1e-8,
+                   max_iter=3000)
+    np.testing.assert_allclose(est.kernel_, res.kernel, atol=1e-10)
+    np.testing.assert_allclose(est.scores_, visual_rank(res.kernel, 0.85), atol=1e-12)
+    assert est.ranking_[0] == np.argmax(est.scores_)
+    assert np.all(np.diff(est.scores_[est.ranking_]) <= 0)
+
+
+def test_text_kernel_and_tags_agree():
+    S, tags, _, _ = _items(seed=1)
+    a = NPKReranker(n_neighbors=3).fit(S, tags)
+    b = NPKReranker(n_neighbors=3).fit(S, label_kernel(tags))
+    np.testing.assert_allclose(a.kernel_, b.kernel_)
+
+
+def test_kernel_distances_are_the_feature_space_distances():
+    X = np.random.default_rng(3).normal(size=(7, 4))
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    np.testing.assert_allclose(kernel_distances(X @ X.T), D, atol=1e-7)
+
+
+def test_scores_of_training_rows_are_the_warped_visual_rank():
+    S, tags, _, _ = _items(seed=2)
+    est = NPKReranker(n_neighbors=4).fit(S, tags)
+    np.testing.assert_allclose(est.warped_scores_,
+                               visual_rank(est.warping_.kernel_, 0.85), atol=1e-12)
+    np.testing.assert_allclose(est.score_samples(S), est.warped_scores_, atol=1e-10)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(8, 20), k=st.integers(1, 4))
+def test_training_rows_map_to_the_training_transform(seed, n, k):
+    S, tags, _, _ = _items(n=2 * (n // 2), seed=seed)
+    est = NPKReranker(n_neighbors=k, max_iter=200)
+    Kt = est.fit_transform(S, tags)
+    np.testing.assert_allclose(est.transform(S), Kt, atol=1e-8 * max(1, np.abs(Kt).max()))
+    np.testing.assert_allclose(est.transform(S[3:5]), Kt[3:5], atol=1e-8 * max(1, np.abs(Kt).max()))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_near_duplicates_of_training_items_score_like_them(seed):
+    from scipy.stats import spearmanr
+
+    S, tags, _, X = _items(n=40, seed=seed, noise=0.1)
+    est = NPKReranker(n_neighbors=5).fit(S, tags)
+    rng = np.random.default_rng(seed + 100)
+    idx = rng.choice(40, 15, replace=False)
+    new = X[idx] + 0.1 * rng.normal(size=(15, 3))
+    s = est.score_samples(np.exp(-0.5 * ((new[:, None] - X[None]) ** 2).sum(-1)))
+    assert s.shape == (15,) and np.all(s > 0)
+    assert spearmanr(s, est.warped_scores_[idx])[0] > 0.5
+
+
+def test_sklearn_conventions():
+    S, tags, _, _ = _items()
+    est = NPKReranker(n_neighbors=3)
+    assert is_pairwise(est) and is_pairwise(Pipeline([("r", est)]))
+    fitted = clone(est).fit(S, tags)
+    again = pickle.loads(pickle.dumps(fitted))
+    np.testing.assert_array_equal(again.transform(S[:4]), fitted.transform(S[:4]))
+    assert est.get_params()["n_neighbors"] == 3
+
+
+def test_bad_input():
+    S, tags, _, _ = _items()
+    with pytest.raises(LabelError, match="y is None"):
+        NPKReranker().fit(S)
+    with pytest.raises(LabelError, match="30 items"):
+        NPKReranker().fit(S, tags[:-1])
+    with pytest.raises(InvalidParameterError, match=r"\(30, 30\) text kernel"):
+        NPKReranker().fit(S, np.ones((30, 4)))
+    with pytest.raises(InvalidParameterError):
+        NPKReranker(n_neighbors=30).fit(S, tags)
+    est = NPKReranker(n_neighbors=3).fit(S, tags)
+    with pytest.raises(TestMatrixError):
+        est.transform(S[:, :-1])
