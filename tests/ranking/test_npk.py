@@ -104,3 +104,28 @@ def test_sparse_and_dense_laplacian_bases_agree():
     # same spectral subspace (eigenvectors are defined up to sign / rotation in ties)
     P_dense, P_sparse = dense @ dense.T, sparse @ sparse.T
     np.testing.assert_allclose(P_sparse, P_dense, atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_lowrank_from_features_equals_the_dense_lowrank_form(seed):
+    from proxlearn.ranking import npk_rank_lowrank
+
+    rng = np.random.default_rng(seed)
+    X, T = rng.normal(size=(40, 3)), rng.normal(size=(40, 6))
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    dense = npk_rank(T @ T.T, D, n_neighbors=4, n_components=8, tol=1e-9, max_iter=3000)
+    fact = npk_rank_lowrank(T, X, 8, n_neighbors=4, tol=1e-9, max_iter=3000)
+    np.testing.assert_array_equal(fact.pairs, dense.pairs)
+    assert fact.kernel is None and fact.factor.shape == (8, 8)
+    np.testing.assert_allclose(fact.rows(np.arange(40)), dense.kernel, atol=1e-6)
+    np.testing.assert_allclose(dense.rows([3, 5]), dense.kernel[[3, 5]])
+    assert fact.gap <= 1e-8 * max(1, abs(fact.primal))
+
+
+def test_lowrank_from_features_refuses_bad_shapes():
+    from proxlearn.ranking import npk_rank_lowrank
+
+    with pytest.raises(InvalidParameterError, match="one row per item"):
+        npk_rank_lowrank(np.ones((5, 2)), np.ones((6, 2)), 2)
+    with pytest.raises(InvalidParameterError, match="finite"):
+        npk_rank_lowrank(np.full((6, 2), np.nan), np.ones((6, 2)), 2)

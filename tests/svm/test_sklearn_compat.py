@@ -16,7 +16,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 from proxlearn.base import is_pairwise
 from proxlearn.kernel_learning import WarpedKernel
-from proxlearn.ranking import NPKReranker
+from proxlearn.ranking import KernelLogisticRegression, NPKReranker
 from proxlearn.svm import SimilarityCalibratedClassifier, SimilarityFeatureSVC, SimilaritySVC
 from proxlearn.transforms import (
     DissimilarityToSimilarity,
@@ -179,6 +179,11 @@ def expected_failed_checks(est):
         out.update(_PLATT_CHECKS)
     if isinstance(est, SimilarityCalibratedClassifier):
         out.update(_CV_PROBABILITY_CHECKS)
+    if isinstance(est, KernelLogisticRegression):
+        out["check_decision_proba_consistency"] = (
+            "scikit-learn's check fits this pairwise estimator on raw (80, 2) features "
+            "instead of a kernel (it skips the pairwise conversion); refused with a clear error"
+        )
     return out
 
 
@@ -195,6 +200,8 @@ def expected_failed_checks(est):
         SimilarityCalibratedClassifier(cv=3, random_state=0),
         WarpedKernel(ratio=0.5),
         NPKReranker(n_neighbors=2, max_iter=50),
+        KernelLogisticRegression(C=0.1),
+        KernelLogisticRegression(n_import=5, random_state=0),
     ],
     expected_failed_checks=expected_failed_checks,
 )

@@ -29,6 +29,7 @@ from ._registry import (
     list_datasets,
     load_dataset,
 )
+from ._social import SocialNetwork, make_social_network
 from ._synthetic import GU_GUO_MEANS, GU_GUO_SETTINGS, make_gu_guo_synthetic, make_noisy_blobs
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "DatasetRecord",
     "DatasetSpec",
     "SimilarityDataset",
+    "SocialNetwork",
     "data_search_path",
     "describe",
     "fetch_uw",
@@ -57,6 +59,7 @@ __all__ = [
     "make_digits_idm",
     "make_gu_guo_synthetic",
     "make_noisy_blobs",
+    "make_social_network",
     "make_wine_sigmoid",
     "resolve_kind",
 ]

@@ -59,7 +59,8 @@ from .._validation import (
 from .._linalg import center_kernel, top_eigh
 from ..solvers import max_trace_psd_ball
 
-__all__ = ["NPKRankResult", "laplacian_basis", "neighbour_pairs", "npk_rank", "npk_rank_sdp"]
+__all__ = ["NPKRankResult", "laplacian_basis", "neighbour_pairs", "npk_rank", "npk_rank_lowrank",
+           "npk_rank_sdp"]
 
 
 def neighbour_pairs(D, k: int, *, mutual: bool = False) -> np.ndarray:
@@ -83,24 +84,29 @@ def laplacian_basis(pairs, n: int, m: int, *, sparse: bool | None = None) -> np.
     """The ``m`` eigenvectors of smallest eigenvalue of the (unweighted) Laplacian of
     the neighbour graph ``pairs`` on ``n`` nodes (sec. 6.3.4), orthonormal ``(n, m)``.
 
-    ``sparse`` (default: ``n > SPARSE_BASIS_N``) uses ARPACK in shift-invert mode
-    (``scipy.sparse.linalg.eigsh``, ``sigma`` just below 0) on the sparse
-    Laplacian, as the thesis does, instead of a dense eigendecomposition.
+    ``sparse`` (default: ``n > SPARSE_BASIS_N``) uses ARPACK
+    (``scipy.sparse.linalg.eigsh``) on the sparse Laplacian, as the thesis
+    does, instead of a dense eigendecomposition: the largest eigenvalues of
+    ``c I - L`` with ``c = 2 max degree >= lambda_max(L)`` (Gershgorin), so
+    only sparse products are needed. (Shift-invert around 0 needs a sparse LU
+    whose fill-in on a k-NN graph cost 12x the time and 4x the memory at
+    n = 10,000 in ``benchmarks/bench_npk.py``.)
     """
     import scipy.sparse as sp
 
     i, j = pairs[:, 0], pairs[:, 1]
     W = sp.coo_array((np.ones(2 * len(i)), (np.r_[i, j], np.r_[j, i])), shape=(n, n)).tocsr()
-    L = sp.diags_array(np.asarray(W.sum(axis=1)).ravel()) - W
+    deg = np.asarray(W.sum(axis=1)).ravel()
+    L = sp.diags_array(deg) - W
     if sparse is None:
         sparse = n > SPARSE_BASIS_N
     if sparse and m < n - 1:
         from scipy.sparse.linalg import eigsh
 
-        # L is PSD, so L + 1e-3 I is positive definite: shift-invert finds the
-        # eigenvalues nearest -1e-3, the smallest ones of L
-        mu, V = eigsh(L.tocsc(), k=m, sigma=-1e-3, which="LM", v0=np.ones(n))
-        return V[:, np.argsort(mu)]
+        c = 2.0 * max(float(deg.max()), 1.0)
+        mu, V = eigsh(c * sp.eye_array(n, format="csr") - L.tocsr(), k=m, which="LA",
+                      v0=np.ones(n), tol=1e-10)
+        return V[:, np.argsort(-mu)]
     _, V = top_eigh(-L.toarray(), m)  # largest of -L = smallest of L
     return V[:, ::-1]
 
@@ -117,10 +123,17 @@ class NPKRankResult:
     n_iter: int
     history: list = field(default_factory=list)
     basis: np.ndarray | None = None  # V of the low-rank form (kernel = V P V^T)
+    factor: np.ndarray | None = None  # P of the low-rank form of npk_rank_lowrank
 
     @property
     def gap(self) -> float:
         return self.primal - self.dual
+
+    def rows(self, index) -> np.ndarray:
+        """Rows ``index`` of the learned kernel, without forming it when it is factored."""
+        if self.kernel is not None:
+            return self.kernel[index]
+        return (self.basis[index] @ self.factor) @ self.basis.T
 
 
 
@@ -214,6 +227,19 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, n_compone
         def pair_dist(P):
             return np.einsum("pa,ab,pb->p", E, P, E)
 
+    K, alpha, t, primal, dual, history = _protocol5(
+        objective_matrix, pair_dist, G, d2, C, B, tol, max_iter)
+    if basis is None:
+        return NPKRankResult(K, alpha, pairs, primal, dual, t, history)
+    return NPKRankResult(basis @ K @ basis.T, alpha, pairs, primal, dual, t, history, basis, K)
+
+
+def _protocol5(objective_matrix, pair_dist, G, d2, C, B, tol, max_iter):
+    """The loop of Protocol 5 (K-step, Armijo alpha-step) on any parametrisation.
+
+    ``objective_matrix(alpha)`` is ``A`` (or ``V^T A V``), ``pair_dist(K)`` the
+    ``tr(K A^ij)``, ``G`` the centred text kernel in the same coordinates.
+    """
     def k_step(alpha):
         A = objective_matrix(alpha)
         lam, V = scipy.linalg.eigh(0.5 * (A + A.T), driver="evd")
@@ -225,11 +251,7 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, n_compone
         xi = np.maximum(0.0, pair_dist(K) - d2)
         return -float(np.vdot(G, K)) + 0.5 * C * float(xi @ xi)
 
-    def result(K, t, primal, dual):
-        full = K if basis is None else basis @ K @ basis.T
-        return NPKRankResult(full, alpha, pairs, primal, dual, t, history, basis)
-
-    alpha = np.zeros(len(pairs))
+    alpha = np.zeros(len(d2))
     K, dual = k_step(alpha)
     history = []
     eta = C
@@ -237,7 +259,7 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, n_compone
         primal = primal_of(K)
         history.append({"iter": t, "primal": primal, "dual": dual, "step": eta})
         if primal - dual <= tol * max(1.0, abs(primal)):
-            return result(K, t, primal, dual)
+            return K, alpha, t, primal, dual, history
         grad = pair_dist(K) - d2 - alpha / C
         eta = min(2.0 * eta, 1e6 * C)
         while True:  # Armijo backtracking on the concave dual
@@ -251,9 +273,63 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, n_compone
     warnings.warn(
         f"npk_rank stopped at max_iter={max_iter} with duality gap {primal - dual:.3g} "
         f"(tol {tol:g}); increase max_iter or tol.",
-        ConvergenceWarning, stacklevel=2,
+        ConvergenceWarning, stacklevel=3,
     )
-    return result(K, int(max_iter), primal, dual)
+    return K, alpha, int(max_iter), primal, dual, history
+
+
+def npk_rank_lowrank(text_features, visual_features, n_components, *, n_neighbors=5,
+                     C=1.0, B=None, tol=1e-6, max_iter=500):
+    """The low-rank form of eq. 6.2 from features, in ``O(n (m + k))`` memory.
+
+    For large ``n`` (the thesis's query-dependent candidate sets reach
+    thousands of images): no ``n x n`` matrix is formed. The text kernel is
+    the linear kernel of ``text_features`` (the thesis's normalised tf-idf
+    vectors), the neighbour pairs and their Euclidean distances come from a
+    k-nearest-neighbour search on ``visual_features`` (scikit-learn's
+    ``NearestNeighbors``), the basis ``V`` from ARPACK on the sparse
+    neighbour-graph Laplacian, and ``V^T H K_t H V = (V^T H T)(V^T H T)^T``.
+
+    Returns
+    -------
+    NPKRankResult
+        With ``kernel=None``: the learned kernel is ``basis @ factor @ basis.T``
+        (``factor`` is the ``m x m`` ``P``); see :meth:`NPKRankResult.rows`.
+    """
+    from sklearn.neighbors import NearestNeighbors
+
+    T = np.asarray(text_features, dtype=np.float64)
+    X = np.asarray(visual_features, dtype=np.float64)
+    n = X.shape[0]
+    if T.ndim != 2 or X.ndim != 2 or T.shape[0] != n:
+        raise InvalidParameterError(
+            f"text_features {T.shape} and visual_features {X.shape} must be 2-D with one "
+            "row per item."
+        )
+    if not (np.all(np.isfinite(T)) and np.all(np.isfinite(X))):
+        raise InvalidParameterError("text_features and visual_features must be finite.")
+    k = check_n_neighbors(n_neighbors, n - 1)
+    m = check_n_neighbors(n_components, n, name="n_components")
+    C = check_positive(C, "C")
+    B = float(n) if B is None else check_positive(B, "B")
+    dist, nn = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)
+    i = np.repeat(np.arange(n), k)
+    j = nn[:, 1:].ravel()
+    d = dist[:, 1:].ravel()
+    a, b = np.minimum(i, j), np.maximum(i, j)
+    keep = a != b
+    key, first = np.unique(a[keep] * n + b[keep], return_index=True)
+    pairs = np.column_stack([key // n, key % n])
+    d2 = d[keep][first] ** 2
+    basis = laplacian_basis(pairs, n, m, sparse=n > SPARSE_BASIS_N)
+    F = basis.T @ (T - T.mean(axis=0))
+    G = F @ F.T
+    E = basis[pairs[:, 0]] - basis[pairs[:, 1]]
+    P, alpha, t, primal, dual, history = _protocol5(
+        lambda al: G - E.T @ (al[:, None] * E),
+        lambda P: np.einsum("pa,ab,pb->p", E, P, E),
+        G, d2, C, B, tol, max_iter)
+    return NPKRankResult(None, alpha, pairs, primal, dual, t, history, basis, P)
 
 
 def npk_rank_sdp(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False,
@@ -278,7 +354,8 @@ def npk_rank_sdp(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False,
     K = cp.Variable((n, n), PSD=True)
     xi = cp.Variable(len(pairs))
     i, j = pairs[:, 0], pairs[:, 1]
-    dist = cp.hstack([K[a, a] + K[b, b] - 2 * K[a, b] for a, b in zip(i, j, strict=True)])
+    dK = cp.diag(K)
+    dist = dK[i] + dK[j] - 2 * K[i, j]  # vectorised: one affine map, fast to compile
     prob = cp.Problem(
         cp.Minimize(-cp.trace(center_kernel(Kt) @ K) + 0.5 * C * cp.sum_squares(xi)),
         [cp.sum_squares(K) <= B, dist <= d2 + xi],
