@@ -95,3 +95,34 @@ def test_properties_on_fine_grid(toy_module):
     _check_example1(res)
     _check_example2(res)
     _check_example3(res)
+
+
+DEMO = Path(__file__).resolve().parents[1] / "examples" / "ranking_ties_completion.py"
+
+
+def test_ranking_ties_completion_demo_runs_quick(tmp_path):
+    """The documented demonstration command, at its --quick sizes, one draw."""
+    spec = importlib.util.spec_from_file_location("ranking_ties_completion", DEMO)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    res = mod.main(["--quick", "--draws", "1", "--out", str(tmp_path)])
+    text = (tmp_path / "demonstrations.md").read_text()
+    for name in ("demo_reranking", "demo_ties", "demo_completion"):
+        assert (tmp_path / "figures" / f"{name}.png").read_bytes()[:8] == PNG_MAGIC
+    assert set(res["reranking"]) == set(mod.RANK_METHODS)
+    for stats in (res["reranking"], res["ties"], res["completion"]):
+        for mean, std in stats.values():
+            assert np.all((0 <= np.asarray(mean)) & (np.asarray(mean) <= 100))
+            assert np.all(np.asarray(std) == 0)  # one draw
+    assert "alignf, difference kernel" in res["ties"] and "full K (reference)" in text
+    theta = res["theta"][0]
+    assert theta.min() >= 0 and theta.sum() == pytest.approx(1.0)
+
+
+def test_precision_at_counts_relevant_items_in_the_prefix():
+    spec = importlib.util.spec_from_file_location("ranking_ties_completion", DEMO)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    relevant = np.array([True, False, True, True])
+    np.testing.assert_allclose(mod.precision_at(np.array([1, 0, 2, 3]), relevant, [1, 2, 4]),
+                               [0.0, 0.5, 0.75])

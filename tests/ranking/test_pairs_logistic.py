@@ -25,7 +25,7 @@ def _psd(n, seed, rank=None):
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), n=st.integers(2, 9), kind=st.sampled_from(["difference", "tensor"]))
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 9), kind=st.sampled_from(["difference", "tensor", "metric"]))
 def test_pair_kernel_is_psd_when_the_user_kernel_is(seed, n, kind):
     K = _psd(n, seed, rank=max(1, n // 2))
     rng = np.random.default_rng(seed + 1)
@@ -49,6 +49,9 @@ def test_pair_kernel_formulas_and_the_antisymmetry_of_the_thesis_kernel():
     T = pair_kernel(K, P, Q, kind="tensor")
     np.testing.assert_allclose(T[0], T[2])  # symmetric in the pair's order
     np.testing.assert_allclose(T[1, 0], K[2, 4] * K[3, 2] + K[2, 2] * K[3, 4])
+    M = pair_kernel(K, P, Q, kind="metric")
+    np.testing.assert_allclose(M, expect**2, atol=1e-12)  # (vec of phi phi^T) inner products
+    np.testing.assert_allclose(M[0], M[2])  # symmetric in the pair's order
 
 
 def test_pair_kernel_bad_pairs():

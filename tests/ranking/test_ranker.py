@@ -11,7 +11,14 @@ from sklearn.pipeline import Pipeline
 
 from proxlearn.base import is_pairwise
 from proxlearn.exceptions import InvalidParameterError, LabelError, TestMatrixError
-from proxlearn.ranking import NPKReranker, kernel_distances, label_kernel, npk_rank, visual_rank
+from proxlearn.ranking import (
+    NPKReranker,
+    kernel_affinity,
+    kernel_distances,
+    label_kernel,
+    npk_rank,
+    visual_rank,
+)
 
 
 def _items(n=30, seed=0, noise=0.3):
@@ -30,9 +37,33 @@ def test_fit_matches_the_functions_it_chains():
     res = npk_rank(label_kernel(tags), kernel_distances(S), n_neighbors=4, tol=1e-8,
                    max_iter=3000)
     np.testing.assert_allclose(est.kernel_, res.kernel, atol=1e-10)
-    np.testing.assert_allclose(est.scores_, visual_rank(res.kernel, 0.85), atol=1e-12)
+    np.testing.assert_allclose(est.scores_, visual_rank(kernel_affinity(res.kernel), 0.85),
+                               atol=1e-12)
     assert est.ranking_[0] == np.argmax(est.scores_)
     assert np.all(np.diff(est.scores_[est.ranking_]) <= 0)
+    clip = NPKReranker(n_neighbors=4, tol=1e-8, max_iter=3000, affinity="clip").fit(S, tags)
+    np.testing.assert_allclose(clip.scores_, visual_rank(res.kernel, 0.85), atol=1e-12)
+
+
+@pytest.mark.parametrize("n_components", [None, 6])
+def test_the_learned_kernel_has_zero_row_sums(n_components):
+    # why affinity="distance" is the default: eq. 6.2 gives K 1 = 0 exactly
+    S, tags, _, _ = _items(seed=4)
+    K = NPKReranker(n_neighbors=4, n_components=n_components).fit(S, tags).kernel_
+    assert np.abs(K).max() > 0.1
+    np.testing.assert_allclose(K.sum(axis=1), 0.0, atol=1e-8 * np.abs(K).max() * len(K))
+
+
+def test_kernel_affinity_ignores_a_constant_and_is_a_gaussian_of_distances():
+    X = np.random.default_rng(5).normal(size=(9, 3))
+    K = X @ X.T
+    W = kernel_affinity(K)
+    np.testing.assert_allclose(W, kernel_affinity(K + 7.0), atol=1e-12)
+    np.testing.assert_allclose(np.diag(W), 1.0)
+    D2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    np.testing.assert_allclose(kernel_affinity(K, bandwidth=2.0), np.exp(-D2 / 2.0), atol=1e-9)
+    with pytest.raises(InvalidParameterError, match="bandwidth"):
+        kernel_affinity(K, bandwidth=-1.0)
 
 
 def test_text_kernel_and_tags_agree():
@@ -92,6 +123,8 @@ def test_sklearn_conventions():
 
 def test_bad_input():
     S, tags, _, _ = _items()
+    with pytest.raises(InvalidParameterError, match="affinity"):
+        NPKReranker(affinity="pagerank").fit(S, tags)
     with pytest.raises(LabelError, match="y is None"):
         NPKReranker().fit(S)
     with pytest.raises(LabelError, match="30 items"):

@@ -9,12 +9,22 @@
 * :class:`IndefiniteSVM`: Luss & d'Aspremont's robust SVM (thesis eq. 5.8).
 * :class:`SVMCA`: joint SVM and kernel component analysis (Gu & Guo 2012).
 * :func:`em_complete`: kernel matrix completion from an auxiliary kernel by the
-  em algorithm (Tsuda, Akaho & Asai 2003; Chen 2010 thesis sec. 6.1).
+  em algorithm (Tsuda, Akaho & Asai 2003; Chen 2010 thesis sec. 6.1);
+  :func:`frobenius_complete` its conic version (6.5), :class:`KernelCompleter`
+  both as an estimator, :class:`CompletionSVC` the joint SVM + completion
+  (6.6/6.7, transductive 6.9/6.10) with test rows by (6.8)
+  (:func:`complete_test_row`).
 * :class:`WarpedKernel`: a learned transductive kernel extended to new points
   by kernel warping (Zhuang 2011 eq. 6.9, Sindhwani-Niyogi-Belkin 2005).
 """
 
 from ._completion import CompletionResult, em_complete, stein_loss
+from ._completion_conic import (
+    CompletionSVC,
+    KernelCompleter,
+    complete_test_row,
+    frobenius_complete,
+)
 from ._base_kernels import (
     BaseKernelSVC,
     DiffusionKernel,
@@ -33,10 +43,12 @@ from ._warping import WarpedKernel, graph_laplacian
 __all__ = [
     "BaseKernelSVC",
     "CompletionResult",
+    "CompletionSVC",
     "ComponentsClampedWarning",
     "DiffusionKernel",
     "FullKernelSVM",
     "IndefiniteSVM",
+    "KernelCompleter",
     "LinearSimilarityKernel",
     "RBFSimilarityKernel",
     "SimMKL",
@@ -45,7 +57,9 @@ __all__ = [
     "SolverFailedError",
     "WarpedKernel",
     "base_kernel_pair",
+    "complete_test_row",
     "em_complete",
+    "frobenius_complete",
     "graph_laplacian",
     "make_base_kernel",
     "modify_test_rows",

@@ -218,6 +218,28 @@ def _solve_full_kernel(S, y, eta, gamma, n_unlabelled, solver, solver_options):
     }
 
 
+def transductive_labels(y, N, transductive, name):
+    """Classes, label indices and ``n`` labelled samples of ``N`` (labelled first).
+
+    With ``transductive``, ``y`` labels the first ``len(y) <= N`` samples;
+    otherwise all ``N``.
+    """
+    if transductive:
+        y_arr = np.asarray(y) if y is not None else None
+        if y_arr is None or y_arr.ndim != 1 or not 0 < y_arr.shape[0] <= N:
+            raise LabelError(
+                "transductive=True: y must be a 1-D vector with one label for each "
+                f"of the first len(y) <= {N} samples of {name} (labelled samples first)."
+            )
+        n = y_arr.shape[0]
+    else:
+        n = N
+    classes, y_idx = check_labels(y, n)
+    if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
+        raise LabelError("Unknown label type: continuous. Pass class labels.")
+    return classes, y_idx, n
+
+
 class FullKernelSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
     """SVM that learns a full PSD kernel near an indefinite similarity (Chen 2010, eq. 5.6).
 
@@ -330,19 +352,7 @@ class FullKernelSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
         eta, gamma, rank_tol = self._check_params()
         S = check_similarity(S, symmetric="symmetrize")
         N = S.shape[0]
-        y_arr = np.asarray(y) if y is not None else None
-        if self.transductive:
-            if y_arr is None or y_arr.ndim != 1 or not 0 < y_arr.shape[0] <= N:
-                raise LabelError(
-                    "transductive=True: y must be a 1-D vector with one label for each "
-                    f"of the first len(y) <= {N} samples of S (labelled samples first)."
-                )
-            n = y_arr.shape[0]
-        else:
-            n = N
-        classes, y_idx = check_labels(y, n)
-        if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
-            raise LabelError("Unknown label type: continuous. Pass class labels.")
+        classes, y_idx, n = transductive_labels(y, N, self.transductive, "S")
         n_unl = N - n
         pairs = ovo_pairs(len(classes))
         self.kernels_, self.pair_indices_, self.dual_coef_ = [], [], []

@@ -29,13 +29,14 @@ from ._npk import (
 )
 from ._logistic import KernelLogisticRegression, kernel_logistic_objective
 from ._pairs import pair_kernel, sample_tie_pairs
-from ._ranker import NPKReranker, kernel_distances, label_kernel
+from ._ranker import NPKReranker, kernel_affinity, kernel_distances, label_kernel
 from ._visual_rank import visual_rank
 
 __all__ = [
     "KernelLogisticRegression",
     "NPKRankResult",
     "NPKReranker",
+    "kernel_affinity",
     "kernel_distances",
     "label_kernel",
     "laplacian_basis",

@@ -22,7 +22,17 @@ Ben-Hur & Noble (2005)::
     K((a, b), (c, d)) = k(a, c) k(b, d) + k(a, d) k(b, c),
 
 PSD whenever ``k`` is (a sum of a Kronecker product and its permutation),
-under which the strength of ``(a, b)`` depends on both users jointly.
+under which the strength of ``(a, b)`` depends on both users jointly, and
+``kind="metric"`` the metric-learning pairwise kernel of Vert, Qiu & Noble
+(2007), the square of the difference kernel::
+
+    K((a, b), (c, d)) = (<phi(a) - phi(b), phi(c) - phi(d)>)^2,
+
+PSD (an entrywise square of a PSD matrix), symmetric in each pair, with
+models ``f(a, b) = (phi(a) - phi(b))^T W (phi(a) - phi(b))``: a learned
+(pseudo-)distance, which can express "similar users are tied" (``W = -I``
+gives ``2 k(a, b) - k(a, a) - k(b, b)``) where the tensor kernel's bilinear
+forms ``phi(a)^T W phi(b)`` only reach users near the training pairs.
 """
 
 from __future__ import annotations
@@ -54,23 +64,25 @@ def pair_kernel(K, P, Q=None, *, kind="difference") -> np.ndarray:
         Kernel over the objects (users), symmetric.
     P, Q : int arrays of shape (p, 2), (q, 2)
         Index pairs; ``Q = P`` by default (the training Gram matrix).
-    kind : {"difference", "tensor"}, default="difference"
-        The thesis's difference kernel or the symmetric tensor-product kernel
-        (see the module docstring).
+    kind : {"difference", "tensor", "metric"}, default="difference"
+        The thesis's difference kernel, the symmetric tensor-product kernel,
+        or the metric-learning pair kernel (the square of the difference
+        kernel; see the module docstring).
 
     Returns
     -------
     ndarray of shape (p, q)
     """
-    check_option(kind, "kind", {"difference", "tensor"})
+    check_option(kind, "kind", {"difference", "tensor", "metric"})
     K = check_similarity(K, name="K", symmetric="symmetrize", dissimilarity_check=False)
     n = K.shape[0]
     P = _check_pairs(P, n, "P")
     Q = P if Q is None else _check_pairs(Q, n, "Q")
     a, b = P[:, 0], P[:, 1]
     c, d = Q[:, 0], Q[:, 1]
-    if kind == "difference":
-        return K[np.ix_(a, c)] + K[np.ix_(b, d)] - K[np.ix_(a, d)] - K[np.ix_(b, c)]
+    if kind != "tensor":
+        D = K[np.ix_(a, c)] + K[np.ix_(b, d)] - K[np.ix_(a, d)] - K[np.ix_(b, c)]
+        return D if kind == "difference" else D * D
     return K[np.ix_(a, c)] * K[np.ix_(b, d)] + K[np.ix_(a, d)] * K[np.ix_(b, c)]
 
 

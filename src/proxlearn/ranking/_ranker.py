@@ -19,6 +19,7 @@ from .._validation import (
     DissimilarityWarning,
     InvalidParameterError,
     LabelError,
+    check_option,
     check_similarity,
     check_test_similarity,
 )
@@ -27,7 +28,7 @@ from ..kernel_learning import WarpedKernel
 from ._npk import npk_rank
 from ._visual_rank import visual_rank
 
-__all__ = ["NPKReranker", "kernel_distances", "label_kernel"]
+__all__ = ["NPKReranker", "kernel_affinity", "kernel_distances", "label_kernel"]
 
 
 def kernel_distances(S) -> np.ndarray:
@@ -40,6 +41,27 @@ def kernel_distances(S) -> np.ndarray:
     S = 0.5 * (S + S.T)
     d = np.diag(S)
     return np.sqrt(np.maximum(d[:, None] + d[None, :] - 2.0 * S, 0.0))
+
+
+def kernel_affinity(K, bandwidth=None) -> np.ndarray:
+    """Gaussian affinity of the distances a kernel induces, ``exp(-d_ij^2 / h)``.
+
+    ``d`` is :func:`kernel_distances` and ``h`` the median of the squared
+    distances between different items unless given. It is non-negative, has
+    a unit diagonal, and is invariant to ``K -> K + c 1 1^T``; this is what
+    makes it the graph on which to VisualRank a kernel learned by eq. 6.2
+    (see :class:`NPKReranker`, ``affinity``).
+    """
+    D2 = kernel_distances(K) ** 2
+    n = D2.shape[0]
+    if bandwidth is None:
+        off = D2[~np.eye(n, dtype=bool)]
+        bandwidth = float(np.median(off)) if off.size else 1.0
+        if not bandwidth > 0:
+            bandwidth = float(off.max()) if off.size and off.max() > 0 else 1.0
+    elif not (np.isfinite(bandwidth) and bandwidth > 0):
+        raise InvalidParameterError(f"bandwidth must be a positive number, got {bandwidth!r}.")
+    return np.exp(-D2 / bandwidth)
 
 
 def label_kernel(y) -> np.ndarray:
@@ -79,6 +101,17 @@ class NPKReranker(PairwiseMixin, TransformerMixin, BaseEstimator):
         Low-rank form of sec. 6.3.4 (``K = V P V^T``, Laplacian eigenvectors).
     damping : float in [0, 1), default=0.85
         VisualRank's damping factor (the thesis gives none; 0.85 is PageRank's).
+    affinity : {"distance", "clip"}, default="distance"
+        The graph VisualRank walks on. The kernel of eq. 6.2 has zero row
+        sums (``K 1 = 0`` exactly: ``H`` and every ``A^ij`` annihilate ``1``,
+        and eq. 6.2 is blind to ``K + c 1 1^T`` except through its capacity
+        bound), while VisualRank on a symmetric graph is close to degree
+        centrality. ``"distance"`` walks on :func:`kernel_affinity` (Gaussian
+        of the learned kernel's distances, invariant to that constant);
+        ``"clip"`` on ``max(K, 0)``, the literal reading of the thesis, which
+        then ranks items by the positive mass of their rows (it favoured
+        extreme items on the digits demonstration, docs/demonstrations.md).
+        The thesis is silent on how negative entries were handled.
     ratio : float > 0, default=1.0
         ``gamma_I / gamma_A`` of the warping; 1 is eq. 6.9.
     tol : float, default=1e-6
@@ -90,7 +123,8 @@ class NPKReranker(PairwiseMixin, TransformerMixin, BaseEstimator):
     kernel_ : ndarray of shape (n, n)
         The learned NPK kernel (PSD, ``tr(K K) <= B``).
     scores_ : ndarray of shape (n,)
-        VisualRank scores of the training items on ``kernel_`` (sum to 1).
+        VisualRank scores of the training items on the ``affinity`` graph of
+        ``kernel_`` (sum to 1).
     ranking_ : ndarray of shape (n,)
         Training items, best first (``argsort(-scores_)``, stable).
     n_iter_ : int
@@ -106,13 +140,14 @@ class NPKReranker(PairwiseMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_neighbors=5, *, C=1.0, B=None, mutual=False, n_components=None,
-                 damping=0.85, ratio=1.0, tol=1e-6, max_iter=500):
+                 damping=0.85, affinity="distance", ratio=1.0, tol=1e-6, max_iter=500):
         self.n_neighbors = n_neighbors
         self.C = C
         self.B = B
         self.mutual = mutual
         self.n_components = n_components
         self.damping = damping
+        self.affinity = affinity
         self.ratio = ratio
         self.tol = tol
         self.max_iter = max_iter
@@ -151,6 +186,7 @@ class NPKReranker(PairwiseMixin, TransformerMixin, BaseEstimator):
         y : array-like of shape (n, n) or (n,)
             The text side: a text kernel, or one categorical tag per item.
         """
+        check_option(self.affinity, "affinity", {"distance", "clip"})
         S = check_similarity(S, symmetric="symmetrize")
         n = S.shape[0]
         if n < 2:
@@ -164,7 +200,8 @@ class NPKReranker(PairwiseMixin, TransformerMixin, BaseEstimator):
             max_iter=self.max_iter,
         )
         self.kernel_ = self.result_.kernel
-        self.scores_ = visual_rank(self.kernel_, self.damping)
+        graph = kernel_affinity(self.kernel_) if self.affinity == "distance" else self.kernel_
+        self.scores_ = visual_rank(graph, self.damping)
         self.ranking_ = np.argsort(-self.scores_, kind="stable")
         self.n_iter_ = self.result_.n_iter
         with warnings.catch_warnings():  # S was checked (and warned about) above
