@@ -250,7 +250,7 @@ def completion_draw(seed, *, classes=(3, 5, 8), n_per_class=20, n_test_per_class
         "K_aux alone": svc(A, ytr, A_te),
     }
     for method in ("em", "frobenius"):
-        Kc = KernelCompleter(method).fit_transform(K11, A)
+        Kc = KernelCompleter(method, max_iter=5000).fit_transform(K11, A)
         R2, _ = complete_test_row(Kc, A, A_te, ones, known=K_te[:, :n1], known_self=ones)
         acc[f"{method} + SVM"] = svc(Kc, ytr, R2)
         R1, _ = complete_test_row(Kc, A, A_te, ones)

@@ -29,8 +29,11 @@ constraints (``xi = alpha / C``):
 This is projected gradient ascent on the concave dual
 ``g(alpha) = -sqrt(B) ||A(alpha)_+||_F - sum alpha d^2 - ||alpha||^2 / (2C)``
 (its gradient is the alpha-step direction, by Danskin's theorem). The thesis
-gives no step size; ours starts at ``C`` and is halved until ``g`` increases
-(Armijo), which makes every step an ascent step. Each iterate's primal point
+gives no step size; ours is the Barzilai-Borwein step ``s.s / (-s.y)`` of
+the last two iterates (``C`` at first), halved until the non-monotone Armijo
+test of Grippo, Lampariello & Lucidi holds against the lowest of the last 10
+dual values (a plain doubling-and-halving Armijo rule needed 69 instead of 5
+eigendecompositions on the n = 200 benchmark problem). Each iterate's primal point
 ``(K, xi = max(0, tr(K A^ij) - d_ij^2))`` is feasible, so
 ``primal - g(alpha) >= 0`` is a certified duality gap; the loop stops when
 it is below ``tol`` relative to ``|primal|``.
@@ -235,7 +238,7 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, n_compone
 
 
 def _protocol5(objective_matrix, pair_dist, G, d2, C, B, tol, max_iter):
-    """The loop of Protocol 5 (K-step, Armijo alpha-step) on any parametrisation.
+    """The loop of Protocol 5 (K-step, BB + non-monotone Armijo alpha-step) on any parametrisation.
 
     ``objective_matrix(alpha)`` is ``A`` (or ``V^T A V``), ``pair_dist(K)`` the
     ``tr(K A^ij)``, ``G`` the centred text kernel in the same coordinates.
@@ -255,20 +258,29 @@ def _protocol5(objective_matrix, pair_dist, G, d2, C, B, tol, max_iter):
     K, dual = k_step(alpha)
     history = []
     eta = C
+    recent = [dual]  # last duals, for the non-monotone acceptance test
+    prev = None  # (alpha, grad) of the previous iterate, for the Barzilai-Borwein step
     for t in range(1, int(max_iter) + 1):
         primal = primal_of(K)
         history.append({"iter": t, "primal": primal, "dual": dual, "step": eta})
         if primal - dual <= tol * max(1.0, abs(primal)):
             return K, alpha, t, primal, dual, history
         grad = pair_dist(K) - d2 - alpha / C
-        eta = min(2.0 * eta, 1e6 * C)
-        while True:  # Armijo backtracking on the concave dual
+        if prev is not None:  # BB step s.s / (-s.y) (the dual is concave: -s.y > 0)
+            s_ = alpha - prev[0]
+            curv = -float(s_ @ (grad - prev[1]))
+            if curv > 0:
+                eta = float(np.clip(s_ @ s_ / curv, 1e-10 * C, 1e6 * C))
+        prev = (alpha, grad)
+        reference = min(recent)
+        while True:  # non-monotone Armijo backtracking (Grippo-Lampariello-Lucidi)
             trial = np.maximum(0.0, alpha + eta * grad)
             K_new, dual_new = k_step(trial)
-            if dual_new >= dual + 1e-4 * grad @ (trial - alpha) or eta < 1e-14 * C:
+            if dual_new >= reference + 1e-4 * grad @ (trial - alpha) or eta < 1e-14 * C:
                 break
             eta *= 0.5
         alpha, K, dual = trial, K_new, dual_new
+        recent = (recent + [dual])[-10:]
     primal = primal_of(K)
     warnings.warn(
         f"npk_rank stopped at max_iter={max_iter} with duality gap {primal - dual:.3g} "
