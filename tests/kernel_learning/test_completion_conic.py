@@ -4,6 +4,8 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.svm import SVC
 
@@ -130,6 +132,22 @@ def test_test_row_of_a_training_duplicate_is_its_row():
     R, t = complete_test_row(K, K, K[[3]], K[3, 3])
     np.testing.assert_allclose(R[0], K[3], atol=1e-4)
     assert t[0] == pytest.approx(K[3, 3], abs=1e-4)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(3, 8), rank=st.integers(1, 8),
+       case=st.sampled_from([1, 2]))
+def test_training_objects_map_to_their_rows(seed, n, rank, case):
+    # train/test consistency: a training object presented as new (its auxiliary row
+    # and self-similarity) gets its row of the completed kernel back
+    K = _kernel(n, seed=seed, rank=min(rank, n))
+    i = seed % n
+    n1 = max(1, n // 2)
+    kw = {"known": K[[i], :n1], "known_self": K[i, i]} if case == 2 else {}
+    R, t = complete_test_row(K, K, K[[i]], K[i, i], **kw)
+    scale = max(1.0, np.abs(K).max())
+    np.testing.assert_allclose(R[0], K[i], atol=1e-4 * scale)
+    assert t[0] == pytest.approx(K[i, i], abs=1e-4 * scale)
 
 
 def test_test_rows_satisfy_the_corrected_constraint():

@@ -187,6 +187,9 @@ def expected_failed_checks(est):
     return out
 
 
+# Not listed: CompletionSVC and FullKernelSVM-style SDP estimators, whose
+# checks fit up to 200 samples (one SDP of 200^2 variables: >10 GB, minutes each);
+# tests/test_all_estimators.py runs the common checks on them at small n.
 @parametrize_with_checks(
     [
         Symmetrize(),
