@@ -22,7 +22,7 @@ from proxlearn._validation import (
 )
 from proxlearn.base import is_pairwise
 
-PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning", "ranking"]
+PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning", "ranking", "mkl"]
 
 
 #: Public estimators whose fit is not ``fit(S, y)`` on one similarity matrix and

@@ -16,6 +16,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 from proxlearn.base import is_pairwise
 from proxlearn.kernel_learning import WarpedKernel
+from proxlearn.mkl import AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
 from proxlearn.ranking import KernelLogisticRegression, NPKReranker
 from proxlearn.svm import SimilarityCalibratedClassifier, SimilarityFeatureSVC, SimilaritySVC
 from proxlearn.transforms import (
@@ -205,6 +206,10 @@ def expected_failed_checks(est):
         NPKReranker(n_neighbors=2, max_iter=50),
         KernelLogisticRegression(C=0.1),
         KernelLogisticRegression(n_import=5, random_state=0),
+        SimpleMKL(),
+        LpMKL(p=3.0),
+        NonSparseMKL(),
+        AverageKernelSVC(),
     ],
     expected_failed_checks=expected_failed_checks,
 )

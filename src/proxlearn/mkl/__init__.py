@@ -1,13 +1,40 @@
 """Combining several kernels over the same objects (multiple kernel learning).
 
+Convention for ``m`` kernels (or similarity matrices) over the same ``n`` objects:
+an ``(n, n, m)`` array, stacked on the **last** axis, and ``(n_test, n_train, m)``
+for test rows, so that scikit-learn's pairwise slicing slices every matrix
+(:func:`check_multi_similarity`, :func:`check_multi_test`; :func:`check_kernel_stack`
+also accepts a list of matrices).
+
 * :func:`alignf`: the non-negative combination best aligned with a target kernel
   (centred kernel-target alignment, Cortes-Mohri-Rostamizadeh 2010; Zhuang 2011
-  Theorem 7.35). The other MKL methods of the founding papers are still to come.
-
-Convention for ``m`` kernels (or similarity matrices) over the same ``n`` objects:
-an ``(n, n, m)`` array, stacked on the last axis (:func:`check_kernel_stack`).
+  Theorem 7.35).
+* Binary MKL solvers with certificates: :func:`simple_mkl` (SimpleMKL),
+  :func:`lp_mkl` (Lp-MKL), :func:`nonsparse_mkl` (Kundu et al. 2010 eq. 10),
+  :func:`uniform_mkl`; and the classifiers :class:`SimpleMKL`, :class:`LpMKL`,
+  :class:`NonSparseMKL`, :class:`AverageKernelSVC` on ``(n, n, m)`` similarities.
 """
 
+from ._classifiers import AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
+from ._input import check_multi_similarity, check_multi_test
 from ._kta import alignf, check_kernel_stack
+from ._solvers import MKLResult, lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
+from ._svm_dual import box_knapsack_max, svm_dual
 
-__all__ = ["alignf", "check_kernel_stack"]
+__all__ = [
+    "AverageKernelSVC",
+    "LpMKL",
+    "MKLResult",
+    "NonSparseMKL",
+    "SimpleMKL",
+    "alignf",
+    "box_knapsack_max",
+    "check_kernel_stack",
+    "check_multi_similarity",
+    "check_multi_test",
+    "lp_mkl",
+    "nonsparse_mkl",
+    "simple_mkl",
+    "svm_dual",
+    "uniform_mkl",
+]

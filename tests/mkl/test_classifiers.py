@@ -1,0 +1,128 @@
+"""MKL classifiers on (n, n, m) similarity stacks: slicing, consistency, bad input."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
+from sklearn.svm import SVC
+
+from proxlearn.base import is_pairwise
+from proxlearn.exceptions import SimilarityMatrixError, TestMatrixError
+from proxlearn.mkl import (
+    AverageKernelSVC,
+    LpMKL,
+    NonSparseMKL,
+    SimpleMKL,
+    check_multi_similarity,
+    check_multi_test,
+)
+from proxlearn.transforms import SpectrumTransformer
+
+ESTIMATORS = [SimpleMKL(), LpMKL(p=2.0), NonSparseMKL(), AverageKernelSVC()]
+
+
+def _stack(n=45, seed=0, n_classes=3):
+    """Three views of the same objects: two informative (one indefinite), one noise."""
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % n_classes
+    centres = rng.normal(scale=2.0, size=(n_classes, 4))
+    X = centres[y] + rng.normal(size=(n, 4))
+    d2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    E = rng.normal(size=(n, n))
+    noisy = X @ X.T / 4 + 0.5 * (E + E.T)  # indefinite
+    Z = rng.normal(size=(n, 3))
+    return np.stack([np.exp(-d2 / 8.0), noisy, Z @ Z.T], axis=-1), y
+
+
+@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_cross_val_score_slices_every_matrix(est):
+    X, y = _stack()
+    assert is_pairwise(est)
+    cv = KFold(3, shuffle=True, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        auto = cross_val_score(est, X, y, cv=cv)
+        manual = [clone(est).fit(X[np.ix_(tr, tr)], y[tr]).score(X[np.ix_(te, tr)], y[te])
+                  for tr, te in cv.split(X)]
+    np.testing.assert_allclose(auto, manual)
+    assert auto.mean() > 0.6  # three classes: chance is 1/3
+
+
+def test_grid_search_over_c():
+    X, y = _stack(seed=1, n_classes=2)
+    gs = GridSearchCV(SimpleMKL(), {"C": [0.1, 10.0]}, cv=3).fit(X, y)
+    assert gs.best_params_["C"] in (0.1, 10.0)
+    np.testing.assert_array_equal(gs.predict(X[:4]), gs.best_estimator_.predict(X[:4]))
+
+
+@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_training_rows_as_test_rows_give_the_training_decision(est):
+    # train/test consistency: test rows equal to training rows map to the
+    # training kernels, so the decision equals the SVM's on the learned kernel
+    X, y = _stack(seed=2, n_classes=2)
+    clf = clone(est).fit(X, y)
+    Ks = np.stack([SpectrumTransformer("clip").fit_transform(X[:, :, k]) for k in range(3)], -1)
+    res = clf.results_[0]
+    f_train = (Ks @ res.kernel_weights) @ (res.alpha * np.where(y == 1, 1.0, -1.0)) + res.b
+    np.testing.assert_allclose(clf.decision_function(X), f_train, atol=1e-8)
+    again = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(again.decision_function(X[:5]), clf.decision_function(X[:5]))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), m=st.integers(1, 3))
+def test_consistency_property(seed, m):
+    X, y = _stack(n=24, seed=seed, n_classes=2)
+    X = X[:, :, :m]
+    clf = SimpleMKL(tol=1e-3).fit(X, y)
+    rows = np.random.default_rng(seed).choice(24, 5, replace=False)
+    full = clf.decision_function(X)
+    np.testing.assert_allclose(clf.decision_function(X[rows]), full[rows], atol=1e-10)
+
+
+def test_one_matrix_as_2d_is_m_equal_1():
+    X, y = _stack(seed=3, n_classes=2)
+    a = SimpleMKL().fit(X[:, :, 0], y)
+    b = SimpleMKL().fit(X[:, :, :1], y)
+    np.testing.assert_allclose(a.decision_function(X[:, :, 0]), b.decision_function(X[:, :, :1]))
+    svc = SVC(kernel="precomputed", C=1.0, tol=1e-7).fit(X[:, :, 0], y)
+    np.testing.assert_allclose(a.decision_function(X[:, :, 0]), svc.decision_function(X[:, :, 0]),
+                               atol=1e-4)
+
+
+def test_weights_prefer_the_informative_matrix():
+    X, y = _stack(n=60, seed=4, n_classes=2)
+    clf = SimpleMKL(C=10.0).fit(X, y)
+    assert clf.weights_[2] < 0.1 < clf.weights_[0] + clf.weights_[1]
+
+
+def test_bad_input_names_the_matrix():
+    X, y = _stack(seed=5)
+    bad = X.copy()
+    bad[0, 1, 2] = np.nan
+    with pytest.raises(SimilarityMatrixError, match=r"X\[:, :, 2\]"):
+        SimpleMKL().fit(bad, y)
+    with pytest.raises(SimilarityMatrixError, match="m = 0"):
+        check_multi_similarity(np.zeros((4, 4, 0)))
+    with pytest.raises(SimilarityMatrixError, match=r"np.moveaxis"):
+        check_multi_similarity(np.zeros((3, 5, 5)))
+    with pytest.raises(SimilarityMatrixError, match="dimensions"):
+        check_multi_similarity(np.zeros((3, 3, 2, 2)))
+    clf = SimpleMKL().fit(X, y)
+    with pytest.raises(TestMatrixError, match="m = 3"):
+        clf.predict(X[:, :, :2])
+    with pytest.raises(TestMatrixError, match="m = 3"):
+        clf.predict(X[:, :, 0])
+    with pytest.raises(TestMatrixError, match="columns"):
+        clf.predict(X[:, :-1, :])
+    with pytest.raises(SimilarityMatrixError, match=r"X_test\[:, :, 1\] contains inf"):
+        T = X.copy()
+        T[2, 3, 1] = np.inf
+        check_multi_test(T, 45, 3)
+    with pytest.raises(SimilarityMatrixError, match="not positive semidefinite"):
+        SimpleMKL(spectrum=None).fit(X, y)

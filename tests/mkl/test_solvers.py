@@ -1,0 +1,156 @@
+"""MKL solvers against cvxpy formulations of the same problems, and their known answers."""
+
+import cvxpy as cp
+import numpy as np
+import pytest
+import scipy.optimize
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.svm import SVC
+
+from proxlearn.mkl import (
+    box_knapsack_max,
+    lp_mkl,
+    nonsparse_mkl,
+    simple_mkl,
+    svm_dual,
+    uniform_mkl,
+)
+from proxlearn.mkl._solvers import gamma_star
+
+
+def _problem(n=36, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 5))
+    y = np.where(X[:, 0] + 0.7 * rng.normal(size=n) > 0, 1.0, -1.0)
+    d2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    Ks = np.stack([np.exp(-d2 / s) for s in (1.0, 5.0, 25.0)] + [X[:, :1] @ X[:, :1].T], -1)
+    return Ks, y
+
+
+def _factors(Ks):
+    out = []
+    for k in range(Ks.shape[2]):
+        lam, V = np.linalg.eigh(Ks[:, :, k])
+        out.append(V * np.sqrt(np.maximum(lam, 0.0)))
+    return out
+
+
+def _cvx_dual(Ks, y, C, kind, p=None):
+    """The dual of each MKL problem as a cvxpy program; returns (value, alpha)."""
+    n = len(y)
+    a = cp.Variable(n)
+    u = cp.multiply(y, a)
+    Ls = _factors(Ks)
+    sq = cp.hstack([cp.sum_squares(L.T @ u) for L in Ls])
+    if kind == "simple":
+        obj = cp.sum(a) - 0.5 * cp.max(sq)
+    elif kind == "lp":
+        obj = cp.sum(a) - 0.5 * cp.pnorm(sq, p / (p - 1.0))
+    else:
+        obj = cp.sum(a) - 0.5 * cp.square(sum(cp.norm(L.T @ u) for L in Ls))
+    prob = cp.Problem(cp.Maximize(obj), [y @ a == 0, a >= 0, a <= C])
+    prob.solve(solver="CLARABEL")
+    return prob.value, a.value
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("C", [0.5, 5.0])
+def test_simple_mkl_reaches_the_cvxpy_optimum(seed, C):
+    Ks, y = _problem(seed=seed)
+    res = simple_mkl(Ks, y, C, tol=1e-6)
+    value, _ = _cvx_dual(Ks, y, C, "simple")
+    assert res.objective == pytest.approx(value, rel=1e-5)
+    assert res.gap <= 1e-6 * abs(res.objective) + 1e-9
+    assert res.weights.min() >= 0 and res.weights.sum() == pytest.approx(1.0)
+    # the weights are optimal: the kernels with weight carry the largest a_k
+    a = np.einsum("i,ijk,j->k", res.alpha * y, Ks, res.alpha * y)
+    assert np.all(a[res.weights > 1e-6] >= a.max() * (1 - 1e-4))
+
+
+@pytest.mark.parametrize("p", [2.0, 3.0, 4.0])
+def test_lp_mkl_reaches_the_cvxpy_optimum(p):
+    Ks, y = _problem(seed=2)
+    res = lp_mkl(Ks, y, 1.0, p, tol=1e-6)
+    value, _ = _cvx_dual(Ks, y, 1.0, "lp", p)
+    assert res.objective == pytest.approx(value, rel=1e-5)
+    assert np.linalg.norm(res.weights, p) == pytest.approx(1.0, rel=1e-9)
+    # optimal d for this alpha: d_k ~ a_k^(1/(p-1)) (Kloft et al.), normalised
+    a = np.einsum("i,ijk,j->k", res.alpha * y, Ks, res.alpha * y)
+    d = a ** (1.0 / (p - 1.0))
+    np.testing.assert_allclose(res.weights, d / np.linalg.norm(d, p), atol=5e-3)
+
+
+def test_lp_mkl_tends_to_uniform_and_matches_simple_mkl_at_small_p():
+    Ks, y = _problem(seed=3)
+    big = lp_mkl(Ks, y, 1.0, 64.0, tol=1e-7)
+    np.testing.assert_allclose(big.weights / big.weights.max(), 1.0, atol=0.1)
+    near1 = lp_mkl(Ks, y, 1.0, 1.05, tol=1e-6, max_iter=2000)
+    simple = simple_mkl(Ks, y, 1.0, tol=1e-6)
+    assert near1.objective == pytest.approx(simple.objective, rel=0.02)
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_nonsparse_mkl_reaches_the_cvxpy_optimum(seed):
+    Ks, y = _problem(seed=seed)
+    Ks = Ks[:, :, :3]  # the three Gaussian kernels: none is useless, no weight floors
+    res = nonsparse_mkl(Ks, y, 1.0, tol=1e-6)
+    value, _ = _cvx_dual(Ks, y, 1.0, "nonsparse")
+    assert res.objective == pytest.approx(value, rel=1e-5)
+    assert res.objective <= value + 1e-6 * abs(value)  # a lower bound
+    np.testing.assert_allclose(res.kernel_weights, 1.0 / res.weights)
+    assert res.weights.sum() == pytest.approx(1.0)
+
+
+def test_one_kernel_is_the_svm_and_two_copies_split_the_mass():
+    Ks, y = _problem(seed=5)
+    K = Ks[:, :, 0]
+    svc = SVC(kernel="precomputed", C=1.0, tol=1e-7).fit(K, y)
+    for solver in (simple_mkl, lp_mkl, uniform_mkl):
+        res = solver(Ks[:, :, :1], y, 1.0)
+        f = K @ (res.alpha * y) * res.kernel_weights[0] + res.b
+        np.testing.assert_allclose(f, svc.decision_function(K), atol=1e-4)
+    two = np.stack([K, K], -1)
+    res = simple_mkl(two, y, 1.0, tol=1e-8)
+    assert res.weights.sum() == pytest.approx(1.0)
+    f = (two @ res.kernel_weights) @ (res.alpha * y) + res.b
+    np.testing.assert_allclose(f, svc.decision_function(K), atol=1e-4)
+
+
+def test_svm_dual_value_is_the_svm_objective():
+    Ks, y = _problem(seed=6)
+    sol = svm_dual(Ks[:, :, 1], y, 2.0)
+    assert sol.alpha.min() >= 0 and sol.alpha.max() <= 2.0
+    assert abs(y @ sol.alpha) < 1e-8
+    value, _ = _cvx_dual(Ks[:, :, 1:2], y, 2.0, "simple")
+    assert sol.value == pytest.approx(value, rel=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 12))
+def test_box_knapsack_equals_linprog(seed, n):
+    rng = np.random.default_rng(seed)
+    y = rng.choice([-1.0, 1.0], n)
+    y[0], y[-1] = 1.0, -1.0
+    g = rng.normal(size=n)
+    C = rng.uniform(0.1, 3.0)
+    lp = scipy.optimize.linprog(-g, A_eq=y[None], b_eq=[0.0], bounds=[(0, C)] * n)
+    assert box_knapsack_max(g, y, C) == pytest.approx(-lp.fun, abs=1e-8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), m=st.integers(1, 6),
+       floor=st.sampled_from([0.0, 1e-3, 0.05]))
+def test_gamma_star_solves_its_problem(seed, m, floor):
+    rng = np.random.default_rng(seed)
+    a = rng.exponential(size=m) * (rng.random(m) > 0.3)
+    g = gamma_star(a, floor)
+    assert g.sum() == pytest.approx(1.0) and g.min() >= floor - 1e-15
+    if not np.any(a > 0):
+        return
+    gv = cp.Variable(m)
+    prob = cp.Problem(cp.Minimize(sum(a[k] * cp.inv_pos(gv[k]) for k in range(m) if a[k] > 0)),
+                      [cp.sum(gv) == 1, gv >= max(floor, 1e-9)])
+    prob.solve(solver="CLARABEL")
+    value = np.sum(a[a > 0] / g[a > 0])
+    assert value <= prob.value * (1 + 1e-5) + 1e-9
