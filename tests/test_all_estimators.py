@@ -78,6 +78,10 @@ UNDEFINED_ON = {
     ("DiffusionKernel", "zero"): SimilarityMatrixError,  # no edges: no graph Laplacian
     ("DiffusionKernel", "rank-one"): SimilarityMatrixError,  # negative similarities
     ("SVMCA", "zero"): InvalidParameterError,  # no positive eigenvalue (Gu & Guo Lemma 1)
+    # tau="auto" is the mean trace of the similarities: none on a zero matrix (pass tau)
+    ("ESKL", "zero"): InvalidParameterError,
+    ("EMKL", "zero"): InvalidParameterError,
+    ("REKL", "zero"): InvalidParameterError,
     ("SVMCA", "rank-one"): InvalidParameterError,  # one positive eigenvalue < n_components
     ("SimMKL", "zero"): InvalidParameterError,  # zero base kernels have no trace
 }

@@ -15,7 +15,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 from proxlearn.base import is_pairwise
-from proxlearn.kernel_learning import WarpedKernel
+from proxlearn.kernel_learning import EMKL, ESKL, REKL, WarpedKernel
 from proxlearn.mkl import AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
 from proxlearn.ranking import KernelLogisticRegression, NPKReranker
 from proxlearn.svm import SimilarityCalibratedClassifier, SimilarityFeatureSVC, SimilaritySVC
@@ -210,6 +210,9 @@ def expected_failed_checks(est):
         LpMKL(p=3.0),
         NonSparseMKL(),
         AverageKernelSVC(),
+        ESKL(max_iter=10),
+        EMKL(max_iter=5),
+        REKL(max_iter=20),
     ],
     expected_failed_checks=expected_failed_checks,
 )

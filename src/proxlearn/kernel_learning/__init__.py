@@ -14,6 +14,8 @@
   both as an estimator, :class:`CompletionSVC` the joint SVM + completion
   (6.6/6.7, transductive 6.9/6.10) with test rows by (6.8)
   (:func:`complete_test_row`).
+* :class:`ESKL`, :class:`EMKL`, :class:`REKL`: kernels learned from several
+  indefinite similarity matrices by entropic mirror descent (Kundu et al. 2010).
 * :class:`WarpedKernel`: a learned transductive kernel extended to new points
   by kernel warping (Zhuang 2011 eq. 6.9, Sindhwani-Niyogi-Belkin 2005).
 """
@@ -34,6 +36,7 @@ from ._base_kernels import (
     make_base_kernel,
 )
 from ._indefinite_svm import IndefiniteSVM
+from ._kundu import EMKL, ESKL, REKL
 from ._full_kernel_svm import FullKernelSVM, SolverFailedError, modify_test_rows
 from ._simmkl import SimMKL
 from ._simsvm import SimSVM
@@ -46,11 +49,14 @@ __all__ = [
     "CompletionSVC",
     "ComponentsClampedWarning",
     "DiffusionKernel",
+    "EMKL",
+    "ESKL",
     "FullKernelSVM",
     "IndefiniteSVM",
     "KernelCompleter",
     "LinearSimilarityKernel",
     "RBFSimilarityKernel",
+    "REKL",
     "SimMKL",
     "SimSVM",
     "SVMCA",

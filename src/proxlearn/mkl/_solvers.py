@@ -177,7 +177,7 @@ def gamma_star(a, floor):
 
 
 def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
-                  gamma_floor=1e-3) -> MKLResult:
+                  gamma_floor=1e-3, gamma0=None) -> MKLResult:
     """Kundu et al. eq. 10 by block ascent: an SVM on ``sum K_k / gamma_k``,
     then the exact maximiser over ``gamma`` (:func:`gamma_star`).
 
@@ -195,7 +195,9 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     """
     m = Ks.shape[2]
     gamma_floor = float(gamma_floor)
-    gamma = np.full(m, 1.0 / m)
+    gamma = np.full(m, 1.0 / m) if gamma0 is None else np.maximum(np.asarray(gamma0, float),
+                                                                   gamma_floor)
+    gamma = gamma / gamma.sum()
     history = []
     lower, best, gap = -np.inf, None, np.inf
     for t in range(1, int(max_iter) + 1):

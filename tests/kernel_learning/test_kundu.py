@@ -1,0 +1,191 @@
+"""ESKL / EMKL / REKL (Kundu et al. 2010): known answers against cvxpy, the entropic
+step, train/test consistency, bad input."""
+
+import pickle
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.model_selection import KFold, cross_val_score
+
+from proxlearn.exceptions import InvalidParameterError
+from proxlearn.kernel_learning import EMKL, ESKL, REKL
+from proxlearn.kernel_learning._entropic import eg_printed, eg_spectrahedron
+
+
+def _binary(n=12, seed=1):
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) % 2 == 1, 1.0, -1.0)
+    X = rng.normal(size=(n, 3))
+    X[:, 0] += y
+    E = rng.normal(size=(n, n))
+    return X @ X.T / 3 + 0.4 * (E + E.T), y  # indefinite, full rank
+
+
+def _omega_sdp(K_expr, y, C):
+    """omega(K) = min t + C 1^T delta s.t. [[YKY, u], [u^T, 2t]] PSD, u = 1 + nu - delta + l y
+    (the Lagrange dual of the SVM dual, linear in K: the oracle's form)."""
+    n = len(y)
+    nu, de = cp.Variable(n, nonneg=True), cp.Variable(n, nonneg=True)
+    lam, t = cp.Variable(), cp.Variable()
+    u = 1 + nu - de + lam * y
+    Y = np.diag(y)
+    Z = cp.bmat([[Y @ K_expr @ Y, cp.reshape(u, (n, 1), order="F")],
+                 [cp.reshape(u, (1, n), order="F"), cp.reshape(2 * t, (1, 1), order="F")]])
+    return t + C * cp.sum(de), [Z >> 0]
+
+
+def test_eskl_l3_reaches_the_cvxpy_optimum():
+    S, y = _binary()
+    C, rho, tau = 1.0, 0.1, float(np.trace(S))
+    K = cp.Variable(S.shape, PSD=True)
+    om, cons = _omega_sdp(K, y, C)
+    prob = cp.Problem(cp.Minimize(om + rho * cp.sum_squares(K - S)), cons + [cp.trace(K) == tau])
+    prob.solve(solver="CLARABEL")
+    est = ESKL(C=C, rho=rho, loss="l3", tau=tau, max_iter=1000, tol=1e-12).fit(S, y)
+    assert est.objective_ >= prob.value - 1e-6 * abs(prob.value)  # feasible iterates
+    assert est.objective_ <= prob.value * (1 + 2e-3)
+    assert est.objective_ == min(est.objective_history_)  # the best iterate is returned
+    lam = np.linalg.eigvalsh(est.kernel_)
+    assert lam.min() > -1e-10 and lam.sum() == pytest.approx(tau, rel=1e-10)
+
+
+@pytest.mark.parametrize("loss", ["l2", "l2sq"])
+def test_rekl_reaches_the_cvxpy_optimum_of_eq7(loss):
+    S, y = _binary(seed=2)
+    C, rho, tau = 1.0, 0.1, float(np.trace(S))
+    lam, V = np.linalg.eigh(S)
+    mu = cp.Variable(len(y), nonneg=True)
+    om, cons = _omega_sdp(V @ cp.diag(mu) @ V.T, y, C)
+    dist = cp.norm(mu - lam) if loss == "l2" else cp.sum_squares(mu - lam)
+    prob = cp.Problem(cp.Minimize(om + rho * dist), cons + [cp.sum(mu) == tau])
+    prob.solve(solver="CLARABEL")
+    est = REKL(C=C, rho=rho, loss=loss, tau=tau, max_iter=1000, tol=1e-12).fit(S, y)
+    assert est.objective_ >= prob.value - 1e-6 * abs(prob.value)
+    assert est.objective_ <= prob.value * (1 + 2e-3)
+    assert est.spectra_mu_.min() >= 0 and est.spectra_mu_.sum() == pytest.approx(tau)
+
+
+def test_first_exact_step_equals_the_printed_step():
+    rng = np.random.default_rng(0)
+    n, tau = 7, 5.0
+    A = rng.normal(size=(n, n))
+    G = A + A.T
+    M, K_exact, _, _ = eg_spectrahedron(np.zeros((n, n)), G, 0.3, tau)
+    K_printed, lam, V = eg_printed(np.full(n, tau / n), G, 0.3, tau)
+    np.testing.assert_allclose(K_exact, K_printed, atol=1e-12)
+    # the next steps differ once K and the subgradient stop commuting (the erratum)
+    B = rng.normal(size=(n, n))
+    G2 = B + B.T
+    _, K2_exact, _, _ = eg_spectrahedron(M, G2, 0.3, tau)
+    K2_printed, _, _ = eg_printed(lam, G2, 0.3, tau)
+    assert np.abs(K2_exact - K2_printed).max() > 1e-3
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 9), steps=st.integers(1, 6),
+       eta=st.floats(1e-3, 50.0))
+def test_the_entropic_step_stays_in_the_spectrahedron(seed, n, steps, eta):
+    rng = np.random.default_rng(seed)
+    tau = float(rng.uniform(0.5, 20.0))
+    M = np.zeros((n, n))
+    for _ in range(steps):
+        A = rng.normal(scale=10.0, size=(n, n))
+        M, K, lam, _ = eg_spectrahedron(M, A + A.T, eta, tau)
+        np.testing.assert_allclose(K, K.T, atol=1e-12)
+        assert np.linalg.eigvalsh(K).min() >= -1e-10 * tau
+        assert np.trace(K) == pytest.approx(tau, rel=1e-10)
+
+
+def _stack(n=30, seed=3):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 2
+    X = rng.normal(size=(n, 4))
+    X[:, 0] += 1.5 * (2 * y - 1)
+    E = rng.normal(size=(n, n))
+    d2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    return np.stack([X @ X.T / 4 + 0.3 * (E + E.T), np.exp(-d2 / 8.0)], axis=-1), y
+
+
+ESTIMATORS = [ESKL(max_iter=60), EMKL(max_iter=20), REKL(max_iter=60)]
+
+
+@pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_training_rows_reproduce_the_training_kernel(est):
+    X, y = _stack()
+    clf = clone(est).fit(X, y)
+    fit = clf.fits_[0]
+    if isinstance(clf, ESKL):
+        K = clf.kernel_
+    elif isinstance(clf, EMKL):
+        K = clf.kernels_ @ (1.0 / clf.gamma_)
+    else:
+        Vs = [np.linalg.eigh(X[:, :, i])[1] for i in range(2)]
+        K = sum((Vs[i] * clf.spectra_mu_[:, i]) @ Vs[i].T / clf.gamma_[i] for i in range(2))
+    # the test map sends training rows to the learned (combined) training kernel
+    np.testing.assert_allclose(clf.decision_function(X), K @ fit["dual_coef"] + fit["b"],
+                               atol=1e-8 * max(1.0, np.abs(K).max()))
+    rows = [3, 7, 11]
+    np.testing.assert_allclose(clf.decision_function(X[rows]), clf.decision_function(X)[rows],
+                               atol=1e-10)
+    assert clf.score(X, y) > 0.8
+    again = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(again.decision_function(X[:3]), clf.decision_function(X[:3]))
+
+
+def test_eskl_decision_is_the_svm_on_the_learned_kernel():
+    X, y = _stack(seed=4)
+    clf = ESKL(max_iter=40).fit(X, y)
+    from sklearn.svm import SVC
+
+    svc = SVC(kernel="precomputed", C=1.0, tol=1e-7).fit(clf.kernel_, y)
+    np.testing.assert_allclose(clf.decision_function(X), svc.decision_function(clf.kernel_),
+                               atol=1e-4)
+
+
+def test_emkl_and_rekl_improve_on_their_first_iterate_and_stay_feasible():
+    X, y = _stack(seed=5)
+    for clf in (EMKL(max_iter=30).fit(X, y), REKL(max_iter=60).fit(X, y)):
+        assert clf.objective_ < clf.objective_history_[0]
+        assert clf.gamma_.sum() == pytest.approx(1.0) and clf.gamma_.min() > 0
+    emkl = EMKL(max_iter=10).fit(X, y)
+    for i in range(2):
+        lam = np.linalg.eigvalsh(emkl.kernels_[:, :, i])
+        assert lam.min() > -1e-10 and lam.sum() == pytest.approx(emkl.tau_)
+
+
+def test_a_callable_loss_equals_the_built_in_one():
+    X, y = _stack(seed=6)
+    a = ESKL(loss="l3", max_iter=30).fit(X, y)
+    b = ESKL(loss=lambda D: (float((D * D).sum()), 2 * D), max_iter=30).fit(X, y)
+    np.testing.assert_allclose(a.objective_history_, b.objective_history_, rtol=1e-10)
+
+
+def test_cross_val_score_and_three_classes():
+    X, y = _stack(n=36, seed=7)
+    y3 = np.arange(36) % 3
+    scores = cross_val_score(REKL(max_iter=30), X, y, cv=KFold(3, shuffle=True, random_state=0))
+    assert scores.mean() > 0.7
+    clf = ESKL(max_iter=20).fit(X, y3)
+    assert clf.coef_.shape == (3, 36, 2) and len(clf.kernel_) == 3
+
+
+def test_bad_input():
+    X, y = _stack(seed=8)
+    with pytest.raises(InvalidParameterError, match="loss"):
+        ESKL(loss="huber").fit(X, y)
+    with pytest.raises(InvalidParameterError, match="loss"):
+        REKL(loss="l1").fit(X, y)
+    with pytest.raises(InvalidParameterError, match=r"\(value, subgradient\)"):
+        ESKL(loss=lambda D: 1.0, max_iter=2).fit(X, y)
+    with pytest.raises(InvalidParameterError, match="finite"):
+        ESKL(loss=lambda D: (1.0, np.ones(3)), max_iter=2).fit(X, y)
+    with pytest.raises(InvalidParameterError, match="tau"):
+        ESKL(tau=-1.0).fit(X, y)
+    with pytest.raises(InvalidParameterError, match="update"):
+        ESKL(update="fast").fit(X, y)
+    with pytest.raises(InvalidParameterError, match="max_iter"):
+        EMKL(max_iter=0).fit(X, y)
