@@ -112,9 +112,10 @@ def _kind_text(info: dict) -> str:
 
 
 def _info_table(info: dict):
+    from rich.markup import escape
     from rich.table import Table
 
-    t = Table(title=f"{info['name']}", show_header=False)
+    t = Table(title=escape(str(info["name"])), show_header=False)  # "x[a]" is not markup
     t.add_column("property", style="bold")
     t.add_column("value", overflow="fold")
     counts = ", ".join(f"{k}: {v}" for k, v in info["class_counts"].items())
@@ -182,13 +183,49 @@ def _cmd_fetch(args, console) -> int:
     return 0
 
 
+def _info_multi(ds, args, console) -> int:
+    """``proxlearn info`` on several matrices: one summary per matrix, and how
+    correlated they are; ``--plot F.png`` writes ``F-<i>.png`` per matrix."""
+    import numpy as np
+
+    info = ds.describe()
+    plots = []
+    if args.plot:
+        from .plotting import plot_dataset
+
+        base = Path(args.plot)
+        for i in range(ds.m):
+            path = base.with_name(f"{base.stem}-{i}{base.suffix}")
+            plot_dataset(ds.view(i), path)
+            plots.append(str(path))
+    if args.json:
+        print(json.dumps(info))
+        return 0
+    _print_line(console, f"{ds.name}: {ds.m} similarity matrices over the same {ds.n} "
+                         f"objects, {info['n_classes']} classes")
+    for i, sub in enumerate(info["matrices"]):
+        _print_line(console, f"matrix {i}: {ds.matrix_names[i]}")
+        console.print(_info_table(sub))
+    if ds.m > 1:
+        corr = np.asarray(info["correlation"])
+        pairs = [f"{ds.matrix_names[i]} ~ {ds.matrix_names[j]}: {corr[i, j]:.3f}"
+                 for i in range(ds.m) for j in range(i + 1, ds.m)]
+        _print_line(console, "correlation of off-diagonal entries: " + "; ".join(pairs))
+    _print_line(console, f"source: {info['source']}")
+    for p in plots:
+        _print_line(console, f"plot written to {p}")
+    return 0
+
+
 def _cmd_info(args, console) -> int:
-    from .datasets import describe
+    from .datasets import MultiSimilarityDataset, describe
 
     if args.plot:
         _check_plot_path(args.plot)
     # with --json, stdout is one JSON object: the conversion note goes to stderr
     ds = _load(args.dataset, args, _console(sys.stderr) if args.json else console)
+    if isinstance(ds, MultiSimilarityDataset):
+        return _info_multi(ds, args, console)
     info = describe(ds)
     if args.plot:
         from .plotting import plot_dataset
@@ -214,12 +251,13 @@ def run_demo(out_dir, console, *, data_home=None, names=None, kind="auto",
     """
     from rich.table import Table
 
-    from .datasets import describe, list_datasets, load_dataset
+    from .datasets import MULTI_REGISTRY, describe, list_datasets, load_dataset
     from .plotting import plot_dataset
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     records = [r for r in list_datasets(data_home) if r.available
+               and r.name not in MULTI_REGISTRY  # their matrices are listed singly
                and (names is None or r.name in names)]
     results = []
     table = Table(title="proxlearn demo: data sets")
@@ -379,6 +417,7 @@ def _cmd_reproduce(args, console) -> int:
     """``proxlearn reproduce``: every reproducible table, ours vs the papers."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+    from .exceptions import InvalidParameterError
     from .study._reproduce import SECTIONS, reproduce
 
     _check_jobs(args.jobs)
@@ -387,15 +426,24 @@ def _cmd_reproduce(args, console) -> int:
             _print_line(console, f"{s.key:18s} {s.title}")
         return 0
     sections = None if not args.sections else [k.strip() for k in args.sections.split(",") if k.strip()]
-    # only the full default run may replace the shipped report in docs/
-    partial = bool(sections) or args.splits is not None or args.seed != 0 or args.cached_only
+    update = None
+    if args.update:
+        if not sections or args.splits is not None or args.seed != 0:
+            raise InvalidParameterError(
+                "--update refreshes whole sections of the full report: give --sections and "
+                "neither --splits nor --seed (the merged report must use one protocol)."
+            )
+        update = args.json or str(Path(args.out or "docs/reproduction.md").with_suffix(".json"))
+    # only the full default run (or an --update of whole sections) may replace docs/
+    partial = (bool(sections) and not args.update) or args.splits is not None \
+        or args.seed != 0 or args.cached_only
     if args.out is None:
         args.out = str(Path("reproduce-partial" if partial else "docs") / "reproduction.md")
     if args.json is None:
         args.json = str(Path(args.out).with_suffix(".json"))
     cmd = "proxlearn reproduce" + "".join(
         f" --{k} {v}" for k, v in (("sections", args.sections), ("splits", args.splits)) if v
-    ) + (" --cached-only" if args.cached_only else "")
+    ) + (" --cached-only" if args.cached_only else "") + (" --update" if args.update else "")
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                   TextColumn("{task.completed}/{task.total} cells"), TimeElapsedColumn(),
                   TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
@@ -411,7 +459,7 @@ def _cmd_reproduce(args, console) -> int:
         res = reproduce(sections, splits=args.splits, jobs=args.jobs, seed=args.seed,
                         cache_dir=args.cache, out=args.out, json_path=args.json,
                         discussion=args.discussion, data_home=args.data_home, command=cmd,
-                        progress_factory=factory, cached_only=args.cached_only)
+                        progress_factory=factory, cached_only=args.cached_only, update=update)
     _print_line(console, f"reproduction finished in {res['_seconds'] / 60:.1f} min; "
                   f"report {args.out}, numbers {args.json}")
     return 0
@@ -576,6 +624,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="hand-written discussion appended to the report (if the file exists)")
     r.add_argument("--cached-only", action="store_true",
                    help="report the finished cells only, computing nothing (snapshot of a long run)")
+    r.add_argument("--update", action="store_true",
+                   help="rerun only --sections (full partitions) and merge them into the "
+                        "existing report (docs/reproduction.json): the other sections keep "
+                        "their stored numbers")
     r.add_argument("--list-sections", action="store_true", help="list the sections and exit")
     r.add_argument("--data-home", **home)
     r.set_defaults(func=_cmd_reproduce)

@@ -130,8 +130,13 @@ def test_new_dataset_is_one_entry(isolated_search, monkeypatch):
 
 
 def test_list_datasets_without_files(isolated_search):
+    from proxlearn.datasets import MULTI_REGISTRY
+
     recs = {r.name: r for r in list_datasets()}
-    assert set(recs) == set(REGISTRY)
+    assert set(recs) == set(REGISTRY) | set(MULTI_REGISTRY)
+    # a multi-similarity set is available exactly when all its parts are
+    assert not recs["protein-multi"].available and "protein" in recs["protein-multi"].reason
+    assert recs["digits-multi"].available
     for name in EMBEDDED:
         assert recs[name].available and recs[name].location == "embedded"
     for name in UW:

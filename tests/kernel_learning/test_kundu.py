@@ -13,7 +13,13 @@ from sklearn.model_selection import KFold, cross_val_score
 
 from proxlearn.exceptions import InvalidParameterError
 from proxlearn.kernel_learning import EMKL, ESKL, REKL
-from proxlearn.kernel_learning._entropic import eg_printed, eg_spectrahedron
+from proxlearn.kernel_learning._entropic import (
+    SubspaceEG,
+    eg_printed,
+    eg_spectrahedron,
+    kept_basis,
+    psd_from_eig,
+)
 
 
 def _binary(n=12, seed=1):
@@ -134,6 +140,77 @@ def test_training_rows_reproduce_the_training_kernel(est):
     assert clf.score(X, y) > 0.8
     again = pickle.loads(pickle.dumps(clf))
     np.testing.assert_array_equal(again.decision_function(X[:3]), clf.decision_function(X[:3]))
+
+
+def _learned_combined(clf, X):
+    if isinstance(clf, ESKL):
+        return clf.kernel_
+    if isinstance(clf, EMKL):
+        return clf.kernels_ @ (1.0 / clf.gamma_)
+    Vs = [np.linalg.eigh(X[:, :, i])[1] for i in range(X.shape[2])]
+    return sum(psd_from_eig(Vs[i], clf.spectra_mu_[:, i]) / clf.gamma_[i]
+               for i in range(X.shape[2]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(6, 14), m=st.integers(1, 2),
+       rank_drop=st.integers(0, 3), tiny=st.sampled_from([0.0, 1e-6, 1e-2]),
+       which=st.sampled_from(["ESKL", "EMKL", "REKL"]))
+def test_consistency_holds_for_singular_and_ill_conditioned_matrices(seed, n, m, rank_drop,
+                                                                      tiny, which):
+    """Training rows map exactly to the learned training kernel whatever the spectrum:
+    the kernel is learned only in the directions the test map keeps (rcond)."""
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) % 2 == 1, 1.0, -1.0)
+    mats = []
+    for _ in range(m):
+        Q = np.linalg.qr(rng.normal(size=(n, n)))[0]
+        lam = rng.uniform(0.5, 3.0, n) * rng.choice([-1.0, 1.0], n, p=[0.3, 0.7])
+        lam[:rank_drop] = tiny * np.sign(lam[:rank_drop] + 1e-300)  # null or tiny directions
+        mats.append((Q * lam) @ Q.T)
+    X = np.stack(mats, axis=-1)
+    est = {"ESKL": ESKL(max_iter=15), "EMKL": EMKL(max_iter=8), "REKL": REKL(max_iter=15)}[which]
+    try:
+        clf = est.fit(X, y)
+    except InvalidParameterError as exc:  # ESKL, m = 2: no common kept direction is possible
+        assert which == "ESKL" and "keep no common direction" in str(exc)
+        return
+    K = _learned_combined(clf, X)
+    fit = clf.fits_[0]
+    np.testing.assert_allclose(clf.decision_function(X), K @ fit["dual_coef"] + fit["b"],
+                               atol=1e-8 * max(1.0, np.abs(K).max()))
+    rows = rng.permutation(n)[:3]
+    np.testing.assert_allclose(clf.decision_function(X[rows]), clf.decision_function(X)[rows],
+                               atol=1e-9 * max(1.0, np.abs(K).max()))
+
+
+def test_the_kernel_lives_where_the_test_map_is_defined():
+    S, y = _binary(n=14, seed=3)
+    lam, V = np.linalg.eigh(S)
+    lam[np.argsort(np.abs(lam))[:2]] = [1e-5, 0.0]  # one tiny, one null direction
+    S = (V * lam) @ V.T
+    U, dropped = kept_basis(S[:, :, None], 1e-3)
+    assert dropped == [2] and U.shape == (14, 12)
+    est = ESKL(max_iter=40).fit(S, y)
+    K = est.kernel_
+    P = U @ U.T
+    np.testing.assert_allclose(P @ K @ P, K, atol=1e-10)  # K = U M U^T
+    assert np.trace(K) == pytest.approx(est.tau_)
+    # rotation invariance: confining to a full basis changes nothing
+    Sf, _ = _binary(n=10, seed=4)
+    Vf = np.linalg.eigh(Sf)[1]
+    a, b = SubspaceEG(10, 10.0), SubspaceEG(10, 10.0, Vf)
+    G = np.outer(y[:10], y[:10]) + Sf
+    for t in (1, 2):
+        np.testing.assert_allclose(a.step(a.reduce(G), 0.1 / t), b.step(b.reduce(G), 0.1 / t),
+                                   atol=1e-10)
+    # two matrices dropping complementary directions keep no common direction
+    Q = np.linalg.qr(np.random.default_rng(0).normal(size=(4, 4)))[0]
+    S1 = (Q * [1, 1, 0, 0]) @ Q.T + 0
+    S2 = (Q * [0, 0, 1, 1]) @ Q.T
+    with pytest.raises(InvalidParameterError, match="keep no common direction"):
+        ESKL().fit(np.stack([S1, S2], -1), [0, 1, 0, 1])
+    REKL(max_iter=5).fit(np.stack([S1, S2], -1), [0, 1, 0, 1])  # one kernel each: fine
 
 
 def test_eskl_decision_is_the_svm_on_the_learned_kernel():

@@ -126,6 +126,21 @@ def test_svm_dual_value_is_the_svm_objective():
     assert sol.value == pytest.approx(value, rel=1e-6)
 
 
+def test_svm_dual_binding_and_svc_fallback_agree(monkeypatch):
+    from proxlearn.svm import _small_svc
+
+    Ks, y = _problem(seed=7)
+    K = Ks[:, :, 0]
+    fast = svm_dual(K, y, 0.5)
+    monkeypatch.setattr(_small_svc, "_use_binding", False)
+    slow = svm_dual(K, y, 0.5)
+    np.testing.assert_allclose(fast.alpha, slow.alpha, atol=1e-10)
+    assert fast.b == pytest.approx(slow.b, abs=1e-10)
+    svc = SVC(kernel="precomputed", C=0.5, tol=1e-7).fit(K, y)
+    np.testing.assert_allclose(K @ (fast.alpha * y) + fast.b, svc.decision_function(K),
+                               atol=1e-10)
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(2, 12))
 def test_box_knapsack_equals_linprog(seed, n):

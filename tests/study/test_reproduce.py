@@ -126,3 +126,34 @@ def test_deterministic_cells_agree_to_the_printed_digits():
     assert _printed_digits_verdict(0.58722, 0.5757, 4) == "DIFFERS"
     assert _printed_digits_verdict(4.3678, 4.4, 1) == "agrees"
     assert _printed_digits_verdict(1.0, None, 2) == ""
+
+
+def test_update_reruns_some_sections_and_keeps_the_others(tiny_sections, tmp_path, capsys):
+    from proxlearn.study import StudyResult, get_protocol
+
+    md, js = tmp_path / "r.md", tmp_path / "r.json"
+    first = reproduce(splits=2, jobs=1, cache_dir=tmp_path / "c", out=md, json_path=js)
+    stored = json.loads(js.read_text())
+    assert stored["rerun"] == ["tiny", "tiny-kundu"]
+    # the stored per-partition numbers rebuild the same study
+    rebuilt = StudyResult.from_json(stored["sections"]["tiny"]["results"],
+                                    get_protocol("gu2012-synthetic", n_splits=2))
+    assert rebuilt.to_json() == first["tiny"]["results"]
+    (tmp_path / "figures" / "tiny.png").unlink()
+    # rerun only tiny-kundu (fresh cache, so it is really computed) and merge
+    res = reproduce(["tiny-kundu"], splits=2, jobs=1, cache_dir=tmp_path / "c2", out=md,
+                    json_path=js, update=js)
+    assert list(res)[:2] == ["tiny", "tiny-kundu"]
+    assert res["tiny"]["rows"] == first["tiny"]["rows"] and res["tiny"].get("_previous")
+    assert res["tiny-kundu"]["cached_cells"] == 0 and not res["tiny-kundu"].get("_previous")
+    text = md.read_text()
+    tiny_part = text.split("## A tiny study")[1].split("## Balanced")[0]
+    assert "Numbers of the previous report" in tiny_part
+    assert "Numbers of the previous report" not in text.split("## Balanced")[1]
+    assert (tmp_path / "figures" / "tiny.png").read_bytes()[:4] == b"\x89PNG"  # redrawn
+    assert json.loads(js.read_text())["rerun"] == ["tiny-kundu"]
+    with pytest.raises(InvalidParameterError, match="does not exist"):
+        reproduce(["tiny"], splits=2, cache_dir=tmp_path / "c", out=None, json_path=None,
+                  update=tmp_path / "none.json")
+    assert main(["reproduce", "--update", "--out", str(md)]) == 2
+    assert "--update refreshes whole sections" in capsys.readouterr().err

@@ -20,6 +20,7 @@ from proxlearn.mkl import AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
 from proxlearn.ranking import KernelLogisticRegression, NPKReranker
 from proxlearn.svm import SimilarityCalibratedClassifier, SimilarityFeatureSVC, SimilaritySVC
 from proxlearn.transforms import (
+    CombineSimilarities,
     DissimilarityToSimilarity,
     SimilarityFeatures,
     SpectrumTransformer,
@@ -105,6 +106,7 @@ def test_cross_val_score(est):
 
 ALL = [
     Symmetrize(),
+    CombineSimilarities(),
     DissimilarityToSimilarity("exp", scale=2.0),
     SpectrumTransformer("flip", test_transform="linear", tol=1e-8),
     SimilarityFeatures("rbf", gamma=0.5),
@@ -194,6 +196,7 @@ def expected_failed_checks(est):
 @parametrize_with_checks(
     [
         Symmetrize(),
+        CombineSimilarities(),
         DissimilarityToSimilarity(),
         SpectrumTransformer(),
         SpectrumTransformer("shift"),

@@ -6,7 +6,10 @@
   (:func:`data_search_path`: ``data_home``, ``$PROXLEARN_DATA``,
   :func:`get_data_home`, ``../shared/data`` of a checkout). Embedded sets need
   no files: ``synthetic-1`` ... ``synthetic-4`` (Gu & Guo, AAAI 2012),
-  ``digits-idm`` and ``wine-sigmoid``.
+  ``digits-idm`` (and the same digits as ``digits-rbf``, ``digits-hog``) and
+  ``wine-sigmoid``.
+* :class:`MultiSimilarityDataset`: ``m`` matrices over the same objects, stacked
+  ``(n, n, m)`` (Kundu et al. 2010); registered: ``protein-multi``, ``digits-multi``.
 * :func:`fetch_uw`: download a UW benchmark file (pinned commit, SHA-256 checked)
   into the per-user data folder.
 * :func:`load_similarity`: any ``.mat`` / ``.npz`` / ``.csv`` / ``.txt`` file.
@@ -16,10 +19,17 @@
 """
 
 from ._base import EIGENVALUE_RTOL, DatasetNotFoundError, SimilarityDataset, describe
-from ._embedded import get_cache_home, idm_distances, make_digits_idm, make_wine_sigmoid
+from ._embedded import (
+    get_cache_home,
+    idm_distances,
+    make_digits_idm,
+    make_digits_similarity,
+    make_wine_sigmoid,
+)
 from ._fetch import UW_BASE_URL, UW_FILES, fetch_uw
 from ._io import SUPPORTED_SUFFIXES, load_similarity
 from ._kind import DEFAULT_CONVERSION, KIND_OPTIONS, resolve_kind
+from ._multi import MULTI_REGISTRY, MultiSimilarityDataset, MultiSpec
 from ._registry import (
     REGISTRY,
     DatasetRecord,
@@ -38,6 +48,7 @@ __all__ = [
     "GU_GUO_MEANS",
     "GU_GUO_SETTINGS",
     "KIND_OPTIONS",
+    "MULTI_REGISTRY",
     "REGISTRY",
     "SUPPORTED_SUFFIXES",
     "UW_BASE_URL",
@@ -45,6 +56,8 @@ __all__ = [
     "DatasetNotFoundError",
     "DatasetRecord",
     "DatasetSpec",
+    "MultiSimilarityDataset",
+    "MultiSpec",
     "SimilarityDataset",
     "SocialNetwork",
     "data_search_path",
@@ -57,6 +70,7 @@ __all__ = [
     "load_dataset",
     "load_similarity",
     "make_digits_idm",
+    "make_digits_similarity",
     "make_gu_guo_synthetic",
     "make_noisy_blobs",
     "make_social_network",

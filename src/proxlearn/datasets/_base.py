@@ -89,21 +89,8 @@ class SimilarityDataset:
         if self.labels is None:
             self.class_names = ()
             return
-        y = np.asarray(self.labels)
-        if y.ndim == 2 and 1 in y.shape:
-            y = y.ravel()
-        try:
-            classes, _ = check_labels(y, S.shape[0], min_classes=1)
-        except LabelError as exc:
-            raise LabelError(f"{what}: {exc}") from None
-        self.labels = y
-        names = tuple(str(c) for c in (self.class_names or classes.tolist()))
-        if len(names) != len(classes):
-            raise LabelError(
-                f"{what} has {len(classes)} classes but {len(names)} class_names "
-                "were given; give one name per unique label, in sorted order."
-            )
-        self.class_names = names
+        self.labels, self.class_names = dataset_labels(
+            self.labels, S.shape[0], self.class_names, what)
 
     @property
     def n(self) -> int:
@@ -156,6 +143,25 @@ class SimilarityDataset:
             f"SimilarityDataset(name={self.name!r}, n={self.n}, kind={self.kind!r}, "
             f"classes={len(self.class_names)}, source={self.source!r})"
         )
+
+
+def dataset_labels(labels, n, class_names, what):
+    """Checked label vector (a column vector is flattened) and one display name per
+    class, for the data-set containers."""
+    y = np.asarray(labels)
+    if y.ndim == 2 and 1 in y.shape:
+        y = y.ravel()
+    try:
+        classes, _ = check_labels(y, n, min_classes=1)
+    except LabelError as exc:
+        raise LabelError(f"{what}: {exc}") from None
+    names = tuple(str(c) for c in (class_names or classes.tolist()))
+    if len(names) != len(classes):
+        raise LabelError(
+            f"{what} has {len(classes)} classes but {len(names)} class_names "
+            "were given; give one name per unique label, in sorted order."
+        )
+    return y, names
 
 
 def spectrum(S) -> np.ndarray:

@@ -25,6 +25,7 @@ __all__ = [
     "get_cache_home",
     "idm_distances",
     "make_digits_idm",
+    "make_digits_similarity",
     "make_wine_sigmoid",
 ]
 
@@ -288,3 +289,53 @@ def make_wine_sigmoid(a=None, c=-0.5):
         ),
         source="embedded",
     )
+
+
+# --------------------------------------------------------------------------
+# Further similarities between the digits of digits-idm (multi-similarity sets)
+# --------------------------------------------------------------------------
+
+def _orientation_histograms(images: np.ndarray, bins: int = 8, cell: int = 4) -> np.ndarray:
+    """Magnitude-weighted gradient-orientation histograms on ``cell x cell`` pixel
+    cells (a minimal HOG without block normalisation), one row per image."""
+    gx, gy = _sobel(images.astype(np.float64))
+    mag = np.hypot(gx, gy)
+    b = np.floor((np.arctan2(gy, gx) + np.pi) / (2 * np.pi) * bins).astype(int) % bins
+    n, H, W = images.shape
+    cy, cx = np.meshgrid(np.arange(H) // cell, np.arange(W) // cell, indexing="ij")
+    ncx = -(-W // cell)
+    slot = (cy * ncx + cx)[None] * bins + b  # (n, H, W): cell and bin of each pixel
+    hist = np.zeros((n, (-(-H // cell)) * ncx * bins))
+    np.add.at(hist, (np.repeat(np.arange(n), H * W), slot.reshape(n, -1).ravel()),
+              mag.reshape(n, -1).ravel())
+    return hist
+
+
+def make_digits_similarity(measure, n_per_class=40, *, random_state=0):
+    """The digits of :func:`make_digits_idm` (same subset, same order) under another
+    similarity, for the multi-similarity set ``digits-multi``.
+
+    ``measure="rbf"``: ``exp(-||x - x'||^2 / median)`` on the 64 pixel values (PSD).
+    ``measure="hog"``: cosine similarity of gradient-orientation histograms
+    (8 orientations on 4 x 4 pixel cells, magnitude weighted; PSD).
+    """
+    images, y, _ = _digits_subset(int(n_per_class), int(random_state))
+    if measure == "rbf":
+        X = images.reshape(len(images), -1).astype(np.float64)
+        sq = (X * X).sum(1)
+        D2 = np.maximum(sq[:, None] + sq[None] - 2 * X @ X.T, 0.0)
+        np.fill_diagonal(D2, 0.0)
+        S = np.exp(-D2 / float(np.median(D2[~np.eye(len(X), dtype=bool)])))
+        what = "Euclidean RBF exp(-d^2/median) on the 64 pixels"
+    elif measure == "hog":
+        Hh = _orientation_histograms(images)
+        Hh /= np.maximum(np.linalg.norm(Hh, axis=1, keepdims=True), 1e-300)
+        S = Hh @ Hh.T
+        what = "cosine of gradient-orientation histograms (8 bins, 4x4 cells)"
+    else:
+        raise ValueError(f"measure must be 'rbf' or 'hog', got {measure!r}.")
+    return SimilarityDataset(
+        matrix=0.5 * (S + S.T), labels=y, name=f"digits-{measure}", kind="similarity",
+        class_names=tuple(str(c) for c in range(10)),
+        description=f"the digits of digits-idm ({n_per_class}/class), {what}",
+        source="embedded")

@@ -17,9 +17,10 @@ from scipy.spatial.distance import pdist, squareform
 
 from ..exceptions import InvalidParameterError
 from ._base import DatasetNotFoundError, SimilarityDataset
-from ._embedded import make_digits_idm, make_wine_sigmoid
+from ._embedded import make_digits_idm, make_digits_similarity, make_wine_sigmoid
 from ._io import SUPPORTED_SUFFIXES, load_similarity
 from ._kind import DEFAULT_CONVERSION, resolve_kind
+from ._multi import MULTI_REGISTRY, MultiSimilarityDataset
 from ._synthetic import GU_GUO_SETTINGS, make_gu_guo_synthetic
 
 __all__ = [
@@ -118,6 +119,12 @@ REGISTRY: dict[str, DatasetSpec] = {
         description=("sklearn digits (40/class), Image Distortion Model "
                      "(Keysers et al. 2007) -> exp(-D/median)"),
         n=400, build=make_digits_idm),
+    "digits-rbf": DatasetSpec(
+        description="the digits of digits-idm, Euclidean RBF on pixels (PSD)",
+        n=400, build=lambda: make_digits_similarity("rbf")),
+    "digits-hog": DatasetSpec(
+        description="the digits of digits-idm, cosine of gradient-orientation histograms",
+        n=400, build=lambda: make_digits_similarity("hog")),
     "wine-sigmoid": DatasetSpec(
         description="sklearn wine, indefinite sigmoid kernel (as Gu & Guo 2012 on Glass)",
         n=178, build=make_wine_sigmoid),
@@ -203,8 +210,12 @@ def _locate(name: str, spec: DatasetSpec, data_home) -> Path:
 
 
 def load_dataset(name_or_path, *, data_home=None, kind="auto", convert=DEFAULT_CONVERSION,
-                 labels_path=None, require_labels=True) -> SimilarityDataset:
+                 labels_path=None, require_labels=True
+                 ) -> SimilarityDataset | MultiSimilarityDataset:
     """Load a registered data set by name, or any matrix file by path.
+
+    A name of :data:`MULTI_REGISTRY` (``protein-multi``, ``digits-multi``) returns a
+    :class:`MultiSimilarityDataset` stacking registered sets over the same objects.
 
     Parameters
     ----------
@@ -230,6 +241,14 @@ def load_dataset(name_or_path, *, data_home=None, kind="auto", convert=DEFAULT_C
         message lists every place searched).
     """
     key = str(name_or_path)
+    if key in MULTI_REGISTRY:  # several registered sets over the same objects
+        if labels_path is not None:
+            raise InvalidParameterError(
+                f"{key!r} is a registered multi-similarity set with its own labels.")
+        multi = MULTI_REGISTRY[key]
+        return MultiSimilarityDataset.from_datasets(
+            [load_dataset(p, data_home=data_home, kind=kind, convert=convert)
+             for p in multi.parts], name=key, description=multi.description)
     spec = REGISTRY.get(key)
     if spec is not None:
         if labels_path is not None:
@@ -273,4 +292,12 @@ def list_datasets(data_home=None) -> list[DatasetRecord]:
         out.append(DatasetRecord(name=name, available=bool(loc), location=loc,
                                  reason=reason, kind=spec.kind, n=spec.n,
                                  description=spec.description))
+    singles = {r.name: r for r in out}
+    for name, multi in MULTI_REGISTRY.items():
+        missing = [p for p in multi.parts if p not in singles or not singles[p].available]
+        out.append(DatasetRecord(
+            name=name, available=not missing,
+            location="" if missing else " + ".join(multi.parts),
+            reason=f"needs {', '.join(missing)}" if missing else "", kind="similarity",
+            n=multi.n, description=multi.description))
     return out

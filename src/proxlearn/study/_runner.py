@@ -108,6 +108,20 @@ class StudyResult:
     def methods(self) -> list[str]:
         return list(dict.fromkeys(c.method for c in self.cells))
 
+    @classmethod
+    def from_json(cls, data: dict, protocol: Protocol, seed: int = 0) -> StudyResult:
+        """Rebuild the cells from :meth:`to_json`'s output (partition ``i`` is the
+        ``i``-th stored value; CV errors and timings are not stored: NaN and 0)."""
+        cells = []
+        for ds, by_method in data.items():
+            for m, block in by_method.items():
+                f_scores = block.get("f_score", {}).get("values")
+                for i, err in enumerate(block["errors"]):
+                    cells.append(CellResult(
+                        ds, m, i, float(err), dict(block["params"][i]), float("nan"), 0.0,
+                        f_score=None if f_scores is None else float(f_scores[i]), cached=True))
+        return cls(protocol=protocol, seed=seed, cells=cells)
+
     def to_json(self) -> dict:
         """``{dataset: {method: {"errors", "mean", "std", "params"}}}``.
 
