@@ -6,6 +6,7 @@ import pickle
 import cvxpy as cp
 import numpy as np
 import pytest
+import scipy.linalg
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.base import clone
@@ -147,7 +148,9 @@ def _learned_combined(clf, X):
         return clf.kernel_
     if isinstance(clf, EMKL):
         return clf.kernels_ @ (1.0 / clf.gamma_)
-    Vs = [np.linalg.eigh(X[:, :, i])[1] for i in range(X.shape[2])]
+    # REKL's own eigen-decomposition routine (a repeated eigenvalue's eigenvectors are
+    # not unique, so another routine could return another basis)
+    Vs = [scipy.linalg.eigh(X[:, :, i], driver="evd")[1] for i in range(X.shape[2])]
     return sum(psd_from_eig(Vs[i], clf.spectra_mu_[:, i]) / clf.gamma_[i]
                for i in range(X.shape[2]))
 
@@ -166,15 +169,12 @@ def test_consistency_holds_for_singular_and_ill_conditioned_matrices(seed, n, m,
     for _ in range(m):
         Q = np.linalg.qr(rng.normal(size=(n, n)))[0]
         lam = rng.uniform(0.5, 3.0, n) * rng.choice([-1.0, 1.0], n, p=[0.3, 0.7])
-        lam[:rank_drop] = tiny * np.sign(lam[:rank_drop] + 1e-300)  # null or tiny directions
+        lam[-1] = 3.0  # a positive trace exists (else tau="auto" refuses, tested elsewhere)
+        lam[:rank_drop] = tiny * np.arange(1, rank_drop + 1)  # null or tiny directions
         mats.append((Q * lam) @ Q.T)
     X = np.stack(mats, axis=-1)
     est = {"ESKL": ESKL(max_iter=15), "EMKL": EMKL(max_iter=8), "REKL": REKL(max_iter=15)}[which]
-    try:
-        clf = est.fit(X, y)
-    except InvalidParameterError as exc:  # ESKL, m = 2: no common kept direction is possible
-        assert which == "ESKL" and "keep no common direction" in str(exc)
-        return
+    clf = est.fit(X, y)
     K = _learned_combined(clf, X)
     fit = clf.fits_[0]
     np.testing.assert_allclose(clf.decision_function(X), K @ fit["dual_coef"] + fit["b"],
@@ -189,8 +189,9 @@ def test_the_kernel_lives_where_the_test_map_is_defined():
     lam, V = np.linalg.eigh(S)
     lam[np.argsort(np.abs(lam))[:2]] = [1e-5, 0.0]  # one tiny, one null direction
     S = (V * lam) @ V.T
-    U, dropped = kept_basis(S[:, :, None], 1e-3)
-    assert dropped == [2] and U.shape == (14, 12)
+    U, g_inv, V, dropped = kept_basis(S[:, :, None], 1e-3)
+    assert dropped == 2 and U.shape == (14, 12) and V is U
+    np.testing.assert_allclose(np.sort(1.0 / g_inv), np.sort(lam[np.abs(lam) > 1e-3 * np.abs(lam).max()] ** 2))
     est = ESKL(max_iter=40).fit(S, y)
     K = est.kernel_
     P = U @ U.T
@@ -204,13 +205,17 @@ def test_the_kernel_lives_where_the_test_map_is_defined():
     for t in (1, 2):
         np.testing.assert_allclose(a.step(a.reduce(G), 0.1 / t), b.step(b.reduce(G), 0.1 / t),
                                    atol=1e-10)
-    # two matrices dropping complementary directions keep no common direction
-    Q = np.linalg.qr(np.random.default_rng(0).normal(size=(4, 4)))[0]
-    S1 = (Q * [1, 1, 0, 0]) @ Q.T + 0
-    S2 = (Q * [0, 0, 1, 1]) @ Q.T
-    with pytest.raises(InvalidParameterError, match="keep no common direction"):
-        ESKL().fit(np.stack([S1, S2], -1), [0, 1, 0, 1])
-    REKL(max_iter=5).fit(np.stack([S1, S2], -1), [0, 1, 0, 1])  # one kernel each: fine
+    # two matrices with complementary ranges: no direction is common to both, yet the
+    # joint map of ESKL keeps them all (G = S1^2 + S2^2 has full rank) and is exact
+    Q = np.linalg.qr(np.random.default_rng(0).normal(size=(6, 6)))[0]
+    S1 = (Q * [2, 1, 1, 0, 0, 0]) @ Q.T
+    S2 = (Q * [0, 0, 0, 1, 1, 2]) @ Q.T
+    X2, y2 = np.stack([S1, S2], -1), [0, 1, 0, 1, 0, 1]
+    assert kept_basis(X2, 1e-3)[0] is None
+    clf = ESKL(max_iter=20).fit(X2, y2)
+    np.testing.assert_allclose(
+        clf.decision_function(X2), clf.kernel_ @ clf.fits_[0]["dual_coef"] + clf.fits_[0]["b"],
+        atol=1e-9)
 
 
 def test_eskl_decision_is_the_svm_on_the_learned_kernel():
@@ -266,3 +271,45 @@ def test_bad_input():
         ESKL(update="fast").fit(X, y)
     with pytest.raises(InvalidParameterError, match="max_iter"):
         EMKL(max_iter=0).fit(X, y)
+    with pytest.raises(InvalidParameterError, match="no positive trace"):
+        ESKL().fit(-np.eye(4) - 0.1, [0, 1, 0, 1])
+    with pytest.raises(InvalidParameterError, match="transductive must be True or False"):
+        REKL(transductive="yes").fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [ESKL, EMKL, REKL])
+def test_transductive_mode(cls):
+    """Kernel over labelled + unlabelled samples, SVM on the labelled block (digest 3.7 a)."""
+    from sklearn.exceptions import NotFittedError
+
+    from proxlearn.exceptions import LabelError
+    from proxlearn.mkl import svm_dual
+
+    X, y = _stack(n=24, seed=5)
+    n = 16
+    est = cls(max_iter=30, transductive=True).fit(X, y[:n])
+    assert est.transduction_.shape == (8,) and set(est.transduction_) <= set(y)
+    assert (est.transduction_ == y[n:]).mean() >= 0.75
+    fit = est.fits_[0]
+    K = _learned_combined(est, X)  # over all 24 samples
+    assert K.shape == (24, 24)
+    np.testing.assert_allclose(est.transductive_decision_,
+                               K[n:, :n] @ fit["dual_coef"] + fit["b"], atol=1e-8)
+    if cls is ESKL:  # the objective: SVM value on the labelled block + loss on everything
+        y_pm = np.where(y[:n] == est.classes_[1], 1.0, -1.0)
+        value = svm_dual(K[:n, :n], y_pm, 1.0).value + sum(
+            np.sum((K - X[:, :, i]) ** 2) for i in range(2))  # rho = 1, loss l3
+        assert est.objective_ == pytest.approx(value, rel=1e-6)
+    with pytest.raises(NotFittedError, match="transduction_"):
+        est.predict(X[:3, :n])
+    with pytest.raises(LabelError, match="first len"):
+        cls(transductive=True).fit(X, np.zeros(30))
+
+
+def test_transductive_without_unlabelled_samples_is_the_inductive_problem():
+    S, y = _binary(n=12, seed=7)
+    a = ESKL(max_iter=50, rcond=1e-12).fit(S, y)
+    b = ESKL(max_iter=50, rcond=1e-12, transductive=True).fit(S, y)
+    assert kept_basis(S[:, :, None], 1e-12)[0] is None  # well conditioned: no restriction
+    np.testing.assert_allclose(a.kernel_, b.kernel_, atol=1e-10)
+    assert a.objective_ == pytest.approx(b.objective_, rel=1e-12)

@@ -29,6 +29,9 @@ def test_training_rows_map_to_the_combined_training_matrix(seed, n, m, one_hot):
     A = rng.normal(size=(n, n, m))
     w = None if not one_hot else np.eye(m)[rng.integers(m)]
     tf = CombineSimilarities(w)
+    if one_hot:  # the same through index
+        np.testing.assert_array_equal(
+            CombineSimilarities(index=int(np.argmax(w))).fit_transform(A), tf.fit_transform(A))
     K = tf.fit_transform(A)
     rows = rng.permutation(n)[: max(1, n // 2)]
     np.testing.assert_array_equal(tf.transform(A[rows]), K[rows])
@@ -56,6 +59,10 @@ def test_bad_weights_and_test_rows():
         CombineSimilarities([1.0, -1.0, 0.0]).fit(X)
     with pytest.raises(InvalidParameterError, match="not all zero"):
         CombineSimilarities([0.0, 0.0, 0.0]).fit(X)
+    with pytest.raises(InvalidParameterError, match=r"index must be an integer in \[0, 3\)"):
+        CombineSimilarities(index=3).fit(X)
+    with pytest.raises(InvalidParameterError, match="not both"):
+        CombineSimilarities([1.0, 0.0, 0.0], index=0).fit(X)
     tf = CombineSimilarities().fit(X)
     with pytest.raises(TestMatrixError, match="fitted on m = 3"):
         tf.transform(X[:4, :, :2])

@@ -215,7 +215,9 @@ def load_dataset(name_or_path, *, data_home=None, kind="auto", convert=DEFAULT_C
     """Load a registered data set by name, or any matrix file by path.
 
     A name of :data:`MULTI_REGISTRY` (``protein-multi``, ``digits-multi``) returns a
-    :class:`MultiSimilarityDataset` stacking registered sets over the same objects.
+    :class:`MultiSimilarityDataset` stacking registered sets over the same objects;
+    so does ``"a+b+..."`` for any names or paths over the same objects (same labels
+    in the same order, checked), e.g. ``"blast.mat+sw.mat+nw.mat"``.
 
     Parameters
     ----------
@@ -249,6 +251,13 @@ def load_dataset(name_or_path, *, data_home=None, kind="auto", convert=DEFAULT_C
         return MultiSimilarityDataset.from_datasets(
             [load_dataset(p, data_home=data_home, kind=kind, convert=convert)
              for p in multi.parts], name=key, description=multi.description)
+    if "+" in key and key not in REGISTRY and not Path(key).expanduser().exists():
+        # "a+b": several sets over the same objects, stacked (a MultiSimilarityDataset)
+        parts = [p for p in key.split("+") if p]
+        return MultiSimilarityDataset.from_datasets(
+            [load_dataset(p, data_home=data_home, kind=kind, convert=convert,
+                          labels_path=labels_path, require_labels=require_labels)
+             for p in parts], name=key)
     spec = REGISTRY.get(key)
     if spec is not None:
         if labels_path is not None:

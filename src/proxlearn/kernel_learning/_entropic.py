@@ -147,38 +147,31 @@ class SubspaceEG:
 
 
 def kept_basis(Ss, rcond):
-    """Orthonormal basis of the directions every ``S_i`` keeps, or None if all.
+    """Where a kernel learned from ``S_1..S_m`` can be mapped to test rows exactly.
 
-    A direction is kept by ``S_i`` when it lies in the span of the eigenvectors
-    with ``|lambda| > rcond max |lambda|``: there ``S_i^+`` is applied, elsewhere
-    it is 0. The intersection over ``i`` is the null space of
-    ``sum_i (I - P_i)``. Returns ``(U, n_dropped_per_matrix)``.
+    The joint least-squares map of ESKL sends test rows through
+    ``G^+ sum_i S_i s_i(x)`` with ``G = sum_i S_i^2`` (``= A^T A`` for the stacked
+    ``A = [S_1; ...; S_m]``); it is exact on training rows for kernels in the span
+    of ``G``'s eigenvectors with eigenvalue ``> rcond^2 max`` (singular values of
+    ``A`` above ``rcond`` times the largest) and stable there. For ``m = 1`` these
+    are the eigenvectors of ``S`` with ``|lambda| > rcond max |lambda|``.
+
+    Returns
+    -------
+    U : ndarray of shape (n, r), or None when every direction is kept
+    g_inv : ndarray of shape (r,) or (n,)
+        ``1 / g`` of the kept eigenvalues of ``G`` (for the test map).
+    V : ndarray of shape (n, r) or (n, n)
+        The kept eigenvectors (``U`` when not None).
+    n_dropped : int
     """
-    n, _, m = Ss.shape
-    drops, dropped, kept = [], [], None
-    for i in range(m):
-        lam, V = scipy.linalg.eigh(Ss[:, :, i], driver="evd")
-        keep = np.abs(lam) > rcond * max(float(np.abs(lam).max()), 1e-300)
-        dropped.append(int((~keep).sum()))
-        if not keep.all():
-            drops.append(V[:, ~keep])
-            kept = V[:, keep]
-    if not drops:
-        return None, dropped
-    if m == 1:
-        return kept, dropped
-    D = sum(Vd @ Vd.T for Vd in drops)
-    c, Q = scipy.linalg.eigh(0.5 * (D + D.T), driver="evd")
-    return Q[:, c < 1e-8], dropped
+    G = sum(Ss[:, :, i] @ Ss[:, :, i] for i in range(Ss.shape[2]))
+    g, V = scipy.linalg.eigh(0.5 * (G + G.T), driver="evd")
+    keep = g > (rcond ** 2) * max(float(g.max()), 1e-300)
+    Vk = V[:, keep]
+    return (None if keep.all() else Vk), 1.0 / g[keep], Vk, int((~keep).sum())
 
 
 def step_size(scale, lip, n, t):
     """``eta_t = scale / L sqrt(2 log n / t)`` (Kundu Prop. 3.1)."""
     return float(scale) / max(lip, 1e-300) * np.sqrt(2.0 * np.log(max(n, 3)) / t)
-
-
-def pinv_factor(S, rcond):
-    """``(V_r, 1/lambda_r)`` of ``S^+`` with eigenvalues ``|lambda| > rcond max|lambda|``."""
-    lam, V = scipy.linalg.eigh(S, driver="evd")
-    keep = np.abs(lam) > rcond * max(float(np.abs(lam).max()), 1e-300)
-    return V[:, keep], 1.0 / lam[keep]

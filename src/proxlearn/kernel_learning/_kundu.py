@@ -25,23 +25,25 @@ versions when that mean is not positive. "Until convergence" is not defined:
 we stop when the best objective improved by less than ``tol`` (relative)
 over the last 25 iterations, or at ``max_iter``.
 
-Test rows (not in the paper, digest 3.7): inductive maps ``k(x) = K S_i^+ s_i(x)``
-(ESKL: averaged over ``i``; EMKL: per matrix, combined with the MKL weights
-``1/gamma_i``) and ``V_i diag(mu_i / lambda_i) V_i^T s_i(x)`` (REKL), with
-pseudo-inverse tolerance ``rcond``. ``S_i^+`` multiplies a test row's component
-along an eigenvector of ``S_i`` by ``1 / lambda``; so that the maps are both
-exact and stable, **the kernels are learned only in the directions the maps keep**
-(``|lambda| > rcond max |lambda|``; for ESKL with several matrices, the directions
-every ``S_i`` keeps): ``K = U M U^T`` with ``M`` on the spectrahedron of trace
-``tau`` (mirror descent is rotation invariant, so for well-conditioned ``S_i`` this
-is the paper's problem), and REKL's ``mu_ij = 0`` for the dropped ``lambda_ij``.
-Training rows then map exactly to the learned training kernel for any ``S_i``
-(tested with singular and ill-conditioned matrices). The default ``rcond = 1e-3``
-was chosen on aural_sonar: with ``1e-10`` one eigenvalue at ``9e-5 max |lambda|``
+Test rows (not in the paper, digest 3.7): inductive maps. EMKL, per matrix:
+``k_i(x) = K_i S_i^+ s_i(x)``, combined with the MKL weights ``1/gamma_i``; REKL:
+``V_i diag(mu_i / lambda_i) V_i^T s_i(x)``; ESKL, one kernel for all matrices:
+the joint least-squares map ``k(x) = K G^+ sum_i S_i s_i(x)``, ``G = sum_i S_i^2``
+(the pseudo-inverse of the stacked ``[S_1; ...; S_m]``; ``K S^+ s`` for ``m = 1``;
+an average of the per-matrix maps would be exact only on the *intersection* of
+their ranges, empty for generic matrices). A pseudo-inverse multiplies a test
+row's component along a weak direction by ``1 / lambda``; so that the maps are
+both exact and stable, **the kernels are learned only in the directions the maps
+keep** (singular values above ``rcond`` times the largest): ``K = U M U^T`` with
+``M`` on the spectrahedron of trace ``tau`` (mirror descent is rotation invariant,
+so for well-conditioned matrices this is the paper's problem), and REKL's
+``mu_ij = 0`` for the dropped ``lambda_ij``. Training rows then map exactly to
+the learned training kernel for any ``S_i`` (tested with singular and
+ill-conditioned matrices). The default ``rcond = 1e-3`` was chosen on
+aural_sonar: with ``1e-10`` one eigenvalue at ``9e-5 max |lambda|``
 (amplification 11,000x) turned an ESKL-L1 test partition to 40 % accuracy, 80 %
-with it excluded (docs/reproduction-discussion.md). Because each map is linear,
-the decision is ``f(x) = sum_i s_i(x)^T w_i + b`` with precomputed ``w_i``
-(``coef_``).
+with it excluded (docs/reproduction-discussion.md). Each map is linear, so the
+decision is ``f(x) = sum_i s_i(x)^T w_i + b`` with precomputed ``w_i`` (``coef_``).
 Several classes: one-vs-one, a kernel learned per pair.
 """
 
@@ -52,10 +54,10 @@ import numbers
 import numpy as np
 import scipy.linalg
 
+from sklearn.exceptions import NotFittedError
+
 from .._validation import (
     InvalidParameterError,
-    LabelError,
-    check_labels,
     check_option,
     check_positive,
 )
@@ -63,12 +65,12 @@ from ..mkl._classifiers import _BaseMKL
 from ..mkl._input import check_multi_similarity
 from ..mkl._solvers import nonsparse_mkl
 from ..mkl._svm_dual import svm_dual
-from ..svm._ovo import ovo_pairs, ovo_subproblems
+from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
+from ._full_kernel_svm import transductive_labels
 from ._entropic import (
     matrix_loss,
     SubspaceEG,
     kept_basis,
-    pinv_factor,
     psd_from_eig,
     spectrum_loss,
     step_size,
@@ -125,6 +127,9 @@ class _KunduBase(_BaseMKL):
         check_positive(self.scale, "scale")
         check_positive(self.tol, "tol")
         check_positive(self.rcond, "rcond")
+        if not isinstance(self.transductive, (bool, np.bool_)):
+            raise InvalidParameterError(
+                f"transductive must be True or False, got {self.transductive!r}.")
         if (isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral)
                 or self.max_iter < 1):
             raise InvalidParameterError(f"max_iter must be an integer >= 1, got {self.max_iter!r}.")
@@ -136,23 +141,28 @@ class _KunduBase(_BaseMKL):
         ----------
         X : array-like of shape (n, n, m) or (n, n)
             ``m`` similarity matrices over the ``n`` training samples (last axis).
+            With ``transductive=True``: over all ``N`` samples, the ``len(y)``
+            labelled ones first.
         y : array-like of shape (n,)
         """
         self._check_params()
         Ss = check_multi_similarity(X, symmetric="symmetrize")
-        n, _, m = Ss.shape
-        classes, y_idx = check_labels(y, n)
-        if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
-            raise LabelError("Unknown label type: continuous. Pass class labels.")
+        N, _, m = Ss.shape
+        classes, y_idx, n = transductive_labels(y, N, self.transductive, "X")
         self.tau_ = _tau(Ss, self.tau)
         pairs = ovo_pairs(len(classes))
         self.coef_ = np.zeros((len(pairs), n, m))
         self.intercept_ = np.zeros(len(pairs))
-        self.spectra_ = []
+        self.spectra_ = []  # the learned kernels replace _BaseMKL's spectrum transforms
+        trans_raw = np.zeros((N - n, len(pairs)))
         fits = []
         for k, idx, y_pm in ovo_subproblems(y_idx, len(classes)):
-            fit = self._fit_binary(Ss[np.ix_(idx, idx)], y_pm)
-            self.coef_[k, idx] = fit["w"]
+            rows = np.concatenate([idx, np.arange(n, N)])  # labelled first, then unlabelled
+            fit = self._fit_binary(Ss[np.ix_(rows, rows)], y_pm)
+            if self.transductive:
+                trans_raw[:, k] = fit["unlabelled_decision"]
+            else:
+                self.coef_[k, idx] = fit["w"]
             self.intercept_[k] = fit["b"]
             fits.append(fit)
         self.classes_ = classes
@@ -165,25 +175,36 @@ class _KunduBase(_BaseMKL):
         self.objective_history_ = fits[0]["history"] if binary else [f["history"] for f in fits]
         self.n_iter_ = fits[0]["n_iter"] if binary else np.array([f["n_iter"] for f in fits])
         self._set_learned(fits, binary)
+        if self.transductive:
+            self.transductive_decision_ = (trans_raw[:, 0] if binary
+                                           else ovo_decision_ovr(trans_raw, len(classes)))
+            self.transduction_ = classes[ovo_predict_index(trans_raw, len(classes))]
         return self
 
-    def _basis(self, Ss):
-        """Where the learned kernel may live (:func:`kept_basis`); a clear error if
-        the matrices keep no common direction."""
-        U, dropped = kept_basis(Ss, self.rcond)
-        if U is not None and U.shape[1] == 0:
-            raise InvalidParameterError(
-                f"the similarity matrices keep no common direction at rcond={self.rcond:g} "
-                f"(eigen-directions dropped per matrix: {dropped}); lower rcond, or learn "
-                "one kernel per matrix (EMKL, REKL)."
+    def _test_kernels(self, X_test):
+        if getattr(self, "transductive", False) and hasattr(self, "transduction_"):
+            raise NotFittedError(
+                f"{type(self).__name__} was fitted with transductive=True: the predictions "
+                "for the unlabelled samples given to fit are in transduction_ (decision "
+                "values in transductive_decision_); to predict new samples, fit with "
+                "transductive=False (the inductive test maps)."
             )
-        return U
+        return super()._test_kernels(X_test)
 
-    def _pinv_apply(self, S, K):
-        """``S^+ K`` with the explicit tolerance ``rcond``."""
-        V, inv = pinv_factor(S, self.rcond)
-        return (V * inv) @ (V.T @ K)
+    @staticmethod
+    def _svm_block(u, N):
+        """``-1/2 u u^T`` in the labelled block of an ``N x N`` matrix (the
+        subgradient of the SVM value; unlabelled rows do not enter it)."""
+        G = np.zeros((N, N))
+        nl = u.size
+        G[:nl, :nl] = -0.5 * np.outer(u, u)
+        return G
 
+    def _basis(self, Ss):
+        """Where the learned kernel may live (:func:`kept_basis`) and the factors of
+        the test map; ``(U, g_inv, V)``."""
+        U, g_inv, V, _ = kept_basis(Ss, self.rcond)
+        return U, g_inv, V
 
 class ESKL(_KunduBase):
     """Entropic single kernel learning (Kundu et al. 2010, eq. 4, Algorithm 1).
@@ -213,6 +234,12 @@ class ESKL(_KunduBase):
         kernel is learned in the directions of ``S_i`` with
         ``|lambda| > rcond max |lambda|`` only (module docstring). Near 0: the
         unrestricted problem of eq. 4, with a test map that may amplify noise.
+    transductive : bool, default=False
+        ``fit(X_all, y)`` with ``X_all`` over labelled and unlabelled samples
+        (labelled first, ``len(y)`` of them): the kernel is learned over all of
+        them (the loss on the whole matrix, the SVM on the labelled block, digest
+        3.7 (a)); the unlabelled samples' labels are ``transduction_`` (decision
+        values ``transductive_decision_``). ``predict`` on new samples then refuses.
 
     Attributes
     ----------
@@ -223,7 +250,7 @@ class ESKL(_KunduBase):
     """
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l3", tau="auto", scale=1.0,
-                 update="exact", max_iter=300, tol=1e-5, rcond=1e-3):
+                 update="exact", max_iter=300, tol=1e-5, rcond=1e-3, transductive=False):
         self.C = C
         self.rho = rho
         self.loss = loss
@@ -233,6 +260,7 @@ class ESKL(_KunduBase):
         self.max_iter = max_iter
         self.tol = tol
         self.rcond = rcond
+        self.transductive = transductive
 
     def _check_params(self):
         self._check_common()
@@ -241,28 +269,35 @@ class ESKL(_KunduBase):
 
     def _fit_binary(self, Ss, y):
         loss = matrix_loss(self.loss)
-        n, _, m = Ss.shape
-        eg = SubspaceEG(n, self.tau_, self._basis(Ss), self.update)
+        N, _, m = Ss.shape
+        nl = y.size  # labelled rows first (all of them unless transductive)
+        U, g_inv, V = (None, None, None) if self.transductive else self._basis(Ss)
+        eg = SubspaceEG(N, self.tau_, U, self.update)
         K = eg.K
         track = _Tracker(self.tol)
         lip = 0.0
         for t in range(1, int(self.max_iter) + 1):
-            sol = svm_dual(K, y, self.C)
+            sol = svm_dual(K[:nl, :nl], y, self.C)
             vals, grads = zip(*(loss(K - Ss[:, :, i]) for i in range(m)), strict=True)
             f = sol.value + self.rho * float(np.sum(vals))
             track.update(f, (K, sol))
             if track.converged():
                 break
-            u = sol.alpha * y
-            Gr = eg.reduce(-0.5 * np.outer(u, u) + self.rho * np.sum(grads, axis=0))
+            G = self._svm_block(sol.alpha * y, N) + self.rho * np.sum(grads, axis=0)
+            Gr = eg.reduce(G)
             lip = max(lip, float(np.linalg.norm(Gr)))
             K = eg.step(Gr, step_size(self.scale, lip, eg.dim, t))
         K, sol = track.best_state
         coef = sol.alpha * y
-        Kc = K @ coef
-        w = np.stack([self._pinv_apply(Ss[:, :, i], Kc) for i in range(m)], axis=-1) / m
-        return {"w": w, "b": sol.b, "dual_coef": coef, "objective": track.best, "history": track.history,
-                "n_iter": len(track.history), "kernel": K}
+        out = {"b": sol.b, "dual_coef": coef, "objective": track.best, "history": track.history,
+               "n_iter": len(track.history), "kernel": K}
+        if self.transductive:
+            out["unlabelled_decision"] = K[nl:, :nl] @ coef + sol.b
+        else:
+            # joint least squares: w_i = S_i G^+ K coef, G = sum_i S_i^2 (kept_basis)
+            z = V @ (g_inv * (V.T @ (K @ coef)))
+            out["w"] = np.stack([Ss[:, :, i] @ z for i in range(m)], axis=-1)
+        return out
 
     def _set_learned(self, fits, binary):
         self.kernel_ = fits[0]["kernel"] if binary else [f["kernel"] for f in fits]
@@ -290,7 +325,7 @@ class EMKL(_MKLBased):
 
     Parameters
     ----------
-    C, rho, loss, tau, scale, max_iter, tol, rcond : as :class:`ESKL`
+    C, rho, loss, tau, scale, max_iter, tol, rcond, transductive : as :class:`ESKL`
         (``max_iter`` default 200).
     mkl_tol : float, default=1e-4
         Certified relative gap of each MKL solve.
@@ -304,7 +339,7 @@ class EMKL(_MKLBased):
     """
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l1", tau="auto", scale=1.0, max_iter=200,
-                 tol=1e-5, rcond=1e-3, mkl_tol=1e-4):
+                 tol=1e-5, rcond=1e-3, mkl_tol=1e-4, transductive=False):
         self.C = C
         self.rho = rho
         self.loss = loss
@@ -313,19 +348,23 @@ class EMKL(_MKLBased):
         self.max_iter = max_iter
         self.tol = tol
         self.rcond = rcond
+        self.transductive = transductive
         self.mkl_tol = mkl_tol
 
     def _fit_binary(self, Ss, y):
         loss = matrix_loss(self.loss)
-        n, _, m = Ss.shape
+        N, _, m = Ss.shape
+        nl = y.size  # labelled rows first (all of them unless transductive)
         tau = self.tau_
-        egs = [SubspaceEG(n, tau, self._basis(Ss[:, :, i:i + 1])) for i in range(m)]
+        bases = [(None, None, None) if self.transductive else self._basis(Ss[:, :, i:i + 1])
+                 for i in range(m)]
+        egs = [SubspaceEG(N, tau, b[0]) for b in bases]
         Ks = np.stack([eg.K for eg in egs], axis=-1)
         track = _Tracker(self.tol)
         lip = 0.0
         gamma = None
         for t in range(1, int(self.max_iter) + 1):
-            res = nonsparse_mkl(Ks, y, self.C, tol=self.mkl_tol, gamma0=gamma)
+            res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma)
             gamma = res.weights
             vals, grads = zip(*(loss(Ks[:, :, i] - Ss[:, :, i]) for i in range(m)),
                               strict=True)
@@ -333,19 +372,24 @@ class EMKL(_MKLBased):
             track.update(f, (Ks.copy(), res))
             if track.converged():
                 break
-            u = res.alpha * y
-            uu = np.outer(u, u)
-            Grs = [egs[i].reduce(-uu / (2.0 * gamma[i]) + self.rho * grads[i]) for i in range(m)]
+            svm_g = self._svm_block(res.alpha * y, N)
+            Grs = [egs[i].reduce(svm_g / gamma[i] + self.rho * grads[i]) for i in range(m)]
             lip = max(lip, max(float(np.linalg.norm(G)) for G in Grs))
             for i in range(m):
                 eta = step_size(self.scale, lip, egs[i].dim, t)
                 Ks[:, :, i] = egs[i].step(Grs[i], eta)
         Ks, res = track.best_state
         coef = res.alpha * y
-        w = np.stack([self._pinv_apply(Ss[:, :, i], Ks[:, :, i] @ coef) / res.weights[i]
-                      for i in range(m)], axis=-1)
-        return {"w": w, "b": res.b, "dual_coef": coef, "objective": track.best, "history": track.history,
-                "n_iter": len(track.history), "kernels": Ks, "gamma": res.weights}
+        out = {"b": res.b, "dual_coef": coef, "objective": track.best, "history": track.history,
+               "n_iter": len(track.history), "kernels": Ks, "gamma": res.weights}
+        if self.transductive:
+            out["unlabelled_decision"] = (Ks[nl:, :nl] @ (1.0 / res.weights)) @ coef + res.b
+        else:
+            # per matrix K_i S_i^+ s_i = K_i G_i^+ S_i s_i with G_i = S_i^2 (kept_basis)
+            out["w"] = np.stack([Ss[:, :, i] @ (V @ (g_inv * (V.T @ (Ks[:, :, i] @ coef))))
+                                 / res.weights[i] for i, (_, g_inv, V) in enumerate(bases)],
+                                axis=-1)
+        return out
 
     def _set_learned(self, fits, binary):
         self.kernels_ = fits[0]["kernels"] if binary else [f["kernels"] for f in fits]
@@ -364,7 +408,7 @@ class REKL(_MKLBased):
 
     Parameters
     ----------
-    C, rho, tau, scale, max_iter, tol, rcond, mkl_tol : as :class:`EMKL`
+    C, rho, tau, scale, max_iter, tol, rcond, mkl_tol, transductive : as :class:`EMKL`
     loss : {"l2", "l2sq"}, default="l2"
         ``||mu - lambda||_2`` or its square (the text is ambiguous).
 
@@ -376,7 +420,7 @@ class REKL(_MKLBased):
     """
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l2", tau="auto", scale=1.0, max_iter=300,
-                 tol=1e-5, rcond=1e-3, mkl_tol=1e-4):
+                 tol=1e-5, rcond=1e-3, mkl_tol=1e-4, transductive=False):
         self.C = C
         self.rho = rho
         self.loss = loss
@@ -385,13 +429,15 @@ class REKL(_MKLBased):
         self.max_iter = max_iter
         self.tol = tol
         self.rcond = rcond
+        self.transductive = transductive
         self.mkl_tol = mkl_tol
 
     _loss_factory = staticmethod(spectrum_loss)
 
     def _fit_binary(self, Ss, y):
         loss = spectrum_loss(self.loss)
-        n, _, m = Ss.shape
+        N, _, m = Ss.shape
+        nl = y.size  # labelled rows first (all of them unless transductive)
         tau = self.tau_
         eig = [scipy.linalg.eigh(Ss[:, :, i], driver="evd") for i in range(m)]
         lams = np.stack([e[0] for e in eig], axis=1)  # (n, m)
@@ -399,7 +445,9 @@ class REKL(_MKLBased):
         # mu_ij = 0 where |lambda_ij| <= rcond max|lambda_i|: the test map divides by
         # lambda_ij, so only the kept part of the spectrum is learned (exact and stable)
         keeps = np.abs(lams) > self.rcond * np.maximum(np.abs(lams).max(axis=0), 1e-300)
-        Z = np.zeros((n, m))  # cumulative -sum eta g: mu_i = tau softmax(Z[:, i]) on keeps
+        if self.transductive:  # no test map: the whole spectrum is learned
+            keeps[:] = True
+        Z = np.zeros((N, m))  # cumulative -sum eta g: mu_i = tau softmax(Z[:, i]) on keeps
         track = _Tracker(self.tol)
         lip = 0.0
         gamma = None
@@ -408,7 +456,7 @@ class REKL(_MKLBased):
             W = np.exp(Zk - Zk.max(axis=0))
             mu = tau * W / W.sum(axis=0)
             Ks = np.stack([psd_from_eig(Vs[i], mu[:, i]) for i in range(m)], axis=-1)
-            res = nonsparse_mkl(Ks, y, self.C, tol=self.mkl_tol, gamma0=gamma)
+            res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma)
             gamma = res.weights
             vals, grads = zip(*(loss(mu[:, i] - lams[:, i]) for i in range(m)),
                               strict=True)
@@ -417,20 +465,26 @@ class REKL(_MKLBased):
             if track.converged():
                 break
             u = res.alpha * y
-            g = np.stack([-(Vs[i].T @ u) ** 2 / (2.0 * gamma[i]) + self.rho * grads[i]
+            g = np.stack([-(Vs[i][:nl].T @ u) ** 2 / (2.0 * gamma[i]) + self.rho * grads[i]
                           for i in range(m)], axis=1)
             g = np.where(keeps, g, 0.0)
             lip = max(lip, float(np.abs(g).max()))
-            Z -= step_size(self.scale, lip, n, t) * g
+            Z -= step_size(self.scale, lip, N, t) * g
         mu, res = track.best_state
         coef = res.alpha * y
-        w = np.empty((n, m))
-        for i in range(m):
-            lam, keep = lams[:, i], keeps[:, i]
-            factor = np.where(keep, mu[:, i] / np.where(keep, lam, 1.0), 0.0)
-            w[:, i] = Vs[i] @ (factor * (Vs[i].T @ coef)) / res.weights[i]
-        return {"w": w, "b": res.b, "dual_coef": coef, "objective": track.best, "history": track.history,
-                "n_iter": len(track.history), "mu": mu, "gamma": res.weights}
+        out = {"b": res.b, "dual_coef": coef, "objective": track.best, "history": track.history,
+               "n_iter": len(track.history), "mu": mu, "gamma": res.weights}
+        if self.transductive:
+            Kc = sum(psd_from_eig(Vs[i], mu[:, i]) / res.weights[i] for i in range(m))
+            out["unlabelled_decision"] = Kc[nl:, :nl] @ coef + res.b
+        else:
+            w = np.empty((N, m))
+            for i in range(m):
+                lam, keep = lams[:, i], keeps[:, i]
+                factor = np.where(keep, mu[:, i] / np.where(keep, lam, 1.0), 0.0)
+                w[:, i] = Vs[i] @ (factor * (Vs[i].T @ coef)) / res.weights[i]
+            out["w"] = w
+        return out
 
     def _set_learned(self, fits, binary):
         self.spectra_mu_ = fits[0]["mu"] if binary else [f["mu"] for f in fits]

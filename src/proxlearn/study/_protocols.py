@@ -13,6 +13,7 @@ protocol               splits  test  CV    source
 ``gu2012-synthetic``   50      20%   10    Gu & Guo (2012), Table 1
 ``kundu2010``          5       bal.  5     Kundu et al. (2010): balanced   
 ``custom``             5       20%   5     anything set on the command line
+``multi``              5       20%   3     several similarity matrices (grid set ``multi``)
 =====================  ======  ====  ====  ============================================
 
 Implementation choices (the papers leave them open):
@@ -88,6 +89,7 @@ PROTOCOLS: dict[str, Protocol] = {
             "kundu2010", 5, 0.2, 5, "chen2009", balanced=True, metrics=("error", "accuracy", "f_score")
         ),
         Protocol("custom", 5, 0.2, 5, "chen2009"),
+        Protocol("multi", 5, 0.2, 3, "multi"),
     )
 }
 

@@ -30,6 +30,8 @@ class CombineSimilarities(PairwiseMixin, TransformerMixin, BaseEstimator):
     weights : array-like of shape (m,), or None
         Finite, non-negative, not all zero (a negative weight would silently
         turn a similarity into a dissimilarity). Not normalised.
+    index : int or None
+        Select matrix ``index`` (the weights one-hot; ``weights`` must be None).
 
     Attributes
     ----------
@@ -40,13 +42,23 @@ class CombineSimilarities(PairwiseMixin, TransformerMixin, BaseEstimator):
         Number of matrices ``m``.
     """
 
-    def __init__(self, weights=None):
+    def __init__(self, weights=None, index=None):
         self.weights = weights
+        self.index = index
 
     def fit(self, X, y=None):
         Ss = check_multi_similarity(X, symmetric="allow")  # warns on a distance matrix
         m = Ss.shape[2]
-        if self.weights is None:
+        if self.index is not None:
+            if self.weights is not None:
+                raise InvalidParameterError("give weights or index, not both.")
+            if isinstance(self.index, bool) or not isinstance(self.index, (int, np.integer)) \
+                    or not 0 <= self.index < m:
+                raise InvalidParameterError(
+                    f"index must be an integer in [0, {m}) (X holds m = {m} matrices), "
+                    f"got {self.index!r}.")
+            w = np.eye(m)[int(self.index)]
+        elif self.weights is None:
             w = np.full(m, 1.0 / m)
         else:
             w = np.asarray(self.weights, dtype=np.float64).ravel()
