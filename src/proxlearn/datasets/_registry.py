@@ -22,6 +22,7 @@ from ._io import SUPPORTED_SUFFIXES, load_similarity
 from ._kind import DEFAULT_CONVERSION, resolve_kind
 from ._multi import MULTI_REGISTRY, MultiSimilarityDataset
 from ._synthetic import GU_GUO_SETTINGS, make_gu_guo_synthetic
+from ._uci import UCI_FILES, uci_similarity_dataset
 
 __all__ = [
     "REGISTRY",
@@ -50,6 +51,8 @@ class DatasetSpec:
     subdir: str = ""
     derive: Callable[[SimilarityDataset], SimilarityDataset] | None = None
     build: Callable[[], SimilarityDataset] | None = None
+    #: reads ``file`` itself (feature files); default: :func:`load_similarity`
+    read: Callable[[Path], SimilarityDataset] | None = None
 
     @property
     def embedded(self) -> bool:
@@ -125,6 +128,18 @@ REGISTRY: dict[str, DatasetSpec] = {
     "digits-hog": DatasetSpec(
         description="the digits of digits-idm, cosine of gradient-orientation histograms",
         n=400, build=lambda: make_digits_similarity("hog")),
+    **{
+        f"{name}-noisy": DatasetSpec(
+            file=UCI_FILES[name][0], subdir="uci", n=n,
+            description=(f"UCI {display}, Gaussian kernel + symmetric noise (stand-in for "
+                         "Kundu et al. 2010 Table 1's similarities)"),
+            read=lambda path, name=name, display=display: uci_similarity_dataset(
+                path, name, display))
+        for name, display, n in (("sonar", "Sonar", 208), ("liver", "Liver (BUPA)", 345),
+                                 ("ionosphere", "Ionosphere", 351),
+                                 ("diabetes", "Pima diabetes", 768),
+                                 ("heart", "Statlog heart", 270))
+    },
     "wine-sigmoid": DatasetSpec(
         description="sklearn wine, indefinite sigmoid kernel (as Gu & Guo 2012 on Glass)",
         n=178, build=make_wine_sigmoid),
@@ -202,10 +217,11 @@ def _locate(name: str, spec: DatasetSpec, data_home) -> Path:
     target = f"{spec.subdir}/{spec.file}" if spec.subdir else spec.file
     raise DatasetNotFoundError(
         f"data set {name!r} needs the file {spec.file!r}, which was not found. "
-        f"Searched: {where}. Download it with `proxlearn fetch {name}` "
-        f"(proxlearn.datasets.fetch_uw), or put {target} in {get_data_home()} (or any "
-        "folder) and point the PROXLEARN_DATA environment variable (or data_home=, or "
-        "--data-home) to that folder."
+        f"Searched: {where}. "
+        + (f"Download it with `proxlearn fetch {name}` (proxlearn.datasets.fetch_uw), or put "
+           if spec.subdir == "uw" else "Put ")
+        + f"{target} in {get_data_home()} (or any folder) and point the PROXLEARN_DATA "
+        "environment variable (or data_home=, or --data-home) to that folder."
     )
 
 
@@ -268,6 +284,8 @@ def load_dataset(name_or_path, *, data_home=None, kind="auto", convert=DEFAULT_C
         if spec.embedded:
             return resolve_kind(spec.build(), kind, convert)
         path = _locate(key, spec, data_home)
+        if spec.read is not None:
+            return resolve_kind(spec.read(path), kind, convert)
         ds = load_similarity(path, kind="similarity", name=key, description=spec.description)
         return resolve_kind(spec.derive(ds) if spec.derive else ds, kind, convert)
     path = Path(key).expanduser()
