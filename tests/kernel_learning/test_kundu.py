@@ -302,6 +302,12 @@ def test_transductive_mode(cls):
         assert est.objective_ == pytest.approx(value, rel=1e-6)
     with pytest.raises(NotFittedError, match="transduction_"):
         est.predict(X[:3, :n])
+    # the refusal follows how the estimator was fitted, not its current parameters
+    est.set_params(transductive=False)
+    with pytest.raises(NotFittedError, match="transduction_"):
+        est.predict(X[:3, :n])
+    est.fit(X[:n, :n], y[:n])  # an inductive refit predicts and drops the old transduction
+    assert not hasattr(est, "transduction_") and est.predict(X[:3, :n]).shape == (3,)
     with pytest.raises(LabelError, match="first len"):
         cls(transductive=True).fit(X, np.zeros(30))
 

@@ -179,10 +179,13 @@ class _KunduBase(_BaseMKL):
             self.transductive_decision_ = (trans_raw[:, 0] if binary
                                            else ovo_decision_ovr(trans_raw, len(classes)))
             self.transduction_ = classes[ovo_predict_index(trans_raw, len(classes))]
+        else:  # a refit drops what an earlier transductive fit left (predict keys on it)
+            for name in ("transduction_", "transductive_decision_"):
+                self.__dict__.pop(name, None)
         return self
 
     def _test_kernels(self, X_test):
-        if getattr(self, "transductive", False) and hasattr(self, "transduction_"):
+        if hasattr(self, "transduction_"):  # how it was fitted, not the current params
             raise NotFittedError(
                 f"{type(self).__name__} was fitted with transductive=True: the predictions "
                 "for the unlabelled samples given to fit are in transduction_ (decision "
@@ -232,7 +235,8 @@ class ESKL(_KunduBase):
     rcond : float, default=1e-3
         Pseudo-inverse tolerance of the inductive test map ``K S_i^+``; the
         kernel is learned in the directions of ``S_i`` with
-        ``|lambda| > rcond max |lambda|`` only (module docstring). Near 0: the
+        ``|lambda| > rcond max |lambda|`` only (several matrices: singular values
+        of the stacked ``[S_1; ...; S_m]``; module docstring). Near 0: the
         unrestricted problem of eq. 4, with a test map that may amplify noise.
     transductive : bool, default=False
         ``fit(X_all, y)`` with ``X_all`` over labelled and unlabelled samples
