@@ -30,6 +30,9 @@ PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning",
 NOT_FIT_S_Y = {
     # fit(K11, K_aux): a known kernel block and an auxiliary kernel, no labels
     "KernelCompleter": "tests/kernel_learning/test_completion_conic.py",
+    # fit(X) on features: the kernel bank, and 2LMKL-Inf (its new kernels need features)
+    "KernelBank": "tests/mkl/test_bank.py",
+    "TwoLayerMKLInf": "tests/mkl/test_two_layer.py",
 }
 
 
@@ -84,6 +87,8 @@ UNDEFINED_ON = {
     ("REKL", "zero"): InvalidParameterError,
     ("SVMCA", "rank-one"): InvalidParameterError,  # one positive eigenvalue < n_components
     ("SimMKL", "zero"): InvalidParameterError,  # zero base kernels have no trace
+    # a zero kernel has no alignment with the labels: alignf has no weights to give
+    ("KTASVC", "zero"): InvalidParameterError,
 }
 
 

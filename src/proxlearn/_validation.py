@@ -33,6 +33,7 @@ import numpy as np
 from .exceptions import (
     AsymmetricSimilarityWarning,
     DissimilarityWarning,
+    FeatureMatrixError,
     InvalidParameterError,
     LabelError,
     SimilarityMatrixError,
@@ -44,6 +45,7 @@ __all__ = [
     "ASYMMETRY_TOL",
     "AsymmetricSimilarityWarning",
     "DissimilarityWarning",
+    "FeatureMatrixError",
     "InvalidParameterError",
     "LabelError",
     "SimilarityMatrixError",
@@ -51,6 +53,7 @@ __all__ = [
     "TestMatrixError",
     "asymmetry",
     "check_classification_data",
+    "check_features",
     "check_labels",
     "check_n_neighbors",
     "check_sample_weight",
@@ -293,6 +296,47 @@ def check_test_similarity(S_test, n_train: int, *, name: str = "S_test") -> np.n
             f"training order. (X has {arr.shape[1]} features, but estimator is "
             f"expecting {n_train} features as input.)"
         )
+    return arr
+
+
+def check_features(X, *, name: str = "X", n_features: int | None = None) -> np.ndarray:
+    """Validate a feature matrix ``(n_samples, n_features)``; return float64.
+
+    For estimators that build their kernels from features (for example with a
+    :class:`proxlearn.mkl.KernelBank`). ``n_features``: the training width a
+    test matrix must have.
+    """
+    if hasattr(X, "toarray") and hasattr(X, "nnz"):
+        X = X.toarray()  # features (unlike similarities): zeros are the usual fill
+    try:
+        arr = np.asarray(X)
+    except ValueError:
+        raise FeatureMatrixError(f"{name} is ragged; pass a rectangular (n_samples, "
+                                 "n_features) array.") from None
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
+        raise FeatureMatrixError(f"{name} has dtype {arr.dtype}; pass numeric features "
+                                 "(encode categorical ones first).")
+    if np.iscomplexobj(arr):
+        raise FeatureMatrixError(f"Complex data not supported: {name} is complex-valued.")
+    if arr.ndim != 2:
+        raise FeatureMatrixError(
+            f"{name} must be a 2-D (n_samples, n_features) array, got shape {arr.shape}. "
+            "Reshape a single sample with x.reshape(1, -1).")
+    if arr.size == 0:
+        what = "sample(s)" if arr.shape[0] == 0 else "feature(s)"
+        raise FeatureMatrixError(f"{name} is empty: 0 {what} (shape={arr.shape}) while a "
+                                 "minimum of 1 is required. Pass a non-empty array.")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.isfinite(arr).all():
+        i, j = np.argwhere(~np.isfinite(arr))[0]
+        raise FeatureMatrixError(
+            f"{name} contains NaN or inf (first at [{i}, {j}]). Impute missing values "
+            "(for example sklearn.impute.SimpleImputer in a Pipeline) or drop those samples.")
+    if n_features is not None and arr.shape[1] != n_features:
+        raise FeatureMatrixError(
+            f"{name} has {arr.shape[1]} features, but proxlearn is expecting {n_features} "
+            "features as input (the number seen in fit); pass the same features, in the "
+            "same order, as in fit.")
     return arr
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "SolverFailedError",
     "StudyWarning",
     "TestMatrixError",
+    "FeatureMatrixError",
 ]
 
 
@@ -53,6 +54,11 @@ class TestMatrixError(SimilarityMatrixError):
     """A test-to-train similarity matrix does not match the training set."""
 
     __test__ = False  # not a pytest test class
+
+
+class FeatureMatrixError(ValueError):
+    """A feature matrix ``(n_samples, n_features)`` is malformed (not 2-D, not
+    numeric, NaN/inf), or test features have another width than the training ones."""
 
 
 class LabelError(ValueError):

@@ -15,14 +15,24 @@ also accepts a list of matrices).
   :class:`NonSparseMKL`, :class:`AverageKernelSVC` on ``(n, n, m)`` similarities.
 """
 
-from ._classifiers import AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
+from ._bank import DEFAULT_DEGREES, DEFAULT_WIDTHS, KernelBank, LazyKernelStack
+from ._classifiers import KTASVC, AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
 from ._input import check_multi_similarity, check_multi_test
 from ._kta import alignf, check_kernel_stack
 from ._solvers import MKLResult, lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
 from ._svm_dual import box_knapsack_max, svm_dual
+from ._two_layer import TwoLayerMKL, TwoLayerMKLInf, two_layer_mkl
 
 __all__ = [
+    "DEFAULT_DEGREES",
+    "DEFAULT_WIDTHS",
     "AverageKernelSVC",
+    "KTASVC",
+    "KernelBank",
+    "LazyKernelStack",
+    "TwoLayerMKL",
+    "TwoLayerMKLInf",
+    "two_layer_mkl",
     "LpMKL",
     "MKLResult",
     "NonSparseMKL",

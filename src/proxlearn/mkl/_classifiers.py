@@ -1,7 +1,10 @@
-"""MKL classifiers on several similarity matrices over the same objects.
+"""MKL classifiers on several similarity matrices over the same objects, or on features.
 
 ``fit(X, y)`` with ``X`` of shape ``(n, n, m)`` (:mod:`._input`), ``predict``
-with ``(n_test, n_train, m)``. Each similarity matrix is first made a kernel
+with ``(n_test, n_train, m)``; or, with ``bank=KernelBank(...)``, ``X`` is a
+feature matrix ``(n, d)`` and the base kernels are the bank's (built inside
+``fit``, test kernels from test features; the estimator is then not pairwise).
+Each similarity matrix is first made a kernel
 by a spectrum modification (``spectrum="clip"`` by default, the "denoised"
 kernels Kundu et al. 2010 give SimpleMKL in their Table 3; ``None`` uses the
 matrices as given and requires them PSD), with the consistent test map of
@@ -30,10 +33,11 @@ from .._validation import (
 from ..base import PairwiseMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ..transforms import SpectrumTransformer
+from ._bank import stack_combine, stack_take
 from ._input import check_multi_similarity, check_multi_test
-from ._solvers import lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
+from ._solvers import MKLResult, lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
 
-__all__ = ["AverageKernelSVC", "LpMKL", "NonSparseMKL", "SimpleMKL"]
+__all__ = ["AverageKernelSVC", "KTASVC", "LpMKL", "NonSparseMKL", "SimpleMKL"]
 
 SPECTRA = {"clip", "flip", "shift", "square"}
 
@@ -41,8 +45,18 @@ SPECTRA = {"clip", "flip", "shift", "square"}
 class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
     """Shared fit / predict of the MKL classifiers (see the module docstring)."""
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = getattr(self, "bank", None) is None
+        tags.input_tags.sparse = not tags.input_tags.pairwise  # features: densified
+        return tags
+
     def _solve(self, Ks, y_pm):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _combine_test(self, T, res):
+        """The combined kernel of one pair's solution on test rows ``T`` (a stack)."""
+        return stack_combine(T, res.kernel_weights)
 
     def _check_params(self):
         check_positive(self.C, "C")
@@ -58,6 +72,16 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             raise InvalidParameterError(f"max_iter must be an integer >= 1, got {self.max_iter!r}.")
 
     def _kernels(self, X):
+        if getattr(self, "bank", None) is not None:
+            from sklearn.base import clone
+
+            if not (hasattr(self.bank, "fit") and hasattr(self.bank, "stack")):
+                raise InvalidParameterError(
+                    f"bank must be a proxlearn.mkl.KernelBank (or None for precomputed "
+                    f"kernels), got {self.bank!r}.")
+            self.bank_ = clone(self.bank).fit(X)
+            self.spectra_ = []
+            return self.bank_.stack()
         Ks = check_multi_similarity(X, symmetric="symmetrize")
         m = Ks.shape[2]
         self.spectra_ = []
@@ -83,6 +107,8 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def _test_kernels(self, X_test):
         check_is_fitted(self, "coef_")
+        if getattr(self, "bank", None) is not None:
+            return self.bank_.stack(X_test)
         T = check_multi_test(X_test, self.n_features_in_, self.n_kernels_)
         if self.spectra_:
             T = np.stack([st.transform(T[:, :, k]) for k, st in enumerate(self.spectra_)],
@@ -103,6 +129,7 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         Ks = self._kernels(X)
         n, _, m = Ks.shape
         classes, y_idx = check_labels(y, n)
+        self._uw = []
         if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
             raise LabelError("Unknown label type: continuous. Pass class labels.")
         pairs = ovo_pairs(len(classes))
@@ -110,8 +137,11 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.intercept_ = np.zeros(len(pairs))
         weights, objective, gaps, n_iter, results = [], [], [], [], []
         for k, idx, y_pm in ovo_subproblems(y_idx, len(classes)):
-            res = self._solve(Ks[np.ix_(idx, idx)], y_pm)
+            res = self._solve(stack_take(Ks, idx, idx), y_pm)
             self.coef_[k, idx] = (res.alpha * y_pm)[:, None] * res.kernel_weights[None, :]
+            u = np.zeros(n)
+            u[idx] = res.alpha * y_pm
+            self._uw.append(u)
             self.intercept_[k] = res.b
             weights.append(res.weights)
             objective.append(res.objective)
@@ -119,7 +149,9 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             n_iter.append(res.n_iter)
             results.append(res)
         self.classes_ = classes
-        self.n_features_in_ = n
+        self.n_features_in_ = self.bank_.n_features_in_ if getattr(self, "bank", None) \
+            is not None else n
+        self.n_train_ = n
         self.n_kernels_ = m
         binary = len(pairs) == 1
         self.weights_ = weights[0] if binary else np.array(weights)
@@ -131,7 +163,15 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def _raw(self, X_test):
         T = self._test_kernels(X_test)
-        return np.einsum("tnm,pnm->tp", T, self.coef_) + self.intercept_
+        if not hasattr(self, "_uw"):  # subclasses that set coef_ themselves (EMKL, REKL)
+            return np.einsum("tnm,pnm->tp", T, self.coef_) + self.intercept_
+        raw = np.tile(self.intercept_, (T.shape[0], 1))
+        rows = np.arange(T.shape[0])
+        for k, (u, res) in enumerate(zip(self._uw, self.results_)):
+            sv = np.flatnonzero(u)  # only the support vectors' columns are needed
+            if sv.size:
+                raw[:, k] += self._combine_test(stack_take(T, rows, sv), res) @ u[sv]
+        return raw
 
     def decision_function(self, X_test):
         """Decision values for ``(n_test, n_train, m)`` test rows.
@@ -159,6 +199,11 @@ _PARAMS_DOC = """
     tol : float, default=1e-4
         Relative gap of the certificate at which the solver stops.
     max_iter : int, default=200
+    bank : KernelBank or None, default=None
+        ``None``: ``X`` is an ``(n, n, m)`` stack of similarities (pairwise
+        input). A :class:`proxlearn.mkl.KernelBank`: ``X`` is a feature matrix
+        ``(n, d)``, the base kernels are the bank's (already PSD: ``spectrum``
+        is not applied) and the estimator is not pairwise.
     """
 
 _ATTRS_DOC = """
@@ -176,11 +221,12 @@ _ATTRS_DOC = """
 class _IterativeMKL(_BaseMKL):
     """The parameters shared by :class:`SimpleMKL` and :class:`NonSparseMKL`."""
 
-    def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200):
+    def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None):
         self.C = C
         self.spectrum = spectrum
         self.tol = tol
         self.max_iter = max_iter
+        self.bank = bank
 
 
 class SimpleMKL(_IterativeMKL):
@@ -209,12 +255,13 @@ class LpMKL(_BaseMKL):
     ----------
     p : float >= 1, default=2.0""" + _PARAMS_DOC + _ATTRS_DOC
 
-    def __init__(self, p=2.0, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200):
+    def __init__(self, p=2.0, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None):
         self.p = p
         self.C = C
         self.spectrum = spectrum
         self.tol = tol
         self.max_iter = max_iter
+        self.bank = bank
 
     def _check_params(self):
         super()._check_params()
@@ -251,11 +298,50 @@ class AverageKernelSVC(_BaseMKL):
     ----------
     C : float, default=1.0
     spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
+    bank : KernelBank or None, default=None
+        ``None``: ``X`` is an ``(n, n, m)`` stack. A :class:`KernelBank`:
+        ``X`` is features and the base kernels are the bank's.
     """ + _ATTRS_DOC
 
-    def __init__(self, C=1.0, *, spectrum="clip"):
+    def __init__(self, C=1.0, *, spectrum="clip", bank=None):
         self.C = C
         self.spectrum = spectrum
+        self.bank = bank
 
     def _solve(self, Ks, y_pm):
         return uniform_mkl(Ks, y_pm, self.C)
+
+
+class KTASVC(_BaseMKL):
+    __doc__ = """Two-stage MKL by centred kernel-target alignment, then an SVM (KTA).
+
+    Cortes, Mohri & Rostamizadeh (ICML 2010), "alignf": the non-negative
+    combination of the centred base kernels best aligned with ``y y^T``
+    (:func:`proxlearn.mkl.alignf`; Zhuang 2011 Theorem 7.35, the KTA baseline
+    of Table 5.2), normalised to sum 1 (``normalize="l1"``, the scale convex
+    MKL's weights have, so that one ``C`` grid serves both), then an SVM on
+    ``sum_k w_k K_k``. Several classes: one versus one, each pair its own
+    target.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+    spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
+    bank : KernelBank or None, default=None
+    normalize : {"l1", "l2"}, default="l1"
+    """ + _ATTRS_DOC
+
+    def __init__(self, C=1.0, *, spectrum="clip", bank=None, normalize="l1"):
+        self.C = C
+        self.spectrum = spectrum
+        self.bank = bank
+        self.normalize = normalize
+
+    def _solve(self, Ks, y_pm):
+        from ._kta import alignf
+        from ._svm_dual import svm_dual
+
+        dense = Ks if isinstance(Ks, np.ndarray) else Ks.toarray()
+        w = alignf(dense, np.outer(y_pm, y_pm), normalize=self.normalize)
+        sol = svm_dual(dense @ w, y_pm, self.C)
+        return MKLResult(w, w, sol.alpha, sol.b, sol.value, 0.0, 1, [])

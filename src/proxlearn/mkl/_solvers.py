@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from ._bank import stack_combine, stack_quad
 from ._svm_dual import box_knapsack_max, svm_dual
 
 __all__ = ["MKLResult", "gamma_star", "lp_mkl", "nonsparse_mkl", "simple_mkl", "uniform_mkl"]
@@ -66,13 +67,13 @@ class MKLResult:
 
 
 def _a(Ks, u):
-    """``a_k = u^T K_k u`` for every kernel of the ``(n, n, m)`` stack."""
-    n, _, m = Ks.shape
-    return (u @ Ks.reshape(n, n * m)).reshape(n, m).T @ u  # one gemv, not a slow einsum
+    """``a_k = u^T K_k u`` for every kernel of the stack (dense or lazy), on the
+    support of ``u``."""
+    return stack_quad(Ks, u)
 
 
 def _combine(Ks, w):
-    return Ks @ w
+    return stack_combine(Ks, w)
 
 
 def _warn(name, max_iter, gap):

@@ -1,0 +1,165 @@
+"""Two-layer MKL (Zhuang 2011 ch. 4, Protocols 2 and 3): optimality and reductions."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import KFold, cross_val_score
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import check_estimator
+
+from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS, is_pairwise
+from proxlearn.exceptions import FeatureMatrixError, InvalidParameterError, LabelError
+from proxlearn.mkl import KernelBank, TwoLayerMKL, TwoLayerMKLInf, two_layer_mkl
+from proxlearn.mkl._svm_dual import svm_dual
+
+
+def _features(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 2
+    X = rng.normal(size=(n, 3))
+    X[:, 0] += 1.2 * (2 * y - 1)
+    return X, y
+
+
+def _stack(n=40, seed=0):
+    X, y = _features(n, seed)
+    return KernelBank(widths=[0.5, 2.0], degrees=[1]).fit(X).stack(), 2.0 * y - 1
+
+
+def _F(Ks, y, C, mu):
+    K2 = np.exp(Ks @ mu)
+    return svm_dual(K2, y, C, tol=1e-12).value + mu.sum()
+
+
+def test_gradient_is_the_derivative_of_the_objective():
+    Ks, y = _stack()
+    mu = np.linspace(2.0, 9.0, Ks.shape[2])
+    sol = svm_dual(np.exp(Ks @ mu), y, 1.0, tol=1e-12)
+    u = sol.alpha * y
+    K2 = np.exp(Ks @ mu)
+    g = 1.0 - 0.5 * np.einsum("i,ijt,ij,j->t", u, Ks, K2, u)
+    h = 1e-4
+    for t in range(Ks.shape[2]):
+        e = np.zeros_like(mu)
+        e[t] = h
+        fd = (_F(Ks, y, 1.0, mu + e) - _F(Ks, y, 1.0, mu - e)) / (2 * h)
+        assert fd == pytest.approx(g[t], rel=1e-3, abs=1e-4)
+
+
+def test_objective_history_decreases_and_end_is_stationary():
+    Ks, y = _stack()
+    res = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=300)
+    F = [h["objective"] for h in res.history]
+    assert np.all(np.diff(F) <= 1e-9 * np.abs(F[:-1]))
+    assert F[-1] < F[0]
+    # KKT of min_{mu >= 0} F: g_t >= 0 where mu_t = 0, g_t = 0 where mu_t > 0
+    sol = svm_dual(np.exp(Ks @ res.weights), y, 10.0, tol=1e-12)
+    u = sol.alpha * y
+    g = 1.0 - 0.5 * np.einsum("i,ijt,ij,j->t", u, Ks, np.exp(Ks @ res.weights), u)
+    scale = np.abs(g).max() if np.abs(g).max() > 0 else 1.0
+    start = two_layer_mkl(Ks, y, 10.0, max_iter=1)  # the projected gradient at the start
+    assert res.gap < 0.05 * max(start.history[0]["objective"], 1.0)
+    pg = np.abs(res.weights - np.maximum(res.weights - g, 0.0))
+    assert pg.max() <= 0.05 * max(scale, 1.0)
+
+
+def test_one_kernel_reduces_to_an_svm_on_its_exponential():
+    X, y = _features()
+    K = KernelBank(widths=[1.0], degrees=[], per_feature=False).fit(X[:30]).stack()
+    est = TwoLayerMKL(C=10.0, spectrum=None).fit(K, y[:30])
+    mu = float(est.weights_[0])
+    T = KernelBank(widths=[1.0], degrees=[], per_feature=False).fit(X[:30]).stack(X[30:])
+    svc = SVC(kernel="precomputed", C=10.0, tol=1e-7).fit(np.exp(mu * K[:, :, 0]), y[:30])
+    np.testing.assert_allclose(est.decision_function(T),
+                               svc.decision_function(np.exp(mu * T[:, :, 0])), atol=1e-4)
+
+
+def test_fixed_point_is_returned_when_already_optimal():
+    """max_iter=1 from the returned optimum does not move mu."""
+    Ks, y = _stack()
+    res = two_layer_mkl(Ks, y, 1.0, tol=1e-10, max_iter=300)
+    again = two_layer_mkl(Ks, y, 1.0, mu0=res.weights, tol=1e-10, max_iter=1)
+    assert again.objective <= res.objective + 1e-9
+    assert again.objective >= res.objective - 1e-3 * abs(res.objective)
+
+
+def test_two_layer_mkl_on_precomputed_and_features():
+    X, y = _features(n=48)
+    est = TwoLayerMKL(C=10.0)
+    Ks = KernelBank(widths=[1.0, 4.0], degrees=[1]).fit(X).stack()
+    assert is_pairwise(est)
+    cv = KFold(3, shuffle=True, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pre = cross_val_score(est, Ks, y, cv=cv)
+        feat = cross_val_score(TwoLayerMKL(C=10.0, bank=KernelBank()), X, y, cv=cv)
+    assert pre.mean() > 0.7 and feat.mean() > 0.7
+
+
+def test_multiclass_and_pickle():
+    rng = np.random.default_rng(3)
+    y = np.arange(45) % 3
+    X = rng.normal(size=(45, 2)) + 3.0 * np.eye(3)[y][:, :2]
+    est = TwoLayerMKL(C=10.0, bank=KernelBank(widths=[1.0], degrees=[1])).fit(X, y)
+    assert len(est.objective_history_) == 3 and est.weights_.shape == (3, 6)
+    assert est.score(X, y) > 0.8
+    back = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
+
+
+def test_inf_without_additions_is_two_layer_mkl():
+    X, y = _features()
+    a = TwoLayerMKLInf(C=10.0, max_kernels=0).fit(X, y)
+    b = TwoLayerMKL(C=10.0, bank=KernelBank(per_feature=False)).fit(X, y)
+    np.testing.assert_allclose(a.decision_function(X[:8]), b.decision_function(X[:8]),
+                               atol=1e-8)
+    assert a.added_widths_ == []
+
+
+@pytest.mark.parametrize("criterion", ["gradient", "thesis"])
+def test_inf_adds_kernels_and_never_increases_the_objective(criterion):
+    X, y = _features(n=60, seed=2)
+    X[:, 1] = np.sin(3 * X[:, 1])
+    est = TwoLayerMKLInf(C=10.0, max_kernels=3, criterion=criterion,
+                         bank=KernelBank(widths=[64.0], degrees=[1], per_feature=False))
+    est.fit(X, y)
+    hist = est.objective_history_
+    assert len(hist) == len(est.added_widths_) + 1
+    assert np.all(np.diff(hist) <= 1e-9 * np.abs(hist[:-1]).max())
+    assert est.n_kernels_ == 2 + len(est.added_widths_)
+    if criterion == "gradient":
+        assert len(est.added_widths_) >= 1  # one wide Gaussian + linear is not enough here
+    # training rows through the test map reproduce the training decision values
+    u = est.coef_[0]
+    sv = np.flatnonzero(u)
+    Zs = est.bank_.Z_
+    A = est.bank_.stack()[:, sv] @ est.weights_[:2]
+    d2 = ((Zs[:, None] - Zs[None, sv]) ** 2).sum(-1)
+    for j, s in enumerate(est.added_widths_):
+        A += est.weights_[2 + j] * np.exp(-d2 / (2 * s**2)) / len(X)
+    np.testing.assert_allclose(est.decision_function(X), np.exp(A) @ u[sv] + est.intercept_[0],
+                               atol=1e-8)
+
+
+def test_inf_errors_and_common_checks():
+    X, y = _features()
+    est = TwoLayerMKLInf(max_kernels=1)
+    assert not is_pairwise(est)
+    with pytest.raises(InvalidParameterError, match="criterion"):
+        clone(est).set_params(criterion="best").fit(X, y)
+    with pytest.raises(InvalidParameterError, match="max_kernels"):
+        clone(est).set_params(max_kernels=-1).fit(X, y)
+    with pytest.raises(LabelError):
+        clone(est).fit(X, np.zeros(40))
+    fitted = clone(est).fit(X, y)
+    with pytest.raises(FeatureMatrixError):
+        fitted.predict(X[:, :2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_estimator(TwoLayerMKLInf(max_kernels=1, max_iter=10),
+                        expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
+        check_estimator(TwoLayerMKL(max_iter=10, bank=KernelBank(widths=[1.0], degrees=[1])),
+                        expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
