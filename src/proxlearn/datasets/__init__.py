@@ -16,6 +16,12 @@
 * :func:`resolve_kind`: a dissimilarity is detected (``kind="auto"``) or declared
   and converted once at load time (``s = -d`` by default).
 * :func:`describe`: size, symmetry and spectrum summary (``proxlearn info``).
+* :func:`load_feature_dataset` / :func:`list_feature_datasets`: feature vectors
+  (:class:`FeatureDataset`, not yet a similarity) of the benchmarks of Zhuang
+  (2011) ch. 3-5: UCI / LIBSVM files under ``uci/`` on the data search path,
+  scikit-learn's iris and wine, and the generators :func:`make_banana`,
+  :func:`make_ringnorm`, :func:`make_waveform`, :func:`make_chessboard`,
+  :func:`make_spiral`.
 """
 
 from ._base import EIGENVALUE_RTOL, DatasetNotFoundError, SimilarityDataset, describe
@@ -25,6 +31,20 @@ from ._embedded import (
     make_digits_idm,
     make_digits_similarity,
     make_wine_sigmoid,
+)
+from ._features import (
+    FEATURE_REGISTRY,
+    FeatureDataset,
+    FeatureRecord,
+    FeatureSpec,
+    list_feature_datasets,
+    load_feature_dataset,
+    make_banana,
+    make_chessboard,
+    make_ringnorm,
+    make_spiral,
+    make_waveform,
+    waveform_base_waves,
 )
 from ._fetch import UW_BASE_URL, UW_FILES, fetch_uw
 from ._io import SUPPORTED_SUFFIXES, load_similarity
@@ -45,6 +65,7 @@ from ._synthetic import GU_GUO_MEANS, GU_GUO_SETTINGS, make_gu_guo_synthetic, ma
 __all__ = [
     "DEFAULT_CONVERSION",
     "EIGENVALUE_RTOL",
+    "FEATURE_REGISTRY",
     "GU_GUO_MEANS",
     "GU_GUO_SETTINGS",
     "KIND_OPTIONS",
@@ -56,6 +77,9 @@ __all__ = [
     "DatasetNotFoundError",
     "DatasetRecord",
     "DatasetSpec",
+    "FeatureDataset",
+    "FeatureRecord",
+    "FeatureSpec",
     "MultiSimilarityDataset",
     "MultiSpec",
     "SimilarityDataset",
@@ -67,13 +91,21 @@ __all__ = [
     "get_data_home",
     "idm_distances",
     "list_datasets",
+    "list_feature_datasets",
     "load_dataset",
+    "load_feature_dataset",
     "load_similarity",
+    "make_banana",
+    "make_chessboard",
     "make_digits_idm",
     "make_digits_similarity",
     "make_gu_guo_synthetic",
     "make_noisy_blobs",
+    "make_ringnorm",
     "make_social_network",
+    "make_spiral",
+    "make_waveform",
     "make_wine_sigmoid",
     "resolve_kind",
+    "waveform_base_waves",
 ]

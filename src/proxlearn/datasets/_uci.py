@@ -11,45 +11,103 @@ standard normal, ``eta = 0.1``, seeded. Everything computed on it is an
 approximation of Table 1, and the report says so.
 
 The files are read from ``<data>/uci/`` on the data search path (the copies in
-``../shared/data/uci``; formats in its README).
+``../shared/data/uci``; formats in its README). :data:`UCI_FORMATS` describes
+every file of that folder (also the feature sets of Zhuang 2011 ch. 3-5, loaded
+by :func:`proxlearn.datasets.load_feature_dataset`); :data:`UCI_FILES` is its
+older 4-tuple view, kept for existing callers.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from ._base import SimilarityDataset
 
-__all__ = ["UCI_FILES", "perturbed_gaussian_similarity", "read_uci"]
+__all__ = ["UCI_FILES", "UCI_FORMATS", "UCIFormat", "perturbed_gaussian_similarity",
+           "read_uci", "uci_similarity_dataset"]
 
-#: name -> (file, separator (None: whitespace), header lines, label column)
-UCI_FILES = {
-    "sonar": ("sonar.data", ",", 1, -1),
-    "liver": ("bupa.data", ",", 1, -1),
-    "ionosphere": ("ionosphere.data", ",", 1, -1),
-    "diabetes": ("pima.data", ",", 1, -1),
-    "heart": ("heart.dat", None, 1, -1),
+
+class UCIFormat(NamedTuple):
+    """How one plain-text feature file is laid out (``../shared/data/uci/README.md``)."""
+
+    file: str
+    #: field separator; ``None``: any run of whitespace
+    sep: str | None
+    #: lines skipped at the top (column names)
+    header: int
+    #: column of the class label (0 = first, -1 = last)
+    label_col: int
+    #: further columns that are not features (e.g. Glass's id), 0-based
+    drop: tuple[int, ...] = ()
+    #: lines starting with this prefix are skipped (Australian's ``@`` header)
+    comment: str | None = None
+
+
+#: name -> layout of its file in ``uci/``.
+UCI_FORMATS: dict[str, UCIFormat] = {
+    "sonar": UCIFormat("sonar.data", ",", 1, -1),
+    "liver": UCIFormat("bupa.data", ",", 1, -1),
+    "ionosphere": UCIFormat("ionosphere.data", ",", 1, -1),
+    "diabetes": UCIFormat("pima.data", ",", 1, -1),
+    "heart": UCIFormat("heart.dat", None, 1, -1),
+    "breast": UCIFormat("breast.data", ",", 0, 0),  # column 2 (code number) kept
+    "splice": UCIFormat("splice.train", ",", 0, 0),
+    "adult": UCIFormat("a1a", ",", 1, 0),
+    "german": UCIFormat("german.data-numeric", None, 0, -1),
+    "glass": UCIFormat("glass.data", ",", 0, -1, drop=(0,)),
+    "australian": UCIFormat("australian.dat", ",", 0, -1, comment="@"),
+    "soybean": UCIFormat("soybean-small.data", ",", 1, -1),
 }
+
+#: name -> (file, separator (None: whitespace), header lines, label column): the
+#: 4-field view of :data:`UCI_FORMATS` (dropped columns and comment lines not shown).
+UCI_FILES = {name: f[:4] for name, f in UCI_FORMATS.items()}
 
 
 def read_uci(path, name):
-    """Features ``X`` (float, ``(n, d)``) and labels ``y`` of a UCI file in the
-    format of :data:`UCI_FILES`; a malformed row is named in the error."""
-    _, sep, header, label_col = UCI_FILES[name]
-    lines = [ln for ln in Path(path).read_text().splitlines()[header:] if ln.strip()]
-    rows = [ln.split(sep) if sep else ln.split() for ln in lines]
+    """Features ``X`` (float, ``(n, d)``) and labels ``y`` (stripped strings) of a
+    UCI file in the format of :data:`UCI_FORMATS`.
+
+    A malformed row is named by its line number in the file: a row with another
+    number of fields than the first data row, or a feature that is not a number
+    (the column is named too).
+    """
+    fmt = UCI_FORMATS[name]
+    rows, lines = [], []
+    for lineno, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        if lineno <= fmt.header or not line.strip():
+            continue
+        if fmt.comment is not None and line.lstrip().startswith(fmt.comment):
+            continue
+        fields = line.split(fmt.sep) if fmt.sep else line.split()
+        rows.append([t.strip() for t in fields])
+        lines.append(lineno)
+    if not rows:
+        raise ValueError(f"{path}: no data rows (expected the {name!r} layout of "
+                         "uci/README.md).")
     width = len(rows[0])
-    for i, r in enumerate(rows):
+    for r, lineno in zip(rows, lines, strict=True):
         if len(r) != width:
-            raise ValueError(f"{path}: row {i + header + 1} has {len(r)} fields, expected {width}.")
-    labels = np.array([r[label_col].strip() for r in rows])
-    feats = [r[:label_col] + r[label_col + 1:] if label_col != -1 else r[:-1] for r in rows]
+            raise ValueError(f"{path}: row {lineno} has {len(r)} fields, expected {width}.")
+    label_col = fmt.label_col % width
+    skip = {label_col} | {c % width for c in fmt.drop}
+    keep = [c for c in range(width) if c not in skip]
+    labels = np.array([r[label_col] for r in rows])
     try:
-        X = np.array(feats, dtype=np.float64)
-    except ValueError as exc:
-        raise ValueError(f"{path}: non-numeric feature value ({exc}).") from None
+        X = np.array([[r[c] for c in keep] for r in rows], dtype=np.float64)
+    except ValueError:
+        for r, lineno in zip(rows, lines, strict=True):
+            for c in keep:
+                try:
+                    float(r[c])
+                except ValueError:
+                    raise ValueError(
+                        f"{path}: row {lineno}, column {c + 1}: non-numeric feature value "
+                        f"{r[c]!r}.") from None
+        raise  # pragma: no cover - float() and numpy disagree
     return X, labels
 
 
