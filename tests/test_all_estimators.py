@@ -33,6 +33,8 @@ NOT_FIT_S_Y = {
     # fit(X) on features: the kernel bank, and 2LMKL-Inf (its new kernels need features)
     "KernelBank": "tests/mkl/test_bank.py",
     "TwoLayerMKLInf": "tests/mkl/test_two_layer.py",
+    "ArcCosineSVC": "tests/mkl/test_arccos.py",
+    "GMKL": "tests/mkl/test_gmkl.py",
 }
 
 

@@ -308,6 +308,12 @@ def check_features(X, *, name: str = "X", n_features: int | None = None) -> np.n
     """
     if hasattr(X, "toarray") and hasattr(X, "nnz"):
         X = X.toarray()  # features (unlike similarities): zeros are the usual fill
+    if isinstance(X, np.ma.MaskedArray):
+        raise FeatureMatrixError(
+            f"{name} is a masked array ({int(np.ma.count_masked(X))} masked entries); "
+            "masks are not read, and unmasking would use whatever values lie under them. "
+            f"Impute the masked features ({name}.filled(value)) or drop those samples, "
+            "then pass a plain array.")
     try:
         arr = np.asarray(X)
     except ValueError:
@@ -321,7 +327,8 @@ def check_features(X, *, name: str = "X", n_features: int | None = None) -> np.n
     if arr.ndim != 2:
         raise FeatureMatrixError(
             f"{name} must be a 2-D (n_samples, n_features) array, got shape {arr.shape}. "
-            "Reshape a single sample with x.reshape(1, -1).")
+            "Reshape your data: a single sample with x.reshape(1, -1), a single feature "
+            "with x.reshape(-1, 1).")
     if arr.size == 0:
         what = "sample(s)" if arr.shape[0] == 0 else "feature(s)"
         raise FeatureMatrixError(f"{name} is empty: 0 {what} (shape={arr.shape}) while a "
@@ -332,6 +339,13 @@ def check_features(X, *, name: str = "X", n_features: int | None = None) -> np.n
         raise FeatureMatrixError(
             f"{name} contains NaN or inf (first at [{i}, {j}]). Impute missing values "
             "(for example sklearn.impute.SimpleImputer in a Pipeline) or drop those samples.")
+    top = float(np.max(np.abs(arr)))
+    if top > float(np.sqrt(np.finfo(np.float64).max) / (2.0 * max(arr.shape))):
+        raise FeatureMatrixError(
+            f"{name} has entries up to {top:.3g} in magnitude, too large for float64: "
+            "inner products and squared distances summed over the features would overflow "
+            "to inf. Rescale the features (for example z-score them, or divide by "
+            f"np.abs({name}).max()) and rescale test samples by the same factor.")
     if n_features is not None and arr.shape[1] != n_features:
         raise FeatureMatrixError(
             f"{name} has {arr.shape[1]} features, but proxlearn is expecting {n_features} "

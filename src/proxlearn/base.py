@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sklearn.utils import get_tags
 
-__all__ = ["SKLEARN_CHECK_EXCEPTIONS", "PairwiseMixin", "is_pairwise", "row_chunks"]
+__all__ = ["FEATURE_CHECK_EXCEPTIONS", "SKLEARN_CHECK_EXCEPTIONS", "FeatureMixin", "PairwiseMixin", "is_pairwise", "row_chunks"]
 
 #: Working-memory budget of one chunk of test rows in the local methods.
 CHUNK_BYTES = 64 * 2**20
@@ -23,6 +23,18 @@ class PairwiseMixin:
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = True
+        return tags
+
+
+class FeatureMixin:
+    """Mark an estimator as taking feature vectors ``(n_samples, n_features)``:
+    not pairwise, and sparse input accepted (densified by
+    :func:`proxlearn._validation.check_features`)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = False
+        tags.input_tags.sparse = True
         return tags
 
 
@@ -58,3 +70,7 @@ SKLEARN_CHECK_EXCEPTIONS = {
     ),
 }
 
+
+#: The same for estimators on feature data (a ``KernelBank`` inside): 1-D input is
+#: refused there, with scikit-learn's "Reshape your data" advice.
+FEATURE_CHECK_EXCEPTIONS = {"check_dtype_object": SKLEARN_CHECK_EXCEPTIONS["check_dtype_object"]}

@@ -55,6 +55,7 @@ def test_test_rows_use_training_statistics_and_trace():
     Xc = X.copy()
     Xc[:, 2] = 1.0
     bc = KernelBank().fit(Xc)
+    assert bc.n_kernels_ == 13 * 3  # no kernels on the constant feature
     Xt = Xc[:3].copy()
     Xt[:, 2] = 99.0
     np.testing.assert_allclose(bc.stack(Xt), bc.stack()[:3], atol=1e-15)

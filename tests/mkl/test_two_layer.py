@@ -10,7 +10,7 @@ from sklearn.model_selection import KFold, cross_val_score
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import check_estimator
 
-from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS, is_pairwise
+from proxlearn.base import FEATURE_CHECK_EXCEPTIONS, is_pairwise
 from proxlearn.exceptions import FeatureMatrixError, InvalidParameterError, LabelError
 from proxlearn.mkl import KernelBank, TwoLayerMKL, TwoLayerMKLInf, two_layer_mkl
 from proxlearn.mkl._svm_dual import svm_dual
@@ -160,6 +160,6 @@ def test_inf_errors_and_common_checks():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_estimator(TwoLayerMKLInf(max_kernels=1, max_iter=10),
-                        expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
+                        expected_failed_checks=FEATURE_CHECK_EXCEPTIONS)
         check_estimator(TwoLayerMKL(max_iter=10, bank=KernelBank(widths=[1.0], degrees=[1])),
-                        expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
+                        expected_failed_checks=FEATURE_CHECK_EXCEPTIONS)

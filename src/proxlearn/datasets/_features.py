@@ -142,6 +142,14 @@ class FeatureDataset:
                              f"{X.shape[0]} samples; pass one label per row of X.")
         self.X, self.labels = X, labels
 
+    #: The study runner slices feature rows only (``X[rows]``), not ``X[rows][:, cols]``.
+    pairwise = False
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """``X`` (the name the study runner reads for every kind of data set)."""
+        return self.X
+
     @property
     def n_samples(self) -> int:
         return self.X.shape[0]

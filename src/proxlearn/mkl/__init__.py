@@ -15,15 +15,24 @@ also accepts a list of matrices).
   :class:`NonSparseMKL`, :class:`AverageKernelSVC` on ``(n, n, m)`` similarities.
 """
 
+from ._arccos import ArcCosineSVC, arccos_kernel
 from ._bank import DEFAULT_DEGREES, DEFAULT_WIDTHS, KernelBank, LazyKernelStack
 from ._classifiers import KTASVC, AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
 from ._input import check_multi_similarity, check_multi_test
+from ._gmkl import GMKL, GMKLResult, gmkl, gmkl_gradient, product_gaussian_kernel
 from ._kta import alignf, check_kernel_stack
 from ._solvers import MKLResult, lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
 from ._svm_dual import box_knapsack_max, svm_dual
 from ._two_layer import TwoLayerMKL, TwoLayerMKLInf, two_layer_mkl
 
 __all__ = [
+    "ArcCosineSVC",
+    "GMKL",
+    "GMKLResult",
+    "arccos_kernel",
+    "gmkl",
+    "gmkl_gradient",
+    "product_gaussian_kernel",
     "DEFAULT_DEGREES",
     "DEFAULT_WIDTHS",
     "AverageKernelSVC",

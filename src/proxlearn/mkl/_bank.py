@@ -70,7 +70,9 @@ class KernelBank(BaseEstimator):
     degrees : sequence of int, default=(1, 2, 3)
         Polynomial degrees of ``(z . z' + poly_offset)^p``.
     per_feature : bool, default=True
-        Also every kernel on each single feature (``13 (d + 1)`` kernels);
+        Also every kernel on each single feature (``13 (d + 1)`` kernels; a
+        feature constant on the training samples gets none: its kernels would
+        be constant, e.g. Ionosphere's column 2, which makes Zhuang's 33 features);
         ``False``: the 13 all-feature kernels (the inner layer 2LMKL-Inf
         starts from).
     standardize : bool, default=True
@@ -139,7 +141,9 @@ class KernelBank(BaseEstimator):
         else:
             self.mean_, self.scale_ = np.zeros(d), np.ones(d)
         self.Z_ = Z = (X - self.mean_) / self.scale_  # constant features are 0
-        features = [None] + (list(range(d)) if self.per_feature else [])
+        # a feature constant on the training samples gives constant kernels: skipped
+        varies = X.std(axis=0) > 0
+        features = [None] + ([j for j in range(d) if varies[j]] if self.per_feature else [])
         kernels, scales = [], []
         for f in features:
             sq = (Z * Z).sum(1) if f is None else Z[:, f] ** 2  # z . z on the diagonal
@@ -286,29 +290,36 @@ def stack_combine(Ks, w):
 def stack_inner(Ks, W, idx=None):
     """``<W, K_t[idx, idx]>_F`` for every kernel ``t`` (``W`` of shape
     ``(len(idx), len(idx))``; ``idx=None``: all samples)."""
+    W = np.asarray(W, dtype=np.float64)
     if isinstance(Ks, np.ndarray):
-        sub = Ks if idx is None else Ks[np.ix_(idx, idx)]
-        k = sub.shape[0]
-        return np.asarray(W, dtype=np.float64).reshape(k * k) @ sub.reshape(k * k, -1)
+        n_r, n_c, m = Ks.shape
+        if idx is not None:  # zero-padded W: one gemv, no copy of the sub-stack
+            full = np.zeros((n_r, n_c))
+            full[np.ix_(idx, idx)] = W
+            W = full
+        return W.reshape(n_r * n_c) @ Ks.reshape(n_r * n_c, m)
     return Ks.inner(W, idx)
 
 
 def stack_quad(Ks, u):
-    """``u^T K_t u`` for every kernel, on the support of ``u`` only."""
+    """``u^T K_t u`` for every kernel (a lazy stack: on the support of ``u`` only)."""
     u = np.asarray(u, dtype=np.float64)
-    if isinstance(Ks, np.ndarray) and np.count_nonzero(u) > 0.5 * u.size:
+    if isinstance(Ks, np.ndarray):
         n, _, m = Ks.shape
         return (u @ Ks.reshape(n, n * m)).reshape(n, m).T @ u  # one gemv
     sv = np.flatnonzero(u)
     if sv.size == 0:
         return np.zeros(Ks.shape[2])
     us = u[sv]
-    return stack_inner(Ks, np.outer(us, us), sv)
+    return Ks.inner(np.outer(us, us), sv)
 
 
 def stack_take(Ks, rows, cols):
-    """The sub-stack ``Ks[rows][:, cols]``."""
+    """The sub-stack ``Ks[rows][:, cols]`` (the stack itself, not a copy, when
+    ``rows`` and ``cols`` are all samples in order: a binary problem)."""
     if isinstance(Ks, np.ndarray):
+        if _is_all(rows, Ks.shape[0]) and _is_all(cols, Ks.shape[1]):
+            return Ks
         return Ks[np.ix_(rows, cols)]
     return Ks.take(rows, cols)
 
@@ -318,3 +329,8 @@ def stack_entries(Ks, rows, cols):
     if isinstance(Ks, np.ndarray):
         return Ks[np.asarray(rows), np.asarray(cols), :]
     return Ks.entries(rows, cols)
+
+
+def _is_all(idx, n):
+    idx = np.asarray(idx)
+    return idx.shape == (n,) and np.array_equal(idx, np.arange(n))

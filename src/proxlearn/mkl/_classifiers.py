@@ -169,7 +169,11 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         rows = np.arange(T.shape[0])
         for k, (u, res) in enumerate(zip(self._uw, self.results_)):
             sv = np.flatnonzero(u)  # only the support vectors' columns are needed
-            if sv.size:
+            if not sv.size:
+                continue
+            if isinstance(T, np.ndarray):  # one gemv on the whole stack, no sub-stack copy
+                raw[:, k] += self._combine_test(T, res)[:, sv] @ u[sv]
+            else:  # lazy: compute the support vectors' columns only
                 raw[:, k] += self._combine_test(stack_take(T, rows, sv), res) @ u[sv]
         return raw
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 import numpy as np
 import scipy.optimize
 
-from .._linalg import center_kernel
 from .._validation import InvalidParameterError, check_option, check_similarity
 
 __all__ = ["alignf", "check_kernel_stack"]
@@ -88,11 +87,24 @@ def alignf(kernels, target, *, normalize="l2"):
     n, _, m = Ks.shape
     if Y.shape != (n, n):
         raise InvalidParameterError(f"target must be ({n}, {n}) like the kernels, got {Y.shape}.")
-    F = np.stack([center_kernel(Ks[:, :, k]).ravel() for k in range(m)], axis=1)  # (n^2, m)
+    # centre every kernel at once (H K H), then M = F^T F by one gemm: the QR of the
+    # (n^2, m) matrix F cost 2-3x more and dominated KTA on Zhuang's 793-kernel bank
+    Fc = Ks - Ks.mean(axis=0, keepdims=True) - Ks.mean(axis=1, keepdims=True) \
+        + Ks.mean(axis=(0, 1), keepdims=True)
+    F = Fc.reshape(n * n, m)
     a = F.T @ Y.ravel()
-    Q, R = np.linalg.qr(F)  # M = F^T F = R^T R
-    # v^T M v - 2 v^T a = ||R v - c||^2 - ||c||^2 with R^T c = a
-    c, *_ = np.linalg.lstsq(R.T, a, rcond=None)
+    M = F.T @ F
+    # v^T M v - 2 v^T a = ||R v - c||^2 - ||c||^2 with M = R^T R, R^T c = a
+    # (R = Lambda^1/2 Q^T over M's eigenvalues above 1e-12 of the largest; a lies in
+    # the range of F^T, hence of M)
+    lam, Q = np.linalg.eigh(M)
+    keep = lam > 1e-12 * max(lam[-1], 0.0) if lam[-1] > 0 else np.zeros(m, dtype=bool)
+    if not keep.any():
+        raise InvalidParameterError(
+            "every centred kernel is zero: no combination is aligned with the target.")
+    root = np.sqrt(lam[keep])
+    R = root[:, None] * Q[:, keep].T
+    c = (Q[:, keep].T @ a) / root
     v, _ = scipy.optimize.nnls(R, c)
     if not np.any(v > 0):
         raise InvalidParameterError(

@@ -22,7 +22,7 @@ from ._report import (
 from ._runner import CellResult, StudyResult, run_cell, run_study
 
 # methods defined next to their estimators register themselves on import
-from . import _methods_isvm, _methods_kundu, _methods_multi, _methods_simmkl, _methods_simsvm, _methods_svmca  # noqa: E402,F401  isort: skip
+from . import _methods_isvm, _methods_kundu, _methods_multi, _methods_simmkl, _methods_simsvm, _methods_svmca, _methods_zhuang_mkl  # noqa: E402,F401,E501  isort: skip
 from ._full_data import full_data_tables, table_5_1, table_5_2  # noqa: E402
 from ._reproduce import SECTIONS, reproduce  # noqa: E402
 

@@ -14,6 +14,7 @@ protocol               splits  test  CV    source
 ``kundu2010``          5       bal.  5     Kundu et al. (2010): balanced   
 ``custom``             5       20%   5     anything set on the command line
 ``multi``              5       20%   3     several similarity matrices (grid set ``multi``)
+``zhuang2011``         20      50%   5     Zhuang (2011) ch. 4-5, feature data
 =====================  ======  ====  ====  ============================================
 
 Implementation choices (the papers leave them open):
@@ -90,6 +91,7 @@ PROTOCOLS: dict[str, Protocol] = {
         ),
         Protocol("custom", 5, 0.2, 5, "chen2009"),
         Protocol("multi", 5, 0.2, 3, "multi"),
+        Protocol("zhuang2011", 20, 0.5, 5, "zhuang2011", metrics=("error", "accuracy")),
     )
 }
 

@@ -180,8 +180,13 @@ def f_score_pct(y_true, y_pred, classes) -> float:
     return float(100.0 * f1_score(y_true, y_pred, average="macro", zero_division=0.0))
 
 
+def _take(S, rows, cols, pairwise):
+    return S[np.ix_(rows, cols)] if pairwise else S[rows]
+
+
 def run_cell(
-    S, y, method_name, train, test, protocol: Protocol, seed: int, dataset: str | None = None
+    S, y, method_name, train, test, protocol: Protocol, seed: int, dataset: str | None = None,
+    pairwise: bool = True,
 ) -> dict:
     """Nested CV on ``train``, refit, and test error on ``test`` (a plain dict).
 
@@ -189,13 +194,15 @@ def run_cell(
     index its rows. Only ``S[train][:, train]`` is used for model selection and
     fitting, ``S[test][:, train]`` for testing. ``dataset`` selects a
     data-set-specific variant of the method if one is registered (see
-    :func:`~proxlearn.study.get_method`).
+    :func:`~proxlearn.study.get_method`). ``pairwise=False``: ``S`` is a
+    feature matrix (a :class:`~proxlearn.datasets.FeatureDataset`) and only
+    its rows are sliced.
     """
     start = time.perf_counter()
     method = get_method(method_name, dataset)
     S = np.asarray(S, dtype=np.float64)
     y = np.asarray(y)
-    S_tr = S[np.ix_(train, train)]
+    S_tr = _take(S, train, train, pairwise)
     y_tr = y[train]
     folds = inner_folds(y_tr, protocol.cv, seed)
     # only grid values valid in every inner fold (k < inner training size)
@@ -204,9 +211,9 @@ def run_cell(
     mistakes = np.zeros(len(grid))
     for fit_idx, val_idx in folds:
         preds = method.evaluate_grid(
-            S_tr[np.ix_(fit_idx, fit_idx)],
+            _take(S_tr, fit_idx, fit_idx, pairwise),
             y_tr[fit_idx],
-            S_tr[np.ix_(val_idx, fit_idx)],
+            _take(S_tr, val_idx, fit_idx, pairwise),
             grid,
         )
         for g, pred in enumerate(preds):
@@ -214,7 +221,7 @@ def run_cell(
     best = int(np.argmin(mistakes))  # first minimum = first in grid order
     params = grid[best]
     model = method.build(**params).fit(S_tr, y_tr)
-    y_pred = model.predict(S[np.ix_(test, train)])
+    y_pred = model.predict(_take(S, test, train, pairwise))
     return {
         "error": _error_pct(y[test], y_pred),
         "f_score": f_score_pct(y[test], y_pred, np.unique(y)),
@@ -358,7 +365,8 @@ def run_study(
                         CellResult(data.name, m, i, cached=True, **_cell_fields(hit))
                     )
                 else:
-                    todo.append((data.name, m, i, key, S, y, tr, te))
+                    todo.append((data.name, m, i, key, S, y, tr, te,
+                                 getattr(data, "pairwise", True)))
     if cached_only:
         todo = []
     # partition-major order: a run stopped early (or snapshotted with
@@ -369,8 +377,8 @@ def run_study(
         progress(len(result.cells), total)
 
     def jobs_iter():
-        for name, m, i, key, S, y, tr, te in todo:
-            yield delayed(_run_cell_keyed)(name, m, i, key, S, y, tr, te, protocol, seed)
+        for name, m, i, key, S, y, tr, te, pw in todo:
+            yield delayed(_run_cell_keyed)(name, m, i, key, S, y, tr, te, protocol, seed, pw)
 
     found: dict[str, tuple[str, set]] = {}
     backend = {"backend": "dask"} if scheduler else {}
@@ -424,14 +432,15 @@ def _cell_fields(payload: dict) -> dict:
     return fields
 
 
-def _run_cell_keyed(name, m, i, key, S, y, tr, te, protocol, seed):
+def _run_cell_keyed(name, m, i, key, S, y, tr, te, protocol, seed, pairwise=True):
     # seed the inner folds per partition so cells are independent of run order;
     # warnings are recorded and returned (a worker's would print once per fold)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")  # every cell's own, to count the cells
         for quiet in (DeprecationWarning, PendingDeprecationWarning):  # for developers
             warnings.simplefilter("ignore", quiet)
-        payload = run_cell(S, y, m, tr, te, protocol, seed + 1000 * i, dataset=name)
+        payload = run_cell(S, y, m, tr, te, protocol, seed + 1000 * i, dataset=name,
+                           pairwise=pairwise)
     seen = {}
     for w in caught:
         seen.setdefault(_warning_key(w.category, w.message), f"{w.category.__name__}: {w.message}")
