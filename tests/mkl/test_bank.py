@@ -100,6 +100,28 @@ def test_lazy_stack_equals_dense_for_every_operation():
                                dense[idx, idx[::-1], :], atol=1e-15)
 
 
+def test_categorical_features_take_the_one_hot_path_with_the_same_numbers():
+    rng = np.random.default_rng(4)
+    X = np.hstack([rng.normal(size=(50, 2)), rng.integers(0, 2, size=(50, 3)),
+                   rng.integers(0, 4, size=(50, 1))])
+    dense = KernelBank().fit(X).stack()
+    lazy = KernelBank(max_memory=1).fit(X).stack()
+    assert sorted(lazy.cat) == [2, 3, 4, 5] and lazy.n_codes == 2 * 3 + 4
+    w = rng.random(dense.shape[2])
+    w[::4] = 0.0
+    u = rng.normal(size=50)
+    u[::3] = 0.0
+    np.testing.assert_allclose(stack_combine(lazy, w), dense @ w, atol=1e-14)
+    np.testing.assert_allclose(stack_quad(lazy, u), np.einsum("i,ijt,j->t", u, dense, u),
+                               atol=1e-14)
+    idx = np.array([2, 8, 9, 30, 41])
+    W = rng.normal(size=(5, 5))
+    np.testing.assert_allclose(stack_inner(lazy, W, idx), stack_inner(dense, W, idx),
+                               atol=1e-14)
+    test = KernelBank(max_memory=1).fit(X).stack(X[:7])  # test rows: codes of both sides
+    np.testing.assert_allclose(stack_combine(test, w), (dense @ w)[:7], atol=1e-14)
+
+
 def test_memory_rule():
     X, _ = _data(n=50)
     bank = KernelBank(max_memory=8 * 52 * 50 * 50).fit(X)  # exactly fits

@@ -23,6 +23,7 @@ from ._gmkl import GMKL, GMKLResult, gmkl, gmkl_gradient, product_gaussian_kerne
 from ._kta import alignf, check_kernel_stack
 from ._solvers import MKLResult, lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
 from ._svm_dual import box_knapsack_max, svm_dual
+from ._umkl import UMKL, UMKLResult, umkl, umkl_objective
 from ._two_layer import TwoLayerMKL, TwoLayerMKLInf, two_layer_mkl
 
 __all__ = [
@@ -40,6 +41,10 @@ __all__ = [
     "KernelBank",
     "LazyKernelStack",
     "TwoLayerMKL",
+    "UMKL",
+    "UMKLResult",
+    "umkl",
+    "umkl_objective",
     "TwoLayerMKLInf",
     "two_layer_mkl",
     "LpMKL",
