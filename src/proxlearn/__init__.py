@@ -44,6 +44,7 @@ except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+unknown"
 
 _SUBMODULES = (
+    "cluster",
     "datasets",
     "discriminant",
     "exceptions",

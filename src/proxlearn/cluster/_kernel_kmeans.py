@@ -1,0 +1,513 @@
+"""k-means on a precomputed kernel, and constrained k-means (Zhuang 2011, ch. 3 baselines).
+
+=====================  =========================================  ==============================
+estimator              problem                                    input
+=====================  =========================================  ==============================
+``KernelKMeans``       ``min_z sum_i ||phi(x_i) - mu_{z_i}||^2``  kernel ``K`` (n, n);
+                       (Lloyd's algorithm in feature space)       ``predict``: ``K_test`` (m, n)
+``ConstrainedKMeans``  the same in Euclidean feature space,       features ``X`` (n, d) and
+                       every must-link pair in one cluster,       :class:`PairwiseConstraints`
+                       no cannot-link pair in one cluster
+                       (COP-k-means, greedy)
+=====================  =========================================  ==============================
+
+With ``mu_c = (1/|c|) sum_{i in c} phi(x_i)`` the squared feature-space distance
+of a point ``x`` to a centre needs only kernel values:
+
+    ||phi(x) - mu_c||^2 = k(x, x) - (2/|c|) sum_{i in c} k(x, x_i)
+                          + (1/|c|^2) sum_{i, j in c} K_ij.
+
+``k(x, x)`` is the same for every centre, so the assignment (the argmin over
+``c``) does not need it: ``predict`` takes only the ``(m, n_train)`` test-to-train
+kernel. ``inertia_`` adds the training diagonal back.
+
+References
+----------
+Zhuang (2011), PhD thesis, section 3.5.1: learned kernels are evaluated by
+kernel k-means; the baselines are "k-means clustering using Euclidean metric"
+and "ck-means: the constrained k-means clustering algorithm using Euclidean
+metric and side information" (Tables 3.2 and 3.7). The thesis cites no
+algorithm for ck-means; it takes the protocol of Hoi, Jin & Lyu (ICML 2007),
+whose constrained k-means is Wagstaff, Cardie, Rogers & Schroedl (ICML 2001),
+"Constrained k-means clustering with background knowledge" (COP-KMEANS): each
+point goes to the nearest centre that violates no constraint with the points
+already assigned in this pass; centres are the cluster means.
+Dhillon, Guan & Kulis (KDD 2004), "Kernel k-means, spectral clustering and
+normalized cuts": kernel k-means and the distance formula above.
+Arthur & Vassilvitskii (SODA 2007): k-means++ seeding (here with squared
+feature-space distances, and the greedy variant of scikit-learn with
+``2 + log(k)`` candidates per centre).
+
+Choices where the sources are silent (ours)
+-------------------------------------------
+* ``tol``: the iterations stop when the assignment no longer changes, or when
+  the squared movement of the centres ``sum_c ||mu_c^new - mu_c^old||^2`` is at
+  most ``tol`` times the total variance of the data, ``tr(K)/n - 1'K1/n^2``
+  (scikit-learn uses the mean per-feature variance). After a stop on ``tol`` a
+  last assignment step makes ``labels_`` the nearest centres, so
+  ``predict(K_train)`` reproduces ``labels_`` (as in scikit-learn).
+* Empty clusters (kernel k-means): the points farthest from their centres are
+  moved into them (scikit-learn's rule).
+* COP-k-means: must-linked points are merged into "chunklets" (connected
+  components of the must-link graph) that are assigned as a whole, so every
+  must-link holds. Chunklets with cannot-links are assigned one at a time in
+  decreasing order of their number of cannot-link neighbours (random order among
+  ties; Wagstaff et al. use the data order) -- the most constrained first fails
+  least often. When no cluster is free of conflicts the original algorithm
+  stops with failure: ``strict=True`` does the same (a run fails; all runs
+  failing raises :class:`~proxlearn.exceptions.SolverError`); the default takes
+  the cluster with the fewest violated cannot-links (then the nearest), counts
+  them in ``n_violations_`` and warns. Among the ``n_init`` runs the one with the
+  fewest violations, then the lowest inertia, is kept.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.cluster import kmeans_plusplus
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import (
+    InvalidParameterError,
+    check_features,
+    check_positive,
+    check_similarity,
+    check_test_similarity,
+)
+from ..base import FeatureMixin, PairwiseMixin
+from ..exceptions import SolverError
+from ._constraints import PairwiseConstraints
+
+__all__ = ["ConstrainedKMeans", "KernelKMeans"]
+
+
+def _check_int(value, name: str, low: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < low:
+        raise InvalidParameterError(f"{name} must be an integer >= {low}, got {value!r}.")
+    return int(value)
+
+
+def _check_n_clusters(n_clusters, n: int, what: str = "samples") -> int:
+    c = _check_int(n_clusters, "n_clusters")
+    if c > n:
+        raise InvalidParameterError(
+            f"n_clusters={c} is larger than the number of {what} ({n}); choose "
+            f"n_clusters <= {n}."
+        )
+    return c
+
+
+# --- kernel k-means -------------------------------------------------------------------
+
+
+def _centres(K, labels, c):
+    """Centre weights ``W`` (n, c) with ``W[i, z_i] = 1/|z_i|``, ``KW = K W`` and
+    ``||mu_c||^2 = diag(W' K W)``. Empty clusters get zero weights."""
+    n = K.shape[0]
+    counts = np.bincount(labels, minlength=c).astype(np.float64)
+    W = np.zeros((n, c))
+    W[np.arange(n), labels] = 1.0 / counts[labels]
+    KW = K @ W
+    sqn = np.einsum("ic,ic->c", W, KW)
+    return W, KW, sqn
+
+
+def _relocate_empty(labels, dist_own, c):
+    """Move the points farthest from their centres into empty clusters."""
+    counts = np.bincount(labels, minlength=c)
+    empty = np.flatnonzero(counts == 0)
+    if empty.size == 0:
+        return labels
+    labels = labels.copy()
+    order = np.argsort(-dist_own, kind="stable")
+    pos = 0
+    for e in empty:  # a loop over empty clusters; the pointer skips few points
+        while counts[labels[order[pos]]] <= 1:
+            pos += 1
+        i = order[pos]
+        counts[labels[i]] -= 1
+        labels[i] = e
+        counts[e] = 1
+        pos += 1
+    return labels
+
+
+def _kmeanspp(K, diag, c, rng):
+    """Greedy k-means++ seeding with squared feature-space distances; returns
+    the indices of ``c`` seed points."""
+    n = K.shape[0]
+    n_trials = 2 + int(np.log(c))
+    seeds = np.empty(c, dtype=np.intp)
+    seeds[0] = rng.randint(n)
+    closest = np.maximum(diag + diag[seeds[0]] - 2.0 * K[:, seeds[0]], 0.0)
+    for k in range(1, c):
+        pot = closest.sum()
+        if pot <= 0.0:  # every point coincides with a seed: draw among the others
+            rest = np.setdiff1d(np.arange(n), seeds[:k])
+            seeds[k] = rest[rng.randint(rest.size)]
+        else:
+            cand = np.searchsorted(np.cumsum(closest), rng.uniform(size=n_trials) * pot)
+            cand = np.minimum(cand, n - 1)
+            d = np.maximum(diag[None, :] + diag[cand][:, None] - 2.0 * K[cand], 0.0)
+            d = np.minimum(closest[None, :], d)
+            best = int(np.argmin(d.sum(axis=1)))
+            seeds[k] = cand[best]
+        closest = np.minimum(closest, np.maximum(diag + diag[seeds[k]] - 2.0 * K[:, seeds[k]], 0.0))
+    return seeds
+
+
+def _kernel_kmeans_single(K, diag, c, max_iter, tol_abs, rng):
+    """One run of Lloyd's algorithm in feature space. Returns
+    ``(labels, W, sqn, inertia, n_iter, converged)``; ``W``, ``sqn`` define the
+    centres, and ``labels`` are the nearest centres."""
+    seeds = _kmeanspp(K, diag, c, rng)
+    D = diag[seeds][None, :] - 2.0 * K[:, seeds]
+    labels = np.argmin(D, axis=1)
+    labels = _relocate_empty(labels, D[np.arange(len(labels)), labels] + diag, c)
+    W, KW, sqn = _centres(K, labels, c)
+    converged = False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        D = sqn[None, :] - 2.0 * KW
+        new = np.argmin(D, axis=1)
+        if np.array_equal(new, labels):
+            converged = True
+            break
+        new = _relocate_empty(new, D[np.arange(len(new)), new] + diag, c)
+        W2, KW2, sqn2 = _centres(K, new, c)
+        shift = float(np.sum(sqn2 + sqn - 2.0 * np.einsum("ic,ic->c", W, KW2)))
+        labels, W, KW, sqn = new, W2, KW2, sqn2
+        if shift <= tol_abs:
+            converged = True
+            break
+    D = sqn[None, :] - 2.0 * KW  # final assignment to the returned centres
+    labels = np.argmin(D, axis=1)
+    inertia = float(np.sum(diag + D[np.arange(len(labels)), labels]))
+    return labels, W, sqn, inertia, n_iter, converged
+
+
+class KernelKMeans(PairwiseMixin, ClusterMixin, BaseEstimator):
+    """k-means in the feature space of a precomputed kernel (Lloyd's algorithm).
+
+    Parameters
+    ----------
+    n_clusters : int, default=2
+    n_init : int, default=10
+        Runs from different k-means++ seeds; the one with the lowest inertia is kept.
+    max_iter : int, default=300
+        Lloyd iterations per run.
+    tol : float, default=1e-6
+        Stop when the squared centre movement is at most ``tol`` times the
+        total variance ``tr(K)/n - 1'K1/n^2`` (or when no label changes). Ours:
+        the thesis gives no stopping rule.
+    random_state : int, RandomState or None
+        Seeds the k-means++ initialisations.
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n,), int
+    inertia_ : float
+        ``sum_i ||phi(x_i) - mu_{labels_i}||^2``.
+    n_iter_ : int
+        Lloyd iterations of the kept run.
+    n_features_in_ : int
+        Number of training samples (columns a test kernel must have).
+
+    Notes
+    -----
+    ``K`` must be a kernel (positive semidefinite) for the distances to be
+    squared Euclidean distances; an asymmetric ``K`` is replaced by its symmetric
+    part. On an indefinite similarity the iteration still runs but need not
+    converge; make it PSD first (for example with
+    :class:`proxlearn.transforms.SpectrumTransformer`). A non-converged kept run
+    warns with ``ConvergenceWarning``.
+
+    Cost per iteration ``O(n^2 k)`` (one product ``K W``); memory ``O(n k)``
+    besides ``K``.
+    """
+
+    def __init__(self, n_clusters=2, *, n_init=10, max_iter=300, tol=1e-6, random_state=None):
+        self.n_clusters = n_clusters
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+
+    def fit(self, K, y=None):
+        """Cluster the ``n`` training samples of the ``(n, n)`` kernel ``K``. ``y`` is ignored."""
+        K = check_similarity(K, name="K", symmetric="symmetrize")
+        n = K.shape[0]
+        c = _check_n_clusters(self.n_clusters, n)
+        n_init = _check_int(self.n_init, "n_init")
+        max_iter = _check_int(self.max_iter, "max_iter")
+        tol = check_positive(self.tol, "tol", allow_zero=True)
+        rng = check_random_state(self.random_state)
+        diag = np.diag(K).copy()
+        total_var = max(float(diag.mean() - K.mean()), 0.0)
+        best = None
+        for seed in rng.randint(np.iinfo(np.int32).max, size=n_init):
+            run = _kernel_kmeans_single(K, diag, c, max_iter, tol * total_var,
+                                        np.random.RandomState(seed))
+            if best is None or run[3] < best[3]:
+                best = run
+        labels, W, sqn, inertia, n_iter, converged = best
+        if not converged:
+            warnings.warn(
+                f"KernelKMeans did not converge in max_iter={max_iter} iterations; increase "
+                "max_iter, or check that K is positive semidefinite (Lloyd's algorithm "
+                "need not converge on an indefinite similarity).",
+                ConvergenceWarning, stacklevel=2)
+        self.labels_ = labels.astype(np.intp)
+        self.inertia_ = inertia
+        self.n_iter_ = int(n_iter)
+        self._weights = W
+        self._centre_sq_norms = sqn
+        self.n_features_in_ = n
+        return self
+
+    def _distances(self, K_test):
+        """``||phi(x) - mu_c||^2 - k(x, x)`` for each test row and centre."""
+        return self._centre_sq_norms[None, :] - 2.0 * (K_test @ self._weights)
+
+    def predict(self, K_test):
+        """Nearest cluster centre for each row of the ``(m, n_train)`` test kernel."""
+        check_is_fitted(self, "labels_")
+        K_test = check_test_similarity(K_test, self.n_features_in_, name="K_test")
+        return np.argmin(self._distances(K_test), axis=1).astype(np.intp)
+
+
+# --- constrained k-means (COP-k-means) ---------------------------------------------------
+
+
+def _as_constraints(constraints, n: int) -> PairwiseConstraints | None:
+    """``None``, a :class:`PairwiseConstraints`, a ``(pairs, labels)`` tuple or a
+    symmetric ``n x n`` matrix ``T`` -> :class:`PairwiseConstraints` over ``n`` points."""
+    if constraints is None:
+        return None
+    if isinstance(constraints, PairwiseConstraints):
+        pc = constraints
+    elif isinstance(constraints, tuple) and len(constraints) == 2:
+        pc = PairwiseConstraints(constraints[0], constraints[1], n)
+    elif sp.issparse(constraints) or (np.ndim(constraints) == 2
+                                      and np.shape(constraints)[0] == np.shape(constraints)[1]):
+        pc = PairwiseConstraints.from_matrix(constraints)
+    else:
+        raise InvalidParameterError(
+            "constraints must be a proxlearn.cluster.PairwiseConstraints, a (pairs, labels) "
+            f"tuple or a symmetric n x n matrix T, got {type(constraints).__name__} of shape "
+            f"{np.shape(constraints)}. To make constraints from class labels use "
+            "proxlearn.cluster.make_pairwise_constraints(y) (class labels themselves are not "
+            "side information)."
+        )
+    if pc.n != n:
+        raise InvalidParameterError(
+            f"the constraints refer to {pc.n} points but X has {n} samples; pass the "
+            "constraints made for these samples, in their order."
+        )
+    return pc
+
+
+class ConstrainedKMeans(FeatureMixin, ClusterMixin, BaseEstimator):
+    """Constrained k-means (COP-k-means, Wagstaff et al. 2001): the thesis's ck-means.
+
+    Euclidean k-means on feature vectors in which every must-link pair shares a
+    cluster and, as far as the greedy assignment can, no cannot-link pair does.
+    The baseline "ck-means" of Zhuang (2011), Tables 3.2 and 3.7 ("constrained
+    k-means using Euclidean metric and side information").
+
+    Parameters
+    ----------
+    n_clusters : int, default=2
+    n_init : int, default=10
+        Runs from different k-means++ seeds (and tie orders); the run with the
+        fewest violated cannot-links, then the lowest inertia, is kept.
+    max_iter : int, default=300
+    tol : float, default=1e-6
+        Stop when the squared centre movement is at most ``tol`` times the total
+        variance of ``X`` (or when no label changes). Ours.
+    strict : bool, default=False
+        ``True``: Wagstaff et al.'s rule, a pass in which some point has no
+        conflict-free cluster fails the run (all runs failing raises
+        :class:`~proxlearn.exceptions.SolverError`). ``False``: such a point goes
+        to the cluster with the fewest violated cannot-links (then the nearest),
+        and a ``UserWarning`` reports the violations.
+    random_state : int, RandomState or None
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n,), int
+    cluster_centers_ : ndarray of shape (n_clusters, n_features)
+        Means of the clusters of ``labels_``.
+    inertia_ : float
+        Sum of squared distances of the samples to their cluster centres.
+    n_iter_ : int
+    n_violations_ : int
+        Cannot-link pairs inside one cluster in ``labels_`` (must-links always hold).
+    n_features_in_ : int
+
+    Notes
+    -----
+    Works on features (the thesis's Euclidean baseline), not on a kernel. Must-link
+    pairs are merged into chunklets (connected components of the must-link graph)
+    assigned as a whole; a cannot-link inside a chunklet makes the constraints
+    unsatisfiable and is refused. ``fit(X)`` without constraints is plain k-means.
+    ``predict`` assigns new points to the nearest centre (they carry no constraints).
+    """
+
+    def __init__(self, n_clusters=2, *, n_init=10, max_iter=300, tol=1e-6, strict=False,
+                 random_state=None):
+        self.n_clusters = n_clusters
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.strict = strict
+        self.random_state = random_state
+
+    def fit(self, X, constraints=None):
+        """Cluster the rows of ``X`` under ``constraints``.
+
+        ``constraints``: a :class:`~proxlearn.cluster.PairwiseConstraints` over the
+        ``n`` rows, a ``(pairs, labels)`` tuple, a symmetric ``n x n`` matrix ``T``
+        (``+1`` must-link, ``-1`` cannot-link), or ``None`` (plain k-means).
+        """
+        X = check_features(X)
+        n = X.shape[0]
+        c = _check_n_clusters(self.n_clusters, n)
+        n_init = _check_int(self.n_init, "n_init")
+        max_iter = _check_int(self.max_iter, "max_iter")
+        tol = check_positive(self.tol, "tol", allow_zero=True)
+        if not isinstance(self.strict, bool | np.bool_):
+            raise InvalidParameterError(f"strict must be True or False, got {self.strict!r}.")
+        pc = _as_constraints(constraints, n)
+        if pc is None:
+            pc = PairwiseConstraints(np.empty((0, 2), dtype=np.intp), np.empty(0), n)
+        conflicts = pc.transitive_conflicts()
+        if conflicts.size:
+            i, j = pc.pairs[conflicts[0]]
+            raise InvalidParameterError(
+                f"{conflicts.size} cannot-link constraint(s) join points that a chain of "
+                f"must-links puts in one cluster (first: ({int(i)}, {int(j)})); no partition "
+                "satisfies them. Remove the contradicting constraints (see "
+                "PairwiseConstraints.transitive_conflicts()) or use a method that tolerates "
+                "noisy side information."
+            )
+        g, comp = pc.connected_components("must-link")
+        if g < c:
+            raise InvalidParameterError(
+                f"the must-link constraints join the {n} samples into {g} group(s), fewer "
+                f"than n_clusters={c}; some clusters would have to stay empty. Lower "
+                "n_clusters or use fewer must-links."
+            )
+        # chunklets: sizes and means
+        A = sp.csr_matrix((np.ones(n), (comp, np.arange(n))), shape=(g, n))
+        size = np.asarray(A.sum(axis=1)).ravel()
+        M = (A @ X) / size[:, None]
+        cl = pc.cannot_link
+        ga, gb = comp[cl[:, 0]], comp[cl[:, 1]]
+        G = sp.csr_matrix((np.ones(2 * ga.size), (np.r_[ga, gb], np.r_[gb, ga])), shape=(g, g))
+        G.sum_duplicates()
+        deg = np.diff(G.indptr)
+        constrained = np.flatnonzero(deg > 0)
+        total_var = float(((X - X.mean(axis=0)) ** 2).sum() / n)
+        rng = check_random_state(self.random_state)
+        best, best_key = None, None
+        for seed in rng.randint(np.iinfo(np.int32).max, size=n_init):
+            run_rng = np.random.RandomState(seed)
+            centres = kmeans_plusplus(X, c, random_state=run_rng)[0]
+            tie = run_rng.permutation(constrained.size)
+            order = constrained[np.lexsort((tie, -deg[constrained]))]
+            run = _cop_kmeans_single(M, size, G, order, centres, max_iter, tol * total_var,
+                                     self.strict)
+            if run is None:  # strict and infeasible
+                continue
+            labels_g, centres, n_iter, converged = run
+            labels = labels_g[comp]
+            inertia = float(((X - centres[labels]) ** 2).sum())
+            n_viol = int(np.count_nonzero(labels[cl[:, 0]] == labels[cl[:, 1]]))
+            key = (n_viol, inertia)
+            if best is None or key < best_key:
+                best, best_key = (labels, centres, n_iter, converged), key
+        if best is None:
+            raise SolverError(
+                f"COP-k-means found no assignment that keeps every cannot-link apart in any "
+                f"of the n_init={n_init} runs (strict=True, n_clusters={c}). Use more runs, "
+                "strict=False (fewest violations) or fewer constraints."
+            )
+        labels, centres, n_iter, converged = best
+        if best_key[0]:
+            warnings.warn(
+                f"ConstrainedKMeans could not keep {best_key[0]} of {cl.shape[0]} cannot-link "
+                f"pair(s) apart with n_clusters={c} (greedy assignment; the best of "
+                f"{n_init} runs). They are counted in n_violations_.",
+                UserWarning, stacklevel=2)
+        if not converged:
+            warnings.warn(f"ConstrainedKMeans did not converge in max_iter={max_iter} "
+                          "iterations; increase max_iter.", ConvergenceWarning, stacklevel=2)
+        self.labels_ = labels.astype(np.intp)
+        self.cluster_centers_ = centres
+        self.inertia_ = best_key[1]
+        self.n_iter_ = int(n_iter)
+        self.n_violations_ = best_key[0]
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def fit_predict(self, X, constraints=None):
+        """``fit(X, constraints).labels_``."""
+        return self.fit(X, constraints).labels_
+
+    def predict(self, X):
+        """Nearest cluster centre (Euclidean) for each row of ``X``."""
+        check_is_fitted(self, "cluster_centers_")
+        X = check_features(X, n_features=self.n_features_in_)
+        C = self.cluster_centers_
+        d = (C ** 2).sum(axis=1)[None, :] - 2.0 * X @ C.T
+        return np.argmin(d, axis=1).astype(np.intp)
+
+
+def _cop_kmeans_single(M, size, G, order, centres, max_iter, tol_abs, strict):
+    """Lloyd iterations over chunklets (means ``M``, sizes ``size``) with the
+    cannot-link chunklet graph ``G`` and the assignment ``order`` of the
+    constrained chunklets. Returns ``(labels, centres, n_iter, converged)`` or
+    ``None`` when ``strict`` and a pass fails."""
+    c = centres.shape[0]
+    indptr, indices = G.indptr, G.indices
+    msq = (M ** 2).sum(axis=1)
+    labels = None
+    converged = False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        cost = size[:, None] * np.maximum(
+            msq[:, None] + (centres ** 2).sum(axis=1)[None, :] - 2.0 * M @ centres.T, 0.0)
+        new = np.argmin(cost, axis=1)  # chunklets without cannot-links: free choice
+        new[order] = -1
+        for k in order:  # sequential: each choice depends on the earlier ones
+            nb = new[indices[indptr[k]:indptr[k + 1]]]
+            nb = nb[nb >= 0]
+            if nb.size == 0:
+                new[k] = np.argmin(cost[k])
+                continue
+            viol = np.bincount(nb, minlength=c)
+            least = viol.min()
+            if least and strict:
+                return None
+            new[k] = np.argmin(np.where(viol == least, cost[k], np.inf))
+        sums = np.zeros_like(centres)
+        np.add.at(sums, new, size[:, None] * M)
+        counts = np.bincount(new, weights=size, minlength=c)
+        new_centres = centres.copy()  # an empty cluster keeps its centre
+        filled = counts > 0
+        new_centres[filled] = sums[filled] / counts[filled, None]
+        same = labels is not None and np.array_equal(new, labels)
+        shift = float(((new_centres - centres) ** 2).sum())
+        labels, centres = new, new_centres
+        if same or shift <= tol_abs:
+            converged = True
+            break
+    return labels, centres, n_iter, converged
