@@ -169,3 +169,42 @@ def test_gamma_star_solves_its_problem(seed, m, floor):
     prob.solve(solver="CLARABEL")
     value = np.sum(a[a > 0] / g[a > 0])
     assert value <= prob.value * (1 + 1e-5) + 1e-9
+
+
+def test_svm_dual_falls_back_when_libsvm_hits_its_iteration_cap(monkeypatch):
+    """libsvm never reached tol 1e-7 on a nearly constant kernel (entries 1 +- 6e-6, a
+    2LMKL line-search trial on Liver) and ran for minutes; svm_dual caps the SMO
+    iterations and re-solves at libsvm's default 1e-3. A tiny cap makes an ordinary
+    problem take that route: the answer is feasible and near-optimal (cvxpy)."""
+    import cvxpy as cp
+
+    import proxlearn.mkl._svm_dual as sd
+
+    calls = []
+    real = sd.libsvm_fit
+
+    def spy(K, y, C, *, tol, max_iter):
+        out = real(K, y, C, tol=tol, max_iter=max_iter)
+        calls.append((tol, int(np.max(out["n_iter"]))))
+        return out
+
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(60, 3))
+    K = Z @ Z.T + 0.1 * np.eye(60)
+    y = np.where(Z[:, 0] + 0.3 * rng.normal(size=60) > 0, 1.0, -1.0)
+    enc = (y > 0).astype(float)
+    n7 = int(np.max(real(K, enc, 1.0, tol=1e-7, max_iter=-1)["n_iter"]))
+    n3 = int(np.max(real(K, enc, 1.0, tol=1e-3, max_iter=-1)["n_iter"]))
+    assert n3 + 1 < n7  # a cap between the two makes 1e-7 fail and 1e-3 succeed
+    monkeypatch.setattr(sd, "MAX_SMO_ITER", n3 + 1)
+    monkeypatch.setattr(sd, "libsvm_fit", spy)
+    sol = sd.svm_dual(K, y, 1.0)
+    assert calls[0] == (1e-7, n3 + 1) and calls[1] == (1e-3, n3)  # capped, then the fallback
+    assert np.all(sol.alpha >= 0) and np.all(sol.alpha <= 1.0) and abs(sol.alpha @ y) < 1e-8
+    a = cp.Variable(60)
+    L = np.linalg.cholesky(K)
+    prob = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.sum_squares(L.T @ cp.multiply(y, a))),
+                      [y @ a == 0, a >= 0, a <= 1.0])
+    prob.solve(solver="CLARABEL")
+    assert sol.value <= prob.value + 1e-6
+    assert sol.value == pytest.approx(prob.value, rel=1e-2)

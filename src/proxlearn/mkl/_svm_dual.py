@@ -30,19 +30,40 @@ class SVMDual:
     value: float  # omega(K) at alpha
 
 
+#: SMO iterations after which libsvm is stopped and re-run at its default
+#: tolerance 1e-3: on a nearly constant kernel (entries 1 +- 6e-6, a 2LMKL line
+#: search trial with tiny weights) it never reaches 1e-7 and ran for minutes;
+#: 10^6 iterations take about 0.1 s at n = 138.
+MAX_SMO_ITER = 1_000_000
+
+
 def svm_dual(K, y, C, *, tol=1e-7) -> SVMDual:
-    """Solve the SVM dual on ``K`` (n x n PSD) with labels ``y`` in ``{-1, +1}``."""
+    """Solve the SVM dual on ``K`` (n x n PSD) with labels ``y`` in ``{-1, +1}``
+    (at ``tol``; at libsvm's default 1e-3 when ``tol`` is out of reach, see
+    :data:`MAX_SMO_ITER`)."""
     y = np.asarray(y, dtype=np.float64)
     alpha = np.zeros(K.shape[0])
-    fit = libsvm_fit(K, (y > 0).astype(np.float64), C, tol=tol)
+    fit = libsvm_fit(K, (y > 0).astype(np.float64), C, tol=tol, max_iter=MAX_SMO_ITER)
+    if fit is not None and int(np.max(fit["n_iter"])) >= MAX_SMO_ITER:
+        fit = libsvm_fit(K, (y > 0).astype(np.float64), C, tol=max(tol, 1e-3),
+                         max_iter=MAX_SMO_ITER)
     if fit is not None:
         # libsvm's sign convention is the negative of SVC's for two classes
         support = fit["support"]
         alpha[support] = -fit["dual_coef"][0] * y[support]
         b = -float(fit["intercept"][0])
     else:  # the private binding is unavailable or changed (tested by monkeypatching)
-        clf = SVC(kernel="precomputed", C=float(C), tol=tol, shrinking=True, max_iter=-1)
-        clf.fit(K, y)
+        import warnings
+
+        from sklearn.exceptions import ConvergenceWarning
+
+        clf = SVC(kernel="precomputed", C=float(C), tol=tol, shrinking=True,
+                  max_iter=MAX_SMO_ITER)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            clf.fit(K, y)
+        if any(issubclass(w.category, ConvergenceWarning) for w in caught):
+            clf.set_params(tol=max(tol, 1e-3)).fit(K, y)
         # dual_coef_ = alpha_i y_i of the support vectors (classes_ = [-1, 1])
         alpha[clf.support_] = clf.dual_coef_[0] * y[clf.support_]
         b = float(clf.intercept_[0])
