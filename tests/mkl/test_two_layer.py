@@ -163,3 +163,19 @@ def test_inf_errors_and_common_checks():
                         expected_failed_checks=FEATURE_CHECK_EXCEPTIONS)
         check_estimator(TwoLayerMKL(max_iter=10, bank=KernelBank(widths=[1.0], degrees=[1])),
                         expected_failed_checks=FEATURE_CHECK_EXCEPTIONS)
+
+
+def test_default_start_is_scaled_down_for_outliers():
+    """An outlier makes the cubic kernel's entries far above its mean diagonal: the
+    default start is lowered so that the inner combination stays below MAX_INNER / 2
+    (it raised before: found on a UCI set in the study)."""
+    from proxlearn.mkl._two_layer import MAX_INNER, default_mu0
+
+    X, y = _features(n=40)
+    X[0] = 40.0  # an outlier
+    Ks = KernelBank(widths=[1.0], degrees=[3], per_feature=False,
+                    standardize=False).fit(X).stack()
+    assert np.max(Ks @ default_mu0(Ks)) > 0.5 * MAX_INNER  # the unscaled start is too large
+    res = two_layer_mkl(Ks, 2.0 * y - 1, 1.0, max_iter=5)
+    assert np.max(Ks @ res.weights) <= MAX_INNER
+    assert res.history[-1]["objective"] <= res.history[0]["objective"]

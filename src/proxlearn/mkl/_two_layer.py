@@ -25,7 +25,9 @@ no Armijo constants, no tolerance and a random start: ours are
 ``sigma = 1e-4``, halving, a relative decrease below ``tol`` (or a projected
 gradient below ``tol``) to stop, and the deterministic start ``mu_t = 1 / (m
 mean_i K_t(x_i, x_i))`` (the inner combination then has mean diagonal 1, as
-the two-layer Gaussian of eq. 4.1).
+the two-layer Gaussian of eq. 4.1), scaled down when an entry of the inner
+combination would exceed ``MAX_INNER / 2`` (outliers under the polynomial
+kernels).
 
 Protocol 3 errata followed (digest ``zhuang2011-thesis-ch4-8.md`` 1.4, 6.5):
 eq. 4.7's gradient lacks a minus sign, and its stopping test compares
@@ -97,7 +99,13 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
     of the projected gradient, and ``history`` one record per accepted step.
     """
     y = np.asarray(y, dtype=np.float64)
-    mu = default_mu0(Ks) if mu0 is None else np.maximum(np.asarray(mu0, dtype=np.float64), 0.0)
+    if mu0 is None:
+        mu = default_mu0(Ks)
+        top = float(np.max(np.abs(stack_combine(Ks, mu))))
+        if top > 0.5 * MAX_INNER:  # an outlier's polynomial kernel entries: start lower
+            mu *= 0.5 * MAX_INNER / top
+    else:
+        mu = np.maximum(np.asarray(mu0, dtype=np.float64), 0.0)
 
     def evaluate(mu):
         A = stack_combine(Ks, mu)
