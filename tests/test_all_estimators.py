@@ -22,7 +22,8 @@ from proxlearn._validation import (
 )
 from proxlearn.base import is_pairwise
 
-PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning", "ranking", "mkl"]
+PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning", "ranking", "mkl",
+            "kernel_approximation"]
 
 
 #: Public estimators whose fit is not ``fit(S, y)`` on one similarity matrix and
@@ -55,9 +56,14 @@ _INSTANCES = {
 }
 
 
+#: Cheap settings for one estimator only (the common problem has 24 samples).
+_PER_CLASS = {"NystroemSpectrum": {"n_components": 5}}
+
+
 def _make(cls):
     params = inspect.signature(cls).parameters
     kwargs = {k: v for k, v in _INSTANCES.items() if k in params}
+    kwargs.update(_PER_CLASS.get(cls.__name__, {}))
     return cls(**kwargs)
 
 

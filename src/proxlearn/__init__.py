@@ -48,6 +48,7 @@ _SUBMODULES = (
     "datasets",
     "discriminant",
     "exceptions",
+    "kernel_approximation",
     "kernel_learning",
     "metrics",
     "mkl",
