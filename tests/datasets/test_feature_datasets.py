@@ -312,3 +312,11 @@ def test_spiral_lies_on_the_documented_curves():
     theta = 2 * np.pi * 1.5 * t + np.where(y == 1, 0.0, np.pi)
     np.testing.assert_allclose(X[:, 0], (0.25 + t) * np.cos(theta), atol=1e-12)
     np.testing.assert_allclose(X[:, 1], (0.25 + t) * np.sin(theta), atol=1e-12)
+
+
+def test_unavailable_sets_say_why():
+    from proxlearn.datasets import FEATURE_UNAVAILABLE, DatasetNotFoundError, load_feature_dataset
+
+    assert set(FEATURE_UNAVAILABLE) == {"titanic", "thyroid", "flaresolar"}
+    with pytest.raises(DatasetNotFoundError, match="Raetsch"):
+        load_feature_dataset("thyroid")

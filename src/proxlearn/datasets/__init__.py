@@ -34,6 +34,7 @@ from ._embedded import (
 )
 from ._features import (
     FEATURE_REGISTRY,
+    FEATURE_UNAVAILABLE,
     FeatureDataset,
     FeatureRecord,
     FeatureSpec,
@@ -66,6 +67,7 @@ __all__ = [
     "DEFAULT_CONVERSION",
     "EIGENVALUE_RTOL",
     "FEATURE_REGISTRY",
+    "FEATURE_UNAVAILABLE",
     "GU_GUO_MEANS",
     "GU_GUO_SETTINGS",
     "KIND_OPTIONS",

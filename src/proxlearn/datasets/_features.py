@@ -501,8 +501,18 @@ def _labels_as_given(tokens: np.ndarray) -> np.ndarray:
     return values
 
 
+#: Sets of the founding papers that are not available anywhere we may read, and why.
+FEATURE_UNAVAILABLE = {
+    name: ("Raetsch's benchmark realisation of this set (Zhuang 2011 Tables 4.1 and 5.1) "
+           "is not available (../shared/data/uci/README.md) and has no standard generator")
+    for name in ("titanic", "thyroid", "flaresolar")
+}
+
+
 def _spec(name) -> FeatureSpec:
     spec = FEATURE_REGISTRY.get(str(name))
+    if spec is None and str(name) in FEATURE_UNAVAILABLE:
+        raise DatasetNotFoundError(f"{name}: {FEATURE_UNAVAILABLE[str(name)]}.")
     if spec is None:
         raise DatasetNotFoundError(
             f"unknown feature data set {name!r}. Registered names: "
