@@ -211,28 +211,35 @@ def test_svm_dual_falls_back_when_libsvm_hits_its_iteration_cap(monkeypatch):
 
 
 @pytest.mark.parametrize("seed", [4, 5])
-def test_simple_mkl_with_many_kernels_takes_projected_steps_and_reaches_the_optimum(
-        seed, monkeypatch):
+def test_simple_mkl_with_many_kernels_reaches_the_optimum(seed):
     """With Zhuang's bank (42 kernels here) the reduced gradient's feasible step can be
     capped by a weight near 0 (on Ionosphere's 442 kernels it stalled at a relative
-    gap of 3, silently); a projected gradient step on the simplex takes over."""
-    import proxlearn.mkl._solvers as solvers
+    gap of 3, silently); a projected gradient step on the simplex takes over. On these
+    seeds the fallback was needed when the test was written (whether it is depends on
+    rounding); either way the optimum must be reached."""
     from proxlearn.mkl import KernelBank
 
-    used = []
-    real = solvers._projected_step
-
-    def spy(*args):
-        used.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(solvers, "_projected_step", spy)
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(40, 6))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 1.0, -1.0)
     Ks = KernelBank(widths=[0.5, 2.0, 8.0], degrees=[1, 2, 3]).fit(X).stack()
-    res = solvers.simple_mkl(Ks, y, 100.0, tol=1e-6, max_iter=2000)
-    assert used  # the fallback was needed on this problem
+    res = simple_mkl(Ks, y, 100.0, tol=1e-6, max_iter=2000)
     value, _ = _cvx_dual(np.ascontiguousarray(Ks), y, 100.0, "simple")
     assert res.objective == pytest.approx(value, rel=1e-4)
     assert res.gap <= 1e-6 * abs(res.objective)
+
+
+def test_projected_step_decreases_the_objective_on_the_simplex():
+    from proxlearn.mkl._solvers import _a, _projected_step
+
+    Ks, y = _problem(seed=3)
+
+    def solve(d):
+        sol = svm_dual(Ks @ d, y, 5.0)
+        return sol, _a(Ks, sol.alpha * y)
+
+    d = np.array([0.97, 0.01, 0.01, 0.01])
+    sol, a = solve(d)
+    new, a_new, trial = _projected_step(solve, d, -0.5 * a, sol.value, None)
+    assert new is not None and new.value < sol.value
+    assert trial.min() >= 0 and trial.sum() == pytest.approx(1.0)
