@@ -193,7 +193,7 @@ SECTIONS: tuple[Section, ...] = (
         "zhuang2011",
         ZHUANG_UMKL_DATASETS,
         ("average-kernel", "mkl-level", "lp-mkl-best", "gmkl", "kta", "umkl",
-         "kpca-gaussian", "kpca-average", "c-ukl", "kpca-umkl"),
+         "kpca-gaussian", "kpca-average", "c-ukl", "kpca-umkl", "umkl-raw", "kpca-umkl-raw"),
         note="Table 5.2 (UMKL's kernel -> SVM against supervised MKL) and Table 5.3 (KPCA to "
         "2-D -> 5-NN; Breast ... Liver) under the protocol of section zhuang2011-mkl (shared "
         "cells). UMKL: B = 10, gamma1 = 1/2, on the training inputs only; C-UKL (Valizadegan "
