@@ -15,7 +15,7 @@
   x 100); :func:`clustering_report` adds the adjusted Rand index and NMI.
 """
 
-from ._constraints import (
+from .._constraints import (
     COUNT_EDGES,
     PairwiseConstraints,
     check_pairwise_constraints,

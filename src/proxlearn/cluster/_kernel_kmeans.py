@@ -83,7 +83,7 @@ from .._validation import (
 )
 from ..base import FeatureMixin, PairwiseMixin
 from ..exceptions import SolverError
-from ._constraints import PairwiseConstraints
+from .._constraints import PairwiseConstraints, as_pairwise_constraints
 
 __all__ = ["ConstrainedKMeans", "KernelKMeans"]
 
@@ -286,34 +286,6 @@ class KernelKMeans(PairwiseMixin, ClusterMixin, BaseEstimator):
 # --- constrained k-means (COP-k-means) ---------------------------------------------------
 
 
-def _as_constraints(constraints, n: int) -> PairwiseConstraints | None:
-    """``None``, a :class:`PairwiseConstraints`, a ``(pairs, labels)`` tuple or a
-    symmetric ``n x n`` matrix ``T`` -> :class:`PairwiseConstraints` over ``n`` points."""
-    if constraints is None:
-        return None
-    if isinstance(constraints, PairwiseConstraints):
-        pc = constraints
-    elif isinstance(constraints, tuple) and len(constraints) == 2:
-        pc = PairwiseConstraints(constraints[0], constraints[1], n)
-    elif sp.issparse(constraints) or (np.ndim(constraints) == 2
-                                      and np.shape(constraints)[0] == np.shape(constraints)[1]):
-        pc = PairwiseConstraints.from_matrix(constraints)
-    else:
-        raise InvalidParameterError(
-            "constraints must be a proxlearn.cluster.PairwiseConstraints, a (pairs, labels) "
-            f"tuple or a symmetric n x n matrix T, got {type(constraints).__name__} of shape "
-            f"{np.shape(constraints)}. To make constraints from class labels use "
-            "proxlearn.cluster.make_pairwise_constraints(y) (class labels themselves are not "
-            "side information)."
-        )
-    if pc.n != n:
-        raise InvalidParameterError(
-            f"the constraints refer to {pc.n} points but X has {n} samples; pass the "
-            "constraints made for these samples, in their order."
-        )
-    return pc
-
-
 class ConstrainedKMeans(FeatureMixin, ClusterMixin, BaseEstimator):
     """Constrained k-means (COP-k-means, Wagstaff et al. 2001): the thesis's ck-means.
 
@@ -385,7 +357,7 @@ class ConstrainedKMeans(FeatureMixin, ClusterMixin, BaseEstimator):
         tol = check_positive(self.tol, "tol", allow_zero=True)
         if not isinstance(self.strict, bool | np.bool_):
             raise InvalidParameterError(f"strict must be True or False, got {self.strict!r}.")
-        pc = _as_constraints(constraints, n)
+        pc = as_pairwise_constraints(constraints, n)
         if pc is None:
             pc = PairwiseConstraints(np.empty((0, 2), dtype=np.intp), np.empty(0), n)
         conflicts = pc.transitive_conflicts()

@@ -1,5 +1,9 @@
 """Pairwise side information: must-link / cannot-link constraints (Zhuang 2011, ch. 3).
 
+A low layer (public through :mod:`proxlearn.cluster`): the constraints are input
+to kernel learners (:class:`~proxlearn.kernel_learning.SimpleNPKL`) and clusterers
+alike.
+
 ==================================  ===================================================
 name                                what it is
 ==================================  ===================================================
@@ -51,13 +55,14 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 from sklearn.utils import check_random_state
 
-from .._validation import _first, check_labels, check_option
-from ..exceptions import InvalidParameterError, LabelError
+from ._validation import _first, check_labels, check_option
+from .exceptions import InvalidParameterError, LabelError
 
 __all__ = [
     "COUNT_EDGES",
     "PairwiseConstraints",
     "check_pairwise_constraints",
+    "as_pairwise_constraints",
     "make_pairwise_constraints",
 ]
 
@@ -484,3 +489,31 @@ def make_pairwise_constraints(y, r=0.7, *, count_edges="must-link", random_state
     P = np.column_stack([codes // n, codes % n]).astype(np.intp)
     lab = np.where(y_idx[P[:, 0]] == y_idx[P[:, 1]], 1, -1).astype(np.int8)
     return PairwiseConstraints(P, lab, n)
+
+
+def as_pairwise_constraints(constraints, n: int) -> PairwiseConstraints | None:
+    """``None``, a :class:`PairwiseConstraints`, a ``(pairs, labels)`` tuple or a
+    symmetric ``n x n`` matrix ``T`` -> :class:`PairwiseConstraints` over ``n`` points."""
+    if constraints is None:
+        return None
+    if isinstance(constraints, PairwiseConstraints):
+        pc = constraints
+    elif isinstance(constraints, tuple) and len(constraints) == 2:
+        pc = PairwiseConstraints(constraints[0], constraints[1], n)
+    elif sp.issparse(constraints) or (np.ndim(constraints) == 2
+                                      and np.shape(constraints)[0] == np.shape(constraints)[1]):
+        pc = PairwiseConstraints.from_matrix(constraints)
+    else:
+        raise InvalidParameterError(
+            "constraints must be a proxlearn.cluster.PairwiseConstraints, a (pairs, labels) "
+            f"tuple or a symmetric n x n matrix T, got {type(constraints).__name__} of shape "
+            f"{np.shape(constraints)}. To make constraints from class labels use "
+            "proxlearn.cluster.make_pairwise_constraints(y) (class labels themselves are not "
+            "side information)."
+        )
+    if pc.n != n:
+        raise InvalidParameterError(
+            f"the constraints refer to {pc.n} points but the data have {n} samples; pass the "
+            "constraints made for these samples, in their order."
+        )
+    return pc
