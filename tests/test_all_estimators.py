@@ -35,6 +35,9 @@ NOT_FIT_S_Y = {
     "KernelBank": "tests/mkl/test_bank.py",
     "TwoLayerMKLInf": "tests/mkl/test_two_layer.py",
     "ArcCosineSVC": "tests/mkl/test_arccos.py",
+    # fit(X, constraints): a kernel over the given points from pairwise side information
+    "SimpleNPKL": "tests/kernel_learning/test_npkl.py",
+    "NPKL": "tests/kernel_learning/test_npkl.py",
     "GMKL": "tests/mkl/test_gmkl.py",
 }
 

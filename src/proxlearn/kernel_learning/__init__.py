@@ -18,6 +18,10 @@
   indefinite similarity matrices by entropic mirror descent (Kundu et al. 2010).
 * :class:`WarpedKernel`: a learned transductive kernel extended to new points
   by kernel warping (Zhuang 2011 eq. 6.9, Sindhwani-Niyogi-Belkin 2005).
+* :class:`SimpleNPKL`, :class:`NPKL`: a kernel over the given points learned
+  from must-link / cannot-link pairs and the kNN Laplacian
+  (:func:`knn_laplacian`), by closed forms and dual ascent or as a cvxpy SDP
+  (Zhuang 2011 chapter 3; Hoi, Jin & Lyu 2007).
 """
 
 from ._completion import CompletionResult, em_complete, stein_loss
@@ -42,8 +46,14 @@ from ._simmkl import SimMKL
 from ._simsvm import SimSVM
 from ._svmca import SVMCA, ComponentsClampedWarning
 from ._warping import WarpedKernel, graph_laplacian
+from ._laplacian import knn_graph, knn_laplacian
+from ._npkl import NPKL, SimpleNPKL
 
 __all__ = [
+    "NPKL",
+    "SimpleNPKL",
+    "knn_graph",
+    "knn_laplacian",
     "BaseKernelSVC",
     "CompletionResult",
     "CompletionSVC",
