@@ -212,9 +212,10 @@ def pairwise_similarity(X, Y=None, metric="levenshtein", *, metric_params=None,
         ``gap_extend``; DTW: ``window``, ``psi``, ...; Jaro-Winkler:
         ``prefix_weight``). Unknown keys are an error.
     kind : {"similarity", "dissimilarity"}, optional
-        What a callable returns (default ``"similarity"``); only documentation
-        for the caller, returned by ``metric_kind``-style bookkeeping such as
-        the CLI's ``kind`` entry. Must not contradict a built-in metric's kind.
+        What a callable returns (default ``"similarity"``). It changes no value;
+        it is part of the resume fingerprint and what ``proxlearn similarity``
+        stores as ``kind``. For a built-in metric leave it ``None`` (its kind is
+        :func:`metric_kind`; a contradicting value is an error).
     symmetric : bool, optional
         Whether a callable is symmetric (default ``False``: every ordered pair
         is computed). Built-in metrics are symmetric.

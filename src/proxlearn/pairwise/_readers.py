@@ -167,7 +167,10 @@ def _csv(lines, path, label_column):
     sep = "\t" if path.suffix.lower() == ".tsv" or ("," not in "".join(lines[:5])) else ","
     rows = [(k, [t.strip() for t in line.split(sep)]) for k, line in enumerate(lines, 1)
             if line.strip()]
-    if rows and any(not _is_number(t) for t in rows[0][1] if t):
+    first = rows[0][1] if rows else []
+    if label_column is not None and -len(first) <= label_column < len(first):
+        first = [t for j, t in enumerate(first) if j != label_column % len(first)]
+    if any(not _is_number(t) for t in first if t):  # a header row (names, not values)
         header = [t.lower() for t in rows[0][1]]
         rows = rows[1:]
         if label_column is None:
