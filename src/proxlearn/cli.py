@@ -757,7 +757,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--window", type=int, default=None, help="dtw: Sakoe-Chiba window")
     sim.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib, -1: all)")
     sim.add_argument("--block-size", type=int, default=None,
-                     help="objects per block side (default 256)")
+                     help="objects per block side (default 128)")
     sim.add_argument("--scheduler", default=None, metavar="ADDRESS",
                      help="Dask distributed scheduler address (runs the blocks on that cluster)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -137,8 +137,10 @@ def rapidfuzz_scorer(name: str):
 def _strings_block(name, A, B, params, same):
     from rapidfuzz.process import cdist
 
-    # ``B is A`` lets rapidfuzz compute one triangle of a symmetric scorer
-    return cdist(A, A if same else B, scorer=rapidfuzz_scorer(name), dtype=np.float64,
+    # integer distances come back as exact uint32 (measured faster than asking rapidfuzz
+    # for float64); normalised scores must be float64 (rapidfuzz's default is float32)
+    dtype = None if _RAPIDFUZZ[name][1] == "distance" else np.float64
+    return cdist(A, A if same else B, scorer=rapidfuzz_scorer(name), dtype=dtype,
                  workers=1, scorer_kwargs=params or None)
 
 
