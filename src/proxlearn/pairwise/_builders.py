@@ -35,7 +35,9 @@ Resuming
 --------
 With ``out="S.npy"`` every finished tile is recorded in ``S.npy.blocks`` (a
 fingerprint of the inputs and parameters, then one tile number per line, written
-after the tile is flushed to ``S.npy``). A rerun with the same inputs and
+after the tile is flushed to ``S.npy``; tiles are flushed and recorded in batches
+every 2 seconds and when the run ends or raises, so a hard kill loses at most the
+last 2 seconds of work). A rerun with the same inputs and
 parameters skips the recorded tiles; different ones start over. The record is
 kept after the end (a rerun then computes nothing); delete it with the matrix.
 """
@@ -45,6 +47,7 @@ from __future__ import annotations
 import json
 import numbers
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -61,6 +64,10 @@ from ._metrics import (
 
 __all__ = ["metric_kind", "pairwise_similarity"]
 
+#: Finished tiles are flushed and recorded at most this often (and when the run ends or
+#: fails): a flush per tile (an msync of the whole map and an fsync) made a 100,000 x 1,000
+#: build 4x slower. A hard kill loses at most this many seconds of tiles.
+COMMIT_SECONDS = 2.0
 #: Default tile side: 16,384 pairs per task, 128 kB per tile (edit distances measured
 #: fastest at 64-128 on 1,500 strings: 0.08 s against 0.10 s at 256, 0.12 s at 512).
 DEFAULT_BLOCK_SIZE = 128
@@ -127,9 +134,9 @@ class _Record:
     def start(self):
         self.path.write_text(self.header + "\n")
 
-    def add(self, tile_id: int):
+    def add(self, tile_ids):
         with open(self.path, "a") as f:
-            f.write(f"{tile_id}\n")
+            f.write("".join(f"{t}\n" for t in tile_ids))
             f.flush()
             os.fsync(f.fileno())
 
@@ -295,14 +302,24 @@ def pairwise_similarity(X, Y=None, metric="levenshtein", *, metric_params=None,
     n_done = len(tiles) - len(todo)
     update(n_done, len(tiles))
 
+    pending, last = [], [time.monotonic()]
+
+    def commit():
+        """Flush the written tiles to disk, then record them (never the other way)."""
+        if record is not None and pending:
+            S.flush()
+            record.add(pending)
+            pending.clear()
+        last[0] = time.monotonic()
+
     def write(tile_id, block):
         _, r, c = by_id[tile_id]
         S[r, c] = block
         if triangle and r != c:
             S[c, r] = block.T
-        if record is not None:
-            S.flush()
-            record.add(tile_id)
+        pending.append(tile_id)
+        if time.monotonic() - last[0] > COMMIT_SECONDS:
+            commit()
 
     def task_args(t):
         tile_id, r, c = t
@@ -322,7 +339,8 @@ def pairwise_similarity(X, Y=None, metric="levenshtein", *, metric_params=None,
                 write(tile_id, block)
                 n_done += 1
                 update(n_done, len(tiles))
-    finally:
+    finally:  # also after an error: the tiles written so far are kept and recorded
+        commit()
         close()
     if isinstance(S, np.memmap):
         S.flush()
