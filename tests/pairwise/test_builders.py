@@ -138,3 +138,24 @@ def test_dask_local_cluster_gives_the_identical_matrix(processes, tmp_path):
                                     scheduler=client, out=tmp_path / "T.npy")
             assert client.status == "running"  # a client given is not closed
         np.testing.assert_array_equal(T, ref_lev)
+
+
+def test_tiles_are_recorded_during_the_run(tmp_path, monkeypatch):
+    """With COMMIT_SECONDS = 0 every tile is flushed and recorded before the next one;
+    with the default, in batches (here: all at the end, the run being short)."""
+    import proxlearn.pairwise._builders as builders
+
+    out = tmp_path / "S.npy"
+    record = tmp_path / "S.npy.blocks"
+    seen = []
+
+    def progress(done, total):
+        seen.append((done, len(record.read_text().splitlines()) - 1))
+
+    monkeypatch.setattr(builders, "COMMIT_SECONDS", 0.0)
+    pairwise_similarity(X, metric="indel", block_size=6, out=out, progress=progress)
+    assert seen == [(d, d) for d in range(11)]  # 4 x 4 tiles, 10 in the upper triangle
+    monkeypatch.setattr(builders, "COMMIT_SECONDS", 3600.0)
+    seen.clear()
+    pairwise_similarity(X, metric="indel", block_size=5, out=out, progress=progress)
+    assert seen[-1] == (15, 0) and len(record.read_text().splitlines()) == 1 + 15
