@@ -62,6 +62,9 @@ def test_csv_series_variable_lengths_and_labels(tmp_path):
     last = read_objects(_write(tmp_path, "t.tsv", "1\t2\tx\n3\t4\ty\n"), label_column=-1)
     assert last.labels.tolist() == ["x", "y"]
     assert read_objects(_write(tmp_path, "n.csv", "1,2\n3,4\n")).labels is None
+    w = read_objects(_write(tmp_path, "w.csv", "1 2  3\n4\t5\n"))
+    np.testing.assert_array_equal(w.objects[0], [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(w.objects[1], [4.0, 5.0])
 
 
 @pytest.mark.parametrize(("text", "match"), [

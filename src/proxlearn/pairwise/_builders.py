@@ -24,9 +24,11 @@ Blocks
 The output is cut into tiles of ``block_size`` rows by ``block_size`` columns;
 each tile is one task, computed by the library on the slices of ``X`` and ``Y``
 it needs (only those slices travel to a worker). With ``Y=None`` and a symmetric
-measure only the tiles on and above the diagonal are computed, the diagonal
-tiles by one triangle, and each tile is mirrored: every unordered pair is
-computed once. Extra memory is a few tiles per worker (``8 block_size^2``
+measure only the tiles on and above the diagonal are computed and mirrored, so
+every unordered pair is computed once, except inside the diagonal tiles of the
+vectorised measures: alignments, DTW and callables compute one triangle of them,
+rapidfuzz's ``cdist`` and the Jaccard product the whole ``b x b`` tile (about
+``n b / 2`` extra pairs, a fraction ``b / n`` of the work). Extra memory is a few tiles per worker (``8 block_size^2``
 bytes each; DTW's off-diagonal tiles ``4x`` that) on top of the result, which
 is held in RAM, or, with ``out="S.npy"``, memory-mapped in a file so that a
 matrix larger than RAM is written tile by tile.

@@ -28,7 +28,8 @@ a Python callable           ``kind=``      anything   ``f(a, b) -> float``, pair
 ==========================  =============  =========  ==========================================
 
 Every built-in measure is symmetric, ``s(a, b) = s(b, a)``, so that with ``Y=None``
-each unordered pair is computed once. Every value is returned as float64, equal to
+only the tiles on and above the diagonal are computed (see
+:mod:`proxlearn.pairwise._builders` for the diagonal tiles). Every value is returned as float64, equal to
 the library's own per-pair call (the tests compare them exactly).
 
 Alignment parameters (``metric_params``): ``matrix`` (a parasail substitution

@@ -13,11 +13,13 @@ format      suffixes               one object is
                                    ignored; other empty lines are errors.
 ``csv``     .csv .tsv              a row of numbers (a time series; rows may have
                                    different lengths, empty trailing fields are
-                                   dropped). Labels: a header row naming a column
-                                   ``label`` / ``labels`` / ``y`` / ``class`` /
-                                   ``target``, or ``label_column=`` (0 for the
-                                   first column, -1 for the last, as in the UCR
-                                   archive's first-column labels).
+                                   dropped), separated by commas (tabs in .tsv,
+                                   white space when a .csv has no comma). Labels:
+                                   a header row naming a column ``label`` /
+                                   ``labels`` / ``y`` / ``class`` / ``target``,
+                                   or ``label_column=`` (0 for the first column,
+                                   -1 for the last, as in the UCR archive's
+                                   first-column labels).
 ==========  =====================  ===============================================
 
 Ids name the records in error messages: the FASTA id, else ``line K`` (1-based).
@@ -164,8 +166,9 @@ def _text(lines, path):
 
 
 def _csv(lines, path, label_column):
-    sep = "\t" if path.suffix.lower() == ".tsv" or ("," not in "".join(lines[:5])) else ","
-    rows = [(k, [t.strip() for t in line.split(sep)]) for k, line in enumerate(lines, 1)
+    # .tsv: tabs; else commas if the first lines have any, else white space
+    sep = "\t" if path.suffix.lower() == ".tsv" else ("," if "," in "".join(lines[:5]) else None)
+    rows = [(k, [t.strip() for t in line.strip().split(sep)]) for k, line in enumerate(lines, 1)
             if line.strip()]
     first = rows[0][1] if rows else []
     if label_column is not None and -len(first) <= label_column < len(first):
