@@ -166,3 +166,17 @@ def test_missing_input_file(tmp_path, capsys):
     assert main(["similarity", str(tmp_path / "none.fasta"), "--metric", "smith-waterman",
                  "--out", str(tmp_path / "S.npz")]) == 2
     _error_line(capsys, "none.fasta")
+
+
+def test_scheduler_option_runs_on_a_local_cluster(fasta, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    p, X, _ = fasta
+    local, remote = tmp_path / "L.npz", tmp_path / "R.npz"
+    args = ["similarity", str(p), "--metric", "smith-waterman", "--block-size", "5", "--quiet"]
+    assert main([*args, "--out", str(local)]) == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert main([*args, "--out", str(remote), "--scheduler", cluster.scheduler_address]) == 0
+    with np.load(local) as a, np.load(remote) as b:
+        np.testing.assert_array_equal(a["S"], b["S"])
+        assert a["S"][3, 7] == parasail.sw(X[3], X[7], 11, 1, parasail.blosum62).score
