@@ -736,7 +736,7 @@ def _parser() -> argparse.ArgumentParser:
         + "\n\ninput: FASTA (>ID LABEL: the label is the second word of the header), "
           "text (one string per line,\n  optional TAB LABEL; for jaccard/tanimoto a line is "
           "the set of its words), CSV (one time series\n  per row; labels from a header column "
-          "named label/y/class/target or --label-column)\n\nexamples:\n  "
+          "named label/y/class/target or --label-column)\n\nexample:\n  "
         + _EXAMPLES["similarity"],
         help="build a similarity / dissimilarity matrix from sequences, strings or time series")
     sim.add_argument("input", help="FASTA (.fasta/.fa/.faa/.fna), text (.txt) or CSV (.csv/.tsv)")
