@@ -126,3 +126,22 @@ def test_precision_at_counts_relevant_items_in_the_prefix():
     relevant = np.array([True, False, True, True])
     np.testing.assert_allclose(mod.precision_at(np.array([1, 0, 2, 3]), relevant, [1, 2, 4]),
                                [0.0, 0.5, 0.75])
+
+
+STRINGS = Path(__file__).resolve().parents[1] / "examples" / "strings_to_classifier.py"
+
+
+def test_strings_to_classifier_exact_and_nystroem_routes(capsys):
+    """examples/strings_to_classifier.py at small size: both routes learn the classes,
+    and the Nystroem route computes only the n x m landmark similarities."""
+    spec = importlib.util.spec_from_file_location("strings_to_classifier", STRINGS)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    res = mod.main(["--n", "150", "--m", "30", "--classes", "3"])
+    assert res["exact"]["similarities"] == 150 * 151 // 2
+    assert res["nystroem"]["similarities"] == 150 * 30
+    for route in ("exact", "nystroem"):
+        acc = res[route]["accuracy"]
+        assert acc.shape == (5,) and acc.mean() > 0.8  # chance is 1/3
+    out = capsys.readouterr().out
+    assert "exact" in out and "nystroem" in out and "similarities computed" in out

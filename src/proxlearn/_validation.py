@@ -36,6 +36,7 @@ from .exceptions import (
     FeatureMatrixError,
     InvalidParameterError,
     LabelError,
+    ObjectListError,
     SimilarityMatrixError,
     SolverError,
     TestMatrixError,
@@ -48,6 +49,7 @@ __all__ = [
     "FeatureMatrixError",
     "InvalidParameterError",
     "LabelError",
+    "ObjectListError",
     "SimilarityMatrixError",
     "SolverError",
     "TestMatrixError",
@@ -56,6 +58,11 @@ __all__ = [
     "check_features",
     "check_labels",
     "check_n_neighbors",
+    "check_object_list",
+    "check_sequences",
+    "check_series",
+    "check_sets",
+    "check_strings",
     "check_sample_weight",
     "check_similarity",
     "check_test_similarity",
@@ -524,3 +531,114 @@ def check_classification_data(S, y, *, symmetric: str = "allow"):
         )
     return S, classes, y_idx
 
+
+
+# --- raw objects of the similarity builders (proxlearn.pairwise) -----------------
+
+
+def _record(i: int, ids) -> str:
+    """How an error names object ``i``: its id (FASTA id, line number) if given."""
+    return f"object {i}" if ids is None else f"object {i} ({ids[i]})"
+
+
+def check_object_list(X, name: str = "X") -> list:
+    """A non-empty list of objects (any sequence; strings and arrays are not lists)."""
+    if isinstance(X, (str, bytes)) or (isinstance(X, np.ndarray) and X.ndim == 0):
+        raise ObjectListError(
+            f"{name} must be a list of objects (strings, sequences, series or sets), "
+            f"got a single {type(X).__name__}."
+        )
+    try:
+        X = list(X)
+    except TypeError:
+        raise ObjectListError(
+            f"{name} must be a list of objects, got {type(X).__name__}."
+        ) from None
+    if not X:
+        raise ObjectListError(f"{name} is empty; give at least one object.")
+    return X
+
+
+def check_strings(X, name: str = "X", *, ids=None, allow_empty: bool = True) -> list:
+    """A list of ``str`` (edit distances). Empty strings are allowed unless
+    ``allow_empty=False``."""
+    X = check_object_list(X, name)
+    for i, x in enumerate(X):
+        if not isinstance(x, str):
+            raise ObjectListError(
+                f"{name}: {_record(i, ids)} is a {type(x).__name__}, not a string."
+            )
+        if not allow_empty and not x:
+            raise ObjectListError(f"{name}: {_record(i, ids)} is an empty string.")
+    return X
+
+
+def check_sequences(X, alphabet: str, name: str = "X", *, ids=None,
+                    matrix: str = "the substitution matrix") -> list:
+    """Biological sequences: non-empty strings over ``alphabet`` only.
+
+    The error names the first offending record and its first bad letter(s);
+    an aligner would otherwise score unknown letters silently.
+    """
+    X = check_strings(X, name, ids=ids)
+    allowed = set(alphabet)
+    for i, x in enumerate(X):
+        if not x:
+            raise ObjectListError(
+                f"{name}: {_record(i, ids)} is an empty sequence; remove it or fix the input."
+            )
+        bad = set(x) - allowed
+        if bad:
+            pos = min(x.index(c) for c in bad)
+            raise ObjectListError(
+                f"{name}: {_record(i, ids)} has letter(s) {''.join(sorted(bad))!r} (first at "
+                f"position {pos + 1}) outside the alphabet of {matrix} ({alphabet}). "
+                "Remove or replace them (e.g. by X for proteins, N for DNA)."
+            )
+    return X
+
+
+def check_series(X, name: str = "X", *, ids=None) -> list:
+    """Time series: a list of finite 1-D float64 arrays of length >= 1 (lengths may differ)."""
+    X = check_object_list(X, name)
+    out = []
+    for i, x in enumerate(X):
+        try:
+            a = np.ascontiguousarray(x, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ObjectListError(
+                f"{name}: {_record(i, ids)} is not a numeric series."
+            ) from None
+        if a.ndim != 1 or a.size == 0:
+            raise ObjectListError(
+                f"{name}: {_record(i, ids)} must be a non-empty 1-D series, got shape {a.shape}."
+            )
+        bad = ~np.isfinite(a)
+        if bad.any():
+            raise ObjectListError(
+                f"{name}: {_record(i, ids)} has NaN or inf (first at position "
+                f"{int(np.argmax(bad)) + 1} of {a.size}). Interpolate or drop the missing "
+                "values, or drop the series."
+            )
+        out.append(a)
+    return out
+
+
+def check_sets(X, name: str = "X", *, ids=None) -> list:
+    """Sets: a list of iterables of hashable items (strings are refused: ``set("abc")``
+    is rarely meant; pass ``set(s)`` explicitly)."""
+    X = check_object_list(X, name)
+    out = []
+    for i, x in enumerate(X):
+        if isinstance(x, (str, bytes)):
+            raise ObjectListError(
+                f"{name}: {_record(i, ids)} is a string; pass a set of items (set(s) for "
+                "its characters, s.split() for its words)."
+            )
+        try:
+            out.append(frozenset(x))
+        except TypeError:
+            raise ObjectListError(
+                f"{name}: {_record(i, ids)} is not an iterable of hashable items."
+            ) from None
+    return out

@@ -1,4 +1,5 @@
-"""Command line interface: ``proxlearn datasets | fetch | info | demo | study | reproduce``.
+"""Command line interface: ``proxlearn datasets | fetch | info | demo | study | reproduce |
+similarity``.
 
 Errors in the user's input (unknown data set, missing or malformed file) exit
 with status 2 and a one-line ``proxlearn: error: ...`` message on stderr.
@@ -15,7 +16,7 @@ from pathlib import Path
 from . import __version__
 from ._files import atomic_write_text
 
-__all__ = ["main", "run_demo", "run_study_command"]
+__all__ = ["main", "run_demo", "run_similarity_command", "run_study_command"]
 
 #: Methods of the quick study that the demo (the README's main job) runs.
 DEMO_METHODS = ("svm-clip", "svm-flip", "svm-shift", "svm-features-linear", "ikfd", "knn")
@@ -484,6 +485,96 @@ def _cmd_demo(args, console) -> int:
     return 0
 
 
+#: Objects each input format holds, and the metrics' object types they can feed.
+_FORMAT_OBJECTS = {"fasta": ("strings", "sequences"), "text": ("strings", "sequences", "sets"),
+                   "csv": ("series",)}
+
+
+def run_similarity_command(path, metric, out, console, *, format="auto", label_column=None,
+                           metric_params=None, jobs=1, block_size=None, scheduler=None,
+                           progress=True):
+    """``proxlearn similarity``: read objects, build the matrix, write ``out`` (.npz).
+
+    The matrix is built into ``<out stem>.partial.npy`` (memory-mapped, with its
+    ``.blocks`` record), so an interrupted run resumes when rerun with the same
+    arguments; both files are removed once ``out`` is written. The archive holds
+    ``S`` (float64), ``y`` (when the input has labels), ``ids``, ``metric`` and
+    ``kind`` (``"similarity"`` or ``"dissimilarity"``), readable by
+    ``proxlearn info`` / ``study`` and :func:`proxlearn.datasets.load_similarity`.
+
+    Returns the path of the archive written.
+    """
+    import time
+
+    import numpy as np
+
+    from .exceptions import ObjectListError
+    from .pairwise import get_metric, pairwise_similarity, read_objects
+
+    out = Path(out)
+    if out.suffix.lower() != ".npz":
+        raise _UserError(f"--out {out}: give a file name ending in .npz.")
+    spec = get_metric(metric)
+    try:
+        data = read_objects(path, format, label_column=label_column)
+    except ObjectListError as exc:
+        raise _UserError(str(exc)) from None
+    if spec.objects not in _FORMAT_OBJECTS[data.format]:
+        raise _UserError(
+            f"--metric {metric} compares {spec.objects}, but {path} is read as {data.format} "
+            f"({' / '.join(_FORMAT_OBJECTS[data.format])}); choose a metric for those "
+            "(see --help) or another input."
+        )
+    objects = data.objects
+    if spec.objects == "sets":  # a text line is the set of its words
+        objects = [line.split() for line in objects]
+    work = out.with_name(out.stem + ".partial.npy")
+    record = Path(str(work) + ".blocks")
+    start = time.perf_counter()
+    try:
+        S = pairwise_similarity(objects, metric=metric, metric_params=metric_params,
+                                n_jobs=jobs, block_size=block_size, out=work,
+                                scheduler=scheduler, progress=progress, ids=data.ids)
+    except ObjectListError as exc:
+        raise _UserError(f"{path}: {exc}") from None
+    seconds = time.perf_counter() - start
+    out.parent.mkdir(parents=True, exist_ok=True)
+    arrays = {"S": np.asarray(S), "ids": np.array(data.ids), "metric": np.array(metric),
+              "kind": np.array(spec.kind)}
+    if data.labels is not None:
+        arrays["y"] = data.labels
+    tmp = out.with_name(out.name + ".tmp.npz")
+    np.savez(tmp, **arrays)
+    os.replace(tmp, out)
+    shape = S.shape
+    del S, arrays  # close the memory map before removing its file
+    work.unlink(missing_ok=True)
+    record.unlink(missing_ok=True)
+    labels = ("no labels" if data.labels is None
+              else f"{len(np.unique(data.labels))} classes")
+    _print_line(console, f"{out}: {shape[0]} x {shape[1]} {metric} "
+                         f"{spec.kind} matrix of {data.format} objects, {labels}, "
+                         f"built in {seconds:.1f} s")
+    if spec.kind == "dissimilarity":
+        _print_line(console, "note: a dissimilarity; proxlearn info / study convert it on "
+                             "loading (--kind, --convert).")
+    return out
+
+
+def _cmd_similarity(args, console) -> int:
+    _check_jobs(args.jobs)
+    if args.block_size is not None and args.block_size < 1:
+        raise _UserError(f"--block-size {args.block_size}: give a positive number of objects.")
+    params = {k: v for k, v in (("matrix", args.matrix), ("gap_open", args.gap_open),
+                                ("gap_extend", args.gap_extend), ("window", args.window))
+              if v is not None}
+    run_similarity_command(args.input, args.metric, args.out, console, format=args.format,
+                           label_column=args.label_column, metric_params=params or None,
+                           jobs=args.jobs, block_size=args.block_size,
+                           scheduler=args.scheduler, progress=not args.quiet)
+    return 0
+
+
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Show every option's default (unless the help text already says it, or there
     is none), and keep the examples of the epilog as written."""
@@ -508,6 +599,10 @@ _EXAMPLES = {
              "--jobs 2 --out runs/chen",
     "reproduce": "proxlearn reproduce --sections chen2009 --splits 3   "
                  "# partial: writes reproduce-partial/",
+    "similarity": "proxlearn similarity proteins.fasta --metric smith-waterman-normalized "
+                  "--matrix blosum62 --out S.npz\n"
+                  "  proxlearn similarity words.txt --metric levenshtein --jobs 2 --out D.npz\n"
+                  "  proxlearn similarity series.csv --metric dtw --label-column 0 --out D.npz",
 }
 
 
@@ -631,6 +726,42 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--list-sections", action="store_true", help="list the sections and exit")
     r.add_argument("--data-home", **home)
     r.set_defaults(func=_cmd_reproduce)
+
+    from .pairwise import METRICS
+
+    sim = sub.add_parser(
+        "similarity", formatter_class=_HelpFormatter,
+        epilog="metrics (kind, objects):\n" + "\n".join(
+            f"  {m.name:29s} {m.kind}, {m.objects}: {m.description}" for m in METRICS.values())
+        + "\n\ninput: FASTA (>ID LABEL: the label is the second word of the header), "
+          "text (one string per line,\n  optional TAB LABEL; for jaccard/tanimoto a line is "
+          "the set of its words), CSV (one time series\n  per row; labels from a header column "
+          "named label/y/class/target or --label-column)\n\nexample:\n  "
+        + _EXAMPLES["similarity"],
+        help="build a similarity / dissimilarity matrix from sequences, strings or time series")
+    sim.add_argument("input", help="FASTA (.fasta/.fa/.faa/.fna), text (.txt) or CSV (.csv/.tsv)")
+    sim.add_argument("--metric", required=True, choices=list(METRICS), metavar="METRIC",
+                     help="measure (listed below)")
+    sim.add_argument("--out", required=True, metavar="FILE.npz",
+                     help="output archive: S, y (labels), ids, metric, kind")
+    sim.add_argument("--format", choices=("auto", "fasta", "text", "csv"), default="auto",
+                     help="input format (auto: from the suffix)")
+    sim.add_argument("--label-column", type=int, default=None, metavar="J",
+                     help="CSV: column of the labels (0 first, -1 last)")
+    sim.add_argument("--matrix", default=None,
+                     help="alignment: parasail substitution matrix (default blosum62; nuc44 for DNA)")
+    sim.add_argument("--gap-open", type=int, default=None,
+                     help="alignment: gap open penalty (default 11)")
+    sim.add_argument("--gap-extend", type=int, default=None,
+                     help="alignment: gap extension penalty (default 1)")
+    sim.add_argument("--window", type=int, default=None, help="dtw: Sakoe-Chiba window")
+    sim.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib, -1: all)")
+    sim.add_argument("--block-size", type=int, default=None,
+                     help="objects per block side (default 128)")
+    sim.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                     help="Dask distributed scheduler address (runs the blocks on that cluster)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(func=_cmd_similarity)
     return p
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "DownloadError",
     "InvalidParameterError",
     "LabelError",
+    "ObjectListError",
     "SimSVMSolverError",
     "SimSVMSolverWarning",
     "SimilarityMatrixError",
@@ -67,6 +68,13 @@ class LabelError(ValueError):
     Wrong length, a single class, missing values (NaN / None) or a continuous
     target where classes are expected.
     """
+
+
+class ObjectListError(ValueError):
+    """A raw object given to a similarity builder (:mod:`proxlearn.pairwise`) is
+    malformed: an empty string or sequence, a letter outside the substitution
+    matrix's alphabet, NaN/inf in a time series, an object of the wrong type.
+    The message names the record (its index, FASTA id or line number)."""
 
 
 class InvalidParameterError(ValueError):

@@ -61,6 +61,7 @@ from ._registry import (
     load_dataset,
 )
 from ._social import SocialNetwork, make_social_network
+from ._strings import PROTEIN_ALPHABET, make_mutated_strings
 from ._synthetic import GU_GUO_MEANS, GU_GUO_SETTINGS, make_gu_guo_synthetic, make_noisy_blobs
 
 __all__ = [
@@ -84,6 +85,7 @@ __all__ = [
     "FeatureSpec",
     "MultiSimilarityDataset",
     "MultiSpec",
+    "PROTEIN_ALPHABET",
     "SimilarityDataset",
     "SocialNetwork",
     "data_search_path",
@@ -102,6 +104,7 @@ __all__ = [
     "make_digits_idm",
     "make_digits_similarity",
     "make_gu_guo_synthetic",
+    "make_mutated_strings",
     "make_noisy_blobs",
     "make_ringnorm",
     "make_social_network",

@@ -22,6 +22,8 @@ __all__ = ["SUPPORTED_SUFFIXES", "load_similarity"]
 SUPPORTED_SUFFIXES = (".mat", ".npz", ".csv", ".txt", ".tsv")
 _MATRIX_KEYS = ("S", "similarity", "matrix", "K", "D", "A")
 _LABEL_KEYS = ("y", "labels", "label", "target", "classes", "C")
+#: Vectors that are never labels: the object names ``proxlearn similarity`` stores.
+_NOT_LABEL_KEYS = ("ids",)
 
 
 def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
@@ -234,7 +236,8 @@ def _pick_labels(variables: dict, key, matrix_key: str, n: int, path: Path, requ
                 "vector of class labels."
             )
         return y
-    vecs = {k: _as_label_vector(v) for k, v in variables.items() if k != matrix_key}
+    vecs = {k: _as_label_vector(v) for k, v in variables.items()
+            if k != matrix_key and k not in _NOT_LABEL_KEYS}
     vecs = {k: v for k, v in vecs.items() if v is not None}
     cands = [k for k, v in vecs.items() if v.shape[0] == n]
     preferred = [k for k in _LABEL_KEYS if k in cands]
