@@ -292,6 +292,25 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
             self.test_transform, "test_transform", TEST_TRANSFORMS
         )
         tol = _check_tol(self.tol)
+        arr = check_similarity(S, symmetric=self._symmetric_mode(method))
+        return self._fit_checked(arr, S, method, test_transform, tol)
+
+    @staticmethod
+    def _symmetric_mode(method):
+        """How :func:`check_similarity` must treat the training matrix for ``method``."""
+        return "allow" if method == "square" else "symmetrize"
+
+    def _fit_checked(self, arr, S, method=None, test_transform=None, tol=None):
+        """Fit on ``arr``, the output of ``check_similarity(S, symmetric=
+        self._symmetric_mode(method))``: for estimators that validate ``S``
+        themselves (once) before fitting this transformer. ``S`` is the input as
+        given, which ``arr`` may alias (it is then copied before LAPACK)."""
+        if method is None:  # called directly by an estimator
+            method = check_option(self.method, "method", SPECTRUM_METHODS)
+            test_transform = check_option(
+                self.test_transform, "test_transform", TEST_TRANSFORMS
+            )
+            tol = _check_tol(self.tol)
         self.eigenvalues_ = None
         self.eigenvectors_ = None
         self.modified_eigenvalues_ = None
@@ -304,13 +323,11 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
         self._method, self._test_transform = method, test_transform
 
         if method == "square":
-            arr = check_similarity(S, symmetric="allow")
             self.train_similarity_ = _own_copy(arr, S)
             self.n_features_in_ = arr.shape[0]
             self.tol_ = 0.0 if tol is None else tol
             return self
 
-        arr = check_similarity(S, symmetric="symmetrize")
         n = arr.shape[0]
         self.n_features_in_ = n
         need_vectors = method in ("clip", "flip") or (
@@ -404,6 +421,35 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
             return arr @ self.P_
         # none, or shift with the consistent rule s~ = s
         return _own_copy(arr, S_test)
+
+    def transform_coef(self, V):
+        """Fold the test map into coefficients on transformed test columns.
+
+        ``transform(S_test) = S_test M`` for a fixed ``n x n`` matrix ``M`` (``P_``,
+        ``S^T`` for square, the identity otherwise), so a linear function of the
+        transformed rows is one of the raw rows:
+        ``transform(S_test) @ V == S_test @ transform_coef(V)`` with
+        ``transform_coef(V) = M V``. A model with ``p`` such functions (an SVM's
+        dual coefficients, ``p`` one-vs-one pairs) then predicts in
+        ``O(m n p)`` instead of the ``O(m n^2)`` of forming ``S_test M``.
+
+        Parameters
+        ----------
+        V : ndarray of shape (n, p)
+
+        Returns
+        -------
+        ndarray of shape (n, p)
+        """
+        check_is_fitted(self, "n_features_in_")
+        V = np.asarray(V, dtype=np.float64)
+        if self._test_transform == "raw":
+            return V.copy()
+        if self._method == "square":
+            return self.train_similarity_.T @ V
+        if self.P_ is not None:
+            return self.P_ @ V  # P_ is symmetric: M = P_
+        return V.copy()
 
     def fit_transform(self, S, y=None):
         """Fit and return the modified ``n x n`` training kernel."""
