@@ -389,8 +389,6 @@ def test_auto_rule_picks_dense_for_small_problems():
         ({"n_components": 0}, "n_components"),
         ({"n_components": 61}, "n_components"),
         ({"n_components": 2.5}, "n_components"),
-        ({"n_components": 3, "method": "shift"}, "clip"),
-        ({"n_components": 3, "method": "square"}, "clip"),
         ({"eigen_solver": "lanczos"}, "eigen_solver"),
     ],
 )
@@ -398,3 +396,11 @@ def test_partial_bad_parameters(params, match):
     S, _ = known_spectrum(60, 5)
     with pytest.raises(InvalidParameterError, match=match):
         SpectrumTransformer(**params).fit(S)
+
+
+@pytest.mark.parametrize("method", ["shift", "square", "none"])
+def test_partial_ignored_with_a_warning_by_other_methods(method):
+    S, _ = known_spectrum(30, 6)
+    with pytest.warns(UserWarning, match="ignores it"):
+        K = SpectrumTransformer(method, n_components=3).fit_transform(S)
+    np.testing.assert_array_equal(K, SpectrumTransformer(method).fit_transform(S))

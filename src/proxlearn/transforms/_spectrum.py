@@ -40,6 +40,7 @@ dropped by clip and flip.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 import scipy.linalg
@@ -261,7 +262,8 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
         ``n_components <= n / 40``, else dense (measured rule, see
         :data:`AUTO_PARTIAL_MIN_N`). See :func:`proxlearn._linalg.leading_eigh`.
     n_components : int or None, default=None
-        Clip and flip only: keep the ``k`` leading eigenpairs (the ``k``
+        Clip and flip only (the other methods ignore it with a warning): keep
+        the ``k`` leading eigenpairs (the ``k``
         largest eigenvalues for clip, the ``k`` largest in modulus for flip)
         and drop the rest, so the kernel is ``U_k diag(new) U_k^T`` and the test
         map ``P = U_k diag(m) U_k^T`` (applied as two ``n x k`` products, never
@@ -378,7 +380,7 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
         self._method, self._test_transform = method, test_transform
 
         if method == "square":
-            self._check_partial(method, arr.shape[0])  # n_components is refused here
+            self._check_partial(method, arr.shape[0])  # warns if n_components is given
             self.eigen_solver_ = None  # no eigendecomposition
             self.train_similarity_ = _own_copy(arr, S)
             self.n_features_in_ = arr.shape[0]
@@ -440,10 +442,16 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
                 f"n_components must be None or an integer in [1, n_samples={n}], got {k!r}."
             )
         if method not in ("clip", "flip"):
-            raise InvalidParameterError(
-                f"n_components (a partial spectrum) is supported by method 'clip' and "
-                f"'flip', got {method!r}; use n_components=None."
+            # a warning, not an error: scikit-learn's common checks set
+            # n_components on every estimator that has it
+            warnings.warn(
+                f"n_components (a partial spectrum) is used by method 'clip' and "
+                f"'flip' only; method {method!r} ignores it (its kernel needs no "
+                "eigenvectors).",
+                UserWarning,
+                stacklevel=4,
             )
+            return None, "dense"
         if solver == "auto":
             solver = (
                 "arpack" if n >= AUTO_PARTIAL_MIN_N and k * AUTO_PARTIAL_RATIO <= n else "dense"
