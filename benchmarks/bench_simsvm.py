@@ -125,14 +125,17 @@ def main():
             def ours():
                 return SimSVMSOCP(U, lam, y, ref, "l1").solve(eta, gamma).objective
 
-            t_ours, f_ours = timed(ours, args.repeats)
             prob = SimSVMSOCP(U, lam, y, ref, "l1")
             prob.solve(eta, gamma)
-            t_re, _ = timed(lambda: prob.solve(eta, gamma).objective, args.repeats)
-            t_dq, sol_dq = timed(lambda: SimSVMDualQP(U, lam, y, ref).solve(eta, gamma),
-                                 args.repeats)
+            t, out = timed_alternating({
+                "ours": ours,
+                "re": lambda: prob.solve(eta, gamma).objective,
+                "dq": lambda: SimSVMDualQP(U, lam, y, ref).solve(eta, gamma),
+                "cvx": lambda: plain_cvxpy(U, lam, y, ref, eta, gamma),
+            }, args.repeats)
+            t_ours, f_ours, t_re = t["ours"], out["ours"], t["re"]
+            t_dq, sol_dq, t_cvx, f_cvx = t["dq"], out["dq"], t["cvx"], out["cvx"]
             f_dq = sol_dq.objective
-            t_cvx, f_cvx = timed(lambda: plain_cvxpy(U, lam, y, ref, eta, gamma), args.repeats)
             line = (f"{name:>16} {S.shape[0]:>4} {U.shape[1]:>4} {1e3 * t_ours:8.1f} "
                     f"{1e3 * t_re:8.1f} {1e3 * t_dq:7.1f} {1e3 * t_cvx:9.1f} "
                     f"{t_cvx / t_ours:6.1f} {t_cvx / t_dq:8.1f} "
