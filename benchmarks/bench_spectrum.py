@@ -11,7 +11,7 @@ For each n: builds a random symmetric indefinite n x n matrix and reports
 * peak traced memory of ``fit`` (tracemalloc) in units of one n x n float64
   array, excluding the input matrix.
 
-Timings are medians of ``--repeats`` runs. Run::
+Timings are medians of ``--repeats`` runs, the compared calls alternating. Run::
 
     python benchmarks/bench_spectrum.py --sizes 2000 4000 --repeats 3
 """
@@ -19,23 +19,13 @@ Timings are medians of ``--repeats`` runs. Run::
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 import tracemalloc
 
 import numpy as np
 import scipy.linalg
 
 from proxlearn.transforms import SpectrumTransformer
-
-
-def median_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+from _timing import timed_alternating  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def bench(n, method, repeats, seed=0):
@@ -46,13 +36,17 @@ def bench(n, method, repeats, seed=0):
     del E
     S_test = rng.standard_normal((n // 2, n))
 
-    t_eigh_default = median_time(lambda: scipy.linalg.eigh(S), repeats)
-    t_eigh_evd = median_time(lambda: scipy.linalg.eigh(S, driver="evd"), repeats)
     est = SpectrumTransformer(method)
-    t_fit = median_time(lambda: est.fit(S), repeats)
+    t, _ = timed_alternating({  # A B C, B C A, ... (issue #19)
+        "default": lambda: scipy.linalg.eigh(S),
+        "evd": lambda: scipy.linalg.eigh(S, driver="evd"),
+        "fit": lambda: est.fit(S),
+    }, repeats)
+    t_eigh_default, t_eigh_evd, t_fit = t["default"], t["evd"], t["fit"]
     P = est.P_ if est.P_ is not None else np.eye(n)
-    t_transform = median_time(lambda: est.transform(S_test), repeats)
-    t_product = median_time(lambda: S_test @ P, repeats)
+    t, _ = timed_alternating({"transform": lambda: est.transform(S_test),
+                              "product": lambda: S_test @ P}, repeats)
+    t_transform, t_product = t["transform"], t["product"]
 
     tracemalloc.start()
     SpectrumTransformer(method).fit(S)
@@ -128,11 +122,6 @@ def partial(sizes, ks, methods, repeats):
     truncated kernel's difference from the full one relative to the largest
     dropped modified eigenvalue (1 = the documented bound is attained).
     """
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _timing import timed_alternating
     from bench_simsvm import random_multiclass
 
     print(f"{'n':>6} {'method':>6} {'k':>4} {'full s':>7} {'dense s':>8} {'arpack s':>9} "
