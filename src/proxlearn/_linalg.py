@@ -100,7 +100,7 @@ def leading_eigh(A, k, *, by="value", solver="arpack", rng=None, rtol=1e-10, max
     ``solver``: ``"dense"`` (one full LAPACK decomposition, then selected),
     ``"arpack"`` (implicitly restarted Lanczos, :func:`scipy.sparse.linalg.eigsh`,
     ``which="LA"`` / ``"LM"`` to machine precision, starting vector from
-    ``rng``) or ``"randomized"`` (subspace iteration from a Gaussian block of
+    ``rng``: None, a seed, a RandomState or a Generator) or ``"randomized"`` (subspace iteration from a Gaussian block of
     ``k + max(10, k // 5)`` columns, Halko, Martinsson & Tropp 2011, Alg. 4.4
     with a Rayleigh-Ritz step each iteration, stopped when every kept Ritz
     pair has ``||A u - theta u|| <= rtol max|theta|``; after ``max_iter``
@@ -114,7 +114,10 @@ def leading_eigh(A, k, *, by="value", solver="arpack", rng=None, rtol=1e-10, max
     import scipy.sparse.linalg as spla
 
     n = A.shape[0]
-    rng = np.random.default_rng(rng)
+    if not isinstance(rng, np.random.Generator):  # None, int or RandomState
+        from sklearn.utils import check_random_state
+
+        rng = check_random_state(rng)
 
     def select(w, V):
         if w.size > k:
