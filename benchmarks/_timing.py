@@ -26,3 +26,20 @@ def uw_problem(name, data_dir):
     d = scipy.io.loadmat(path)
     lab = d["C"].ravel()
     return d["A"].astype(float), np.where(lab == lab.max(), 1.0, -1.0)
+
+
+def timed_alternating(fns, repeats, clock=time.perf_counter):
+    """Medians of ``repeats`` timings of each of ``fns`` (a dict name -> callable),
+    run in alternation (A B A B ..., the order rotated each round so no method is
+    always first), and the last result of each: the machine's load drifts over
+    a run, and timing A ``repeats`` times then B would charge the drift to one
+    side. Returns ``({name: median seconds}, {name: last result})``."""
+    names = list(fns)
+    times = {k: [] for k in names}
+    out = {}
+    for r in range(repeats):
+        for k in names[r % len(names):] + names[: r % len(names)]:
+            t = clock()
+            out[k] = fns[k]()
+            times[k].append(clock() - t)
+    return {k: float(np.median(v)) for k, v in times.items()}, out

@@ -11,7 +11,15 @@ faster) and the relative objective difference (ours - baseline) / |baseline|
 (positive: ours found a larger value of the maximisation). Also the time of
 one objective evaluation by rank-one update vs full eigh.
 
+``--predict N1 N2 ...`` instead times ``predict`` on n/2 test rows of a random
+indefinite binary problem with n training rows (one fit per n): the default
+"heuristic" test transform chunked (issue #19) and unchunked (one call for all
+rows, as before), and the "bordered" transform, alternating, medians (wall
+time), with the peak traced memory of one call as a multiple of the test
+matrix.
+
 Usage: python benchmarks/bench_indefinite_svm.py [--sizes 100 200 313] [--repeats 3]
+       python benchmarks/bench_indefinite_svm.py --predict 1000 2000 [--repeats 3]
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ import scipy.linalg
 from threadpoolctl import threadpool_limits
 
 from proxlearn.kernel_learning import _indefinite_svm as isvm
-from _timing import timed as _timed  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from _timing import timed as _timed, timed_alternating  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 class FullEighProblem(isvm._Problem):
@@ -96,7 +104,12 @@ def main():
     ap.add_argument("--rho", type=float, default=1.0)
     ap.add_argument("--tol", type=float, default=1e-3)
     ap.add_argument("--max-iter", type=int, default=3000)
+    ap.add_argument("--predict", type=int, nargs="*", default=None)
     args = ap.parse_args()
+    if args.predict:
+        with threadpool_limits(args.threads):
+            predict_rows(args.predict, args.repeats)
+        return
     cases = [("random", n) for n in args.sizes] + [("aural_sonar", 100), ("voting", 313)]
     head = (f"{'problem':<18}{'eval r1 [ms]':>13}{'eval eigh':>10}{'ratio':>7}"
             f"{'ours [s]':>10}{'FISTA+eigh':>11}{'ratio':>7}{'PG+eigh':>9}{'ratio':>7}"
@@ -114,18 +127,61 @@ def main():
             ours = isvm._Problem(S, y, eig_update="rank-one")
             full = FullEighProblem(S, y)
             alpha = isvm.project_box_hyperplane(np.random.default_rng(1).random(len(y)) * C, y, C)
-            t_e1, _ = timed(lambda: [ours.evaluate(alpha, rho) for _ in range(5)], args.repeats)
-            t_e2, _ = timed(lambda: [full.evaluate(alpha, rho) for _ in range(5)], args.repeats)
-            t_o, (_, f_o, *_) = timed(
-                lambda: isvm._solve(ours, C, rho, None, args.max_iter, args.tol), args.repeats)
-            t_f, (_, f_f, *_) = timed(
-                lambda: isvm._solve(full, C, rho, None, args.max_iter, args.tol), args.repeats)
+            t, _ = timed_alternating({
+                "e1": lambda: [ours.evaluate(alpha, rho) for _ in range(5)],
+                "e2": lambda: [full.evaluate(alpha, rho) for _ in range(5)],
+            }, args.repeats, clock=time.process_time)
+            t_e1, t_e2 = t["e1"], t["e2"]
+            t, out = timed_alternating({
+                "o": lambda: isvm._solve(ours, C, rho, None, args.max_iter, args.tol),
+                "f": lambda: isvm._solve(full, C, rho, None, args.max_iter, args.tol),
+            }, args.repeats, clock=time.process_time)
+            (t_o, (_, f_o, *_)), (t_f, (_, f_f, *_)) = (t["o"], out["o"]), (t["f"], out["f"])
             t_p, (_, f_p) = timed(lambda: plain_pg(full, C, rho, args.max_iter, args.tol), 1)
             label = f"{name} n={len(y)}"
             print(f"{label:<18}{1e3 * t_e1 / 5:>13.2f}{1e3 * t_e2 / 5:>10.2f}{t_e2 / t_e1:>7.2f}"
                   f"{t_o:>10.3f}{t_f:>11.3f}{t_f / t_o:>7.2f}{t_p:>9.3f}{t_p / t_o:>7.2f}"
                   f"{(f_o - f_p) / abs(f_p):>10.1e}")
     print(f"C={C}, rho={rho}, KKT tol={args.tol}; ratio = baseline time / our time")
+
+
+def predict_rows(sizes, repeats):
+    """predict: heuristic chunked / unchunked and bordered (see the module docstring)."""
+    import tracemalloc
+
+    from _timing import timed_alternating
+    from bench_simsvm import random_multiclass
+
+    print(f"{'n':>6} {'m':>6} {'heur ms/row':>11} {'unchunked':>9} {'bordered':>9} "
+          f"{'heur/bord':>9} {'peak chunked':>12} {'peak unchunked':>14} {'same':>5}", flush=True)
+    for n in sizes:
+        S, y, S_test = random_multiclass(n, k=2)
+        clf = isvm.IndefiniteSVM().fit(S, y)
+        bord = isvm.IndefiniteSVM(test_transform="bordered")
+        bord.__dict__.update({k: v for k, v in clf.__dict__.items() if k.endswith("_")})
+        chunk = isvm._CHUNK_ENTRIES
+
+        def unchunked():
+            isvm._CHUNK_ENTRIES = 1 << 62
+            try:
+                return clf.decision_function(S_test)
+            finally:
+                isvm._CHUNK_ENTRIES = chunk
+
+        fns = {"chunked": lambda: clf.decision_function(S_test), "unchunked": unchunked,
+               "bordered": lambda: bord.decision_function(S_test)}
+        t, out = timed_alternating(fns, repeats)
+        peaks = {}
+        for k in ("chunked", "unchunked"):
+            tracemalloc.start()
+            fns[k]()
+            peaks[k] = tracemalloc.get_traced_memory()[1] / S_test.nbytes
+            tracemalloc.stop()
+        same = bool(np.array_equal(out["chunked"] > 0, out["unchunked"] > 0))
+        m = S_test.shape[0]
+        print(f"{n:>6} {m:>6} {1e3 * t['chunked'] / m:11.3f} {1e3 * t['unchunked'] / m:9.3f} "
+              f"{1e3 * t['bordered'] / m:9.3f} {t['chunked'] / t['bordered']:9.1f} "
+              f"{peaks['chunked']:12.2f} {peaks['unchunked']:14.2f} {str(same):>5}", flush=True)
 
 
 if __name__ == "__main__":

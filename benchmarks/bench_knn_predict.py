@@ -13,7 +13,13 @@ Baseline measured in the same run: one matrix product ``S_test @ X`` with the
 same m x n matrix and a thin (n x k) right-hand side, the cheapest pass over the
 test matrix any method must make; times are also reported as a ratio to it.
 
-Usage: python benchmarks/bench_knn_predict.py [--n-train 8000] [--n-test 2000] [--k 64]
+``--memmap`` (issue #19) instead times KRI and KRR ``predict`` on the test
+matrix as an ``np.memmap`` file against the same matrix in memory,
+alternating, medians, checks that the labels are identical, and reports the
+peak Python-heap memory of the memmap ``predict`` (the file's pages are not
+heap) in units of the test matrix.
+
+Usage: python benchmarks/bench_knn_predict.py [--n-train 8000] [--n-test 2000] [--k 64] [--memmap]
 """
 
 from __future__ import annotations
@@ -61,8 +67,12 @@ def main(argv=None):
     ap.add_argument("--k", type=int, default=64)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, default=None, help="BLAS threads (default: library default)")
+    ap.add_argument("--memmap", action="store_true")
     args = ap.parse_args(argv)
     S, y, S_test = make_data(args.n_train, args.n_test)
+    if args.memmap:
+        with threadpool_limits(args.threads):
+            return memmap_run(S, y, S_test, args.k, args.repeats)
     test_bytes = S_test.nbytes
     rows = []
     with threadpool_limits(args.threads):
@@ -83,6 +93,38 @@ def main(argv=None):
     for name, t, per, ratio, mem in rows:
         print(f"{name:14s} {t:10.3f} {per:9.3f} {ratio:11.1f} {mem:19.2f}")
     return rows
+
+
+def memmap_run(S, y, S_test, k, repeats):
+    import tempfile
+    from pathlib import Path
+
+    from _timing import timed_alternating
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "S_test.f64"
+        mm = np.memmap(path, dtype=np.float64, mode="w+", shape=S_test.shape)
+        mm[:] = S_test
+        mm.flush()
+        del mm
+        mm = np.memmap(path, dtype=np.float64, mode="r", shape=S_test.shape)
+        print(f"n_train={S.shape[0]} n_test={S_test.shape[0]} k={k}; test matrix "
+              f"{S_test.nbytes / 2**20:.0f} MB")
+        print(f"{'weights':14s} {'memmap s':>9s} {'in-memory s':>12s} {'memmap/in-mem':>13s} "
+              f"{'same':>5s} {'peak heap / test matrix':>24s}")
+        for weights, spectrum in (("kri", "clip"), ("krr", "pinv")):
+            clf = SimilarityKNeighborsClassifier(
+                n_neighbors=k, weights=weights, reg=1e-2, spectrum=spectrum).fit(S, y)
+            t, out = timed_alternating({"mm": lambda clf=clf: clf.predict(mm),
+                                        "mem": lambda clf=clf: clf.predict(S_test)}, repeats)
+            tracemalloc.start()
+            clf.predict(mm)
+            peak = tracemalloc.get_traced_memory()[1] / S_test.nbytes
+            tracemalloc.stop()
+            same = bool(np.array_equal(out["mm"], out["mem"]))
+            print(f"{weights + '/' + spectrum:14s} {t['mm']:9.3f} {t['mem']:12.3f} "
+                  f"{t['mm'] / t['mem']:13.2f} {str(same):>5s} {peak:24.2f}", flush=True)
+        del mm
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from threadpoolctl import threadpool_limits
 
 from proxlearn.solvers import box_lasso
 from proxlearn.svm._lp_machine import lp_machine_binary
-from _timing import timed, uw_problem  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from _timing import timed_alternating, uw_problem  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def random_problem(n, seed):
@@ -72,12 +72,14 @@ def main():
     print("-" * len(header))
     with threadpool_limits(args.threads):
         for name, S, y in problems:
-            t_o, res = timed(lambda: box_lasso(S, y, eps, C), args.repeats)
-            t_c, ref = timed(lambda: cvx_psvm(S, y, eps, C), args.repeats)
+            t, out = timed_alternating({"ours": lambda: box_lasso(S, y, eps, C),
+                                        "cvxpy": lambda: cvx_psvm(S, y, eps, C)}, args.repeats)
+            (t_o, res), (t_c, ref) = (t["ours"], out["ours"]), (t["cvxpy"], out["cvxpy"])
             print(f"{name:<22}{'P-SVM':<12}{t_o:>10.3f}{t_c:>11.3f}{t_c / t_o:>8.1f}"
                   f"{(res.objective - ref) / abs(ref):>15.2e}")
-            t_o, (_, _, lp) = timed(lambda: lp_machine_binary(S, y, args.lp_C), args.repeats)
-            t_c, ref = timed(lambda: cvx_lp(S, y, args.lp_C), args.repeats)
+            t, out = timed_alternating({"ours": lambda: lp_machine_binary(S, y, args.lp_C),
+                                        "cvxpy": lambda: cvx_lp(S, y, args.lp_C)}, args.repeats)
+            (t_o, (_, _, lp)), (t_c, ref) = (t["ours"], out["ours"]), (t["cvxpy"], out["cvxpy"])
             print(f"{name:<22}{'LP machine':<12}{t_o:>10.3f}{t_c:>11.3f}{t_c / t_o:>8.1f}"
                   f"{(lp.fun - ref) / abs(ref):>15.2e}")
     print("ratio = cvxpy time / our time (> 1: ours is faster)")

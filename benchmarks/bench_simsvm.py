@@ -21,10 +21,16 @@ the two real data sets, the medians over the 6 x 7 grid ``eta`` in
 {1e-3, ..., 100}, ``gamma`` in {1e-4, ..., 100} for the l1 and l2 regularisers
 with both references (Clarabel re-solve against the dual QP; the optima
 compared as values of the returned points). The eigendecomposition
-(shared by all) is excluded. BLAS is limited to one thread. The thesis reports
+(shared by all) is excluded from these solver timings. ``--scaling N1,N2,...``
+times whole ``SimSVM.fit`` calls (validation, eigendecompositions and solves
+included) on random indefinite 3-class problems, the default ``solver="auto"``
+(dual QP) against ``solver="socp"``, alternating, medians, with the largest
+relative objective difference and the agreement of the predictions on n/2 test
+rows. BLAS is limited to one thread. The thesis reports
 44.6 ms (aural_sonar) and 38.3 ms (voting) with MOSEK on an Intel i7 3.2 GHz.
 
-Usage: python benchmarks/bench_simsvm.py [--repeats 5] [--sdp-n 100]
+Usage: python benchmarks/bench_simsvm.py [--repeats 5] [--sdp-n 100] [--grid]
+       [--scaling 400,800]
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import numpy as np
 import scipy.linalg
 from threadpoolctl import threadpool_limits
 
+from proxlearn.kernel_learning import SimSVM
 from proxlearn.solvers._simsvm_dual import SimSVMDualQP
 from proxlearn.solvers._simsvm_socp import (
     SimSVMSOCP,
@@ -47,7 +54,7 @@ from proxlearn.solvers._simsvm_socp import (
     simsvm_objective,
     solve_simsvm_sdp,
 )
-from _timing import timed, uw_problem  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from _timing import timed, timed_alternating, uw_problem  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def random_problem(n, seed=0):
@@ -93,8 +100,13 @@ def main():
     ap.add_argument("--eig-tol", type=float, default=1e-6)
     ap.add_argument("--grid", action="store_true", help="also time the (eta, gamma) grid")
     ap.add_argument("--data-dir", default=str(Path(__file__).resolve().parents[2] / "shared/data/uw"))
+    ap.add_argument("--scaling", default="", help="comma-separated n for whole fits")
     args = ap.parse_args()
     eta = gamma = 0.01
+    if args.scaling:
+        with threadpool_limits(args.threads):
+            scaling([int(v) for v in args.scaling.split(",")], args.repeats)
+        return
     problems = []
     for name in ("aural_sonar", "voting"):
         pr = uw_problem(name, args.data_dir)
@@ -113,14 +125,17 @@ def main():
             def ours():
                 return SimSVMSOCP(U, lam, y, ref, "l1").solve(eta, gamma).objective
 
-            t_ours, f_ours = timed(ours, args.repeats)
             prob = SimSVMSOCP(U, lam, y, ref, "l1")
             prob.solve(eta, gamma)
-            t_re, _ = timed(lambda: prob.solve(eta, gamma).objective, args.repeats)
-            t_dq, sol_dq = timed(lambda: SimSVMDualQP(U, lam, y, ref).solve(eta, gamma),
-                                 args.repeats)
+            t, out = timed_alternating({
+                "ours": ours,
+                "re": lambda: prob.solve(eta, gamma).objective,
+                "dq": lambda: SimSVMDualQP(U, lam, y, ref).solve(eta, gamma),
+                "cvx": lambda: plain_cvxpy(U, lam, y, ref, eta, gamma),
+            }, args.repeats)
+            t_ours, f_ours, t_re = t["ours"], out["ours"], t["re"]
+            t_dq, sol_dq, t_cvx, f_cvx = t["dq"], out["dq"], t["cvx"], out["cvx"]
             f_dq = sol_dq.objective
-            t_cvx, f_cvx = timed(lambda: plain_cvxpy(U, lam, y, ref, eta, gamma), args.repeats)
             line = (f"{name:>16} {S.shape[0]:>4} {U.shape[1]:>4} {1e3 * t_ours:8.1f} "
                     f"{1e3 * t_re:8.1f} {1e3 * t_dq:7.1f} {1e3 * t_cvx:9.1f} "
                     f"{t_cvx / t_ours:6.1f} {t_cvx / t_dq:8.1f} "
@@ -138,6 +153,37 @@ def main():
             print(line, flush=True)
         if args.grid:
             grid(problems, args.eig_tol)
+
+
+def random_multiclass(n, seed=0, k=3):
+    """Linear kernel of k separated blobs plus symmetric noise (indefinite),
+    ``n`` training and ``n // 2`` test rows."""
+    rng = np.random.default_rng(seed)
+    m = n + n // 2
+    y = np.arange(m) % k
+    X = rng.normal(size=(m, 3)) + 1.5 * np.eye(3)[y]
+    N = rng.normal(size=(m, n))
+    S = X @ X[:n].T + N
+    S[:n] = 0.5 * (S[:n] + S[:n].T)
+    return S[:n], y[:n], S[n:]
+
+
+def scaling(sizes, repeats):
+    """Whole SimSVM fits, default (auto: dual QP) against solver='socp'."""
+    print(f"{'n':>6} {'auto s':>8} {'socp s':>8} {'ratio':>6} {'max rel obj diff':>16} "
+          f"{'same pred':>9}", flush=True)
+    for n in sizes:
+        S, y, S_test = random_multiclass(n)
+        fns = {
+            "auto": lambda: SimSVM(eta=0.01, gamma=0.01).fit(S, y),
+            "socp": lambda: SimSVM(eta=0.01, gamma=0.01, solver="socp").fit(S, y),
+        }
+        t, fitted = timed_alternating(fns, repeats)
+        a, b = fitted["auto"], fitted["socp"]
+        rel = np.max(np.abs(a.objective_ - b.objective_) / np.abs(b.objective_))
+        same = np.mean(a.predict(S_test) == b.predict(S_test))
+        print(f"{n:>6} {t['auto']:8.2f} {t['socp']:8.2f} {t['socp'] / t['auto']:6.1f} "
+              f"{rel:16.1e} {same:9.3f}", flush=True)
 
 
 def grid(problems, eig_tol):

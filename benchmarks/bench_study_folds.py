@@ -26,7 +26,7 @@ import argparse
 import warnings
 
 import numpy as np
-from _timing import timed
+from _timing import timed_alternating
 
 
 def fold(dataset: str):
@@ -72,8 +72,8 @@ def main(argv=None):
             def ours(method=method, grid=grid):
                 return method.evaluate_grid(S_fit, y_fit, S_val, grid)
 
-            t_base, ref = timed(baseline, args.repeats)
-            t_ours, got = timed(ours, args.repeats)
+            t, out = timed_alternating({"base": baseline, "ours": ours}, args.repeats)
+            t_base, ref, t_ours, got = t["base"], out["base"], t["ours"], out["ours"]
             differ = sum(not np.array_equal(a, b) for a, b in zip(ref, got, strict=True))
             print(f"| {name} | {len(grid)} | {t_base:.2f} | {t_ours:.2f} | "
                   f"{t_base / t_ours:.1f}x | {differ} |")

@@ -58,3 +58,19 @@ def test_svmca_and_ikfd_on_degenerate_spectra(short_lapack):
     for est in (SVMCA(), IndefiniteKFD()):
         pred = est.fit(S, y).predict(S)
         assert pred.shape == (24,) and set(pred) <= {0, 1, 2}
+
+
+@pytest.mark.parametrize("solver", ["dense", "arpack", "randomized"])
+@pytest.mark.parametrize("rng", [None, 0, np.random.RandomState(1), np.random.default_rng(2)])
+def test_leading_eigh_matches_full_decomposition(solver, rng):
+    from proxlearn._linalg import leading_eigh
+
+    g = np.random.default_rng(5)
+    Q = np.linalg.qr(g.standard_normal((60, 60)))[0]
+    lam = np.concatenate([np.geomspace(40, 0.1, 30), -np.geomspace(20, 0.2, 30)])
+    A = (Q * lam) @ Q.T
+    for by, key in (("value", lam), ("modulus", np.abs(lam))):
+        w, V = leading_eigh(A, 6, by=by, solver=solver, rng=rng)
+        top = np.sort(lam[np.argsort(key)[-6:]])
+        np.testing.assert_allclose(w, top, rtol=1e-10)
+        np.testing.assert_allclose(A @ V, V * w, atol=1e-9 * np.abs(lam).max())

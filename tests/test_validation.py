@@ -228,3 +228,56 @@ def test_entries_too_large_for_float64_products_are_refused():
         check_similarity(S * 1e155)
     with pytest.raises(SimilarityMatrixError, match="too large"):
         check_test_similarity(np.full((2, 10), -1e155), 10)
+
+
+# ------------------------------------------ one-pass validation (issue #19)
+def _naive_dissimilarity(S):
+    n = S.shape[0]
+    diag = np.diag(S)
+    off = S[~np.eye(n, dtype=bool)]
+    scale = np.max(np.abs(S))
+    if scale == 0.0:
+        return False
+    if (np.all(np.abs(diag) <= 1e-12 * scale) and np.all(off >= -1e-12 * scale)
+            and np.mean(off > 0) > 0.5):
+        return True
+    row_min_off = np.where(np.eye(n, dtype=bool), np.inf, S).min(axis=1)
+    return bool(np.mean(diag < row_min_off) > 0.5)
+
+
+@pytest.mark.parametrize("tile", [3, 7, 512])
+@pytest.mark.parametrize("seed", range(6))
+def test_tiled_checks_equal_the_direct_formulas(monkeypatch, tile, seed):
+    import proxlearn._validation as v
+
+    monkeypatch.setattr(v, "_TILE", tile)
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 40))
+    X = rng.random((n, 3))
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    A = rng.standard_normal((n, n))
+    kinds = [A, A + A.T, D, D + 0.01 * A, -D, np.where(rng.random((n, n)) < 0.5, D, 0.0),
+             np.round(A)]
+    for S in kinds:
+        S = np.ascontiguousarray(S)
+        assert v.asymmetry(S) == pytest.approx(
+            np.linalg.norm(S - S.T) / (2 * np.linalg.norm(S)), rel=1e-12, abs=1e-15)
+        np.testing.assert_array_equal(v.symmetrize(S), 0.5 * (S + S.T))
+        assert v.looks_like_dissimilarity(S)[0] == _naive_dissimilarity(S)
+
+
+def test_check_similarity_never_writes_the_callers_matrix_but_reuses_its_own():
+    rng = np.random.default_rng(0)
+    S = rng.standard_normal((20, 20))
+    before = S.copy()
+    with pytest.warns(AsymmetricSimilarityWarning):
+        out = check_similarity(S, symmetric="symmetrize")
+    np.testing.assert_array_equal(S, before)
+    np.testing.assert_array_equal(out, 0.5 * (before + before.T))
+    # a float32 input is converted: the converted copy is symmetrised in place
+    with pytest.warns(AsymmetricSimilarityWarning):
+        out32 = check_similarity(S.astype(np.float32), symmetric="symmetrize")
+    np.testing.assert_allclose(out32, 0.5 * (before + before.T), rtol=1e-6)
+    # symmetric input comes back as the same array (no copy)
+    Ssym = 0.5 * (before + before.T)
+    assert check_similarity(Ssym, symmetric="symmetrize") is Ssym

@@ -493,3 +493,21 @@ def test_study_method_registered_and_evaluator_matches_estimator():
         agree = pred == ref.predict(S[np.ix_(te, tr)])
         # warm starts change the iterate only within the tolerance
         assert np.all(agree | (np.abs(dec) < 0.05))
+
+
+@pytest.mark.parametrize("test_transform", ["heuristic", "bordered"])
+def test_chunked_test_rows_equal_one_call(monkeypatch, test_transform):
+    """Issue #19: test rows are transformed in chunks; the result is the one-call result."""
+    from proxlearn.kernel_learning import _indefinite_svm as mod
+
+    S, y = blobs(3, 12, 21)
+    rng = np.random.default_rng(4)
+    S_test = S[rng.integers(0, S.shape[0], 23)] + 0.3 * rng.normal(size=(23, S.shape[0]))
+    clf = IndefiniteSVM(test_transform=test_transform).fit(S, y)
+    monkeypatch.setattr(mod, "_CHUNK_ENTRIES", 1 << 62)
+    one = clf.decision_function(S_test), clf.predict(S_test), clf.transform_test(S_test, 1)
+    monkeypatch.setattr(mod, "_CHUNK_ENTRIES", 5 * S.shape[0])  # 5 rows per chunk
+    assert len(mod._row_chunks(23, S.shape[0])) == 5
+    np.testing.assert_allclose(clf.decision_function(S_test), one[0], rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(clf.predict(S_test), one[1])
+    np.testing.assert_allclose(clf.transform_test(S_test, 1), one[2], rtol=1e-12, atol=1e-12)

@@ -58,7 +58,7 @@ def test_socp_equals_sdp(regularizer, seed):
 @pytest.mark.parametrize("regularizer", ["l2-clip", "l1-clip", "frobenius"])
 def test_socp_kkt_certificate(regularizer):
     prob = problem(30, 3, regularizer)
-    sol = prob.solve(0.01, 0.01)
+    sol = prob.solve(0.01, 0.01, "socp")
     res = conic_kkt_residuals(prob._socp, sol, 0.01, 0.01)
     assert res["primal"] < 1e-7 and res["dual"] < 1e-7
     assert res["cone"] < 1e-7 and res["gap"] < 1e-7
@@ -67,7 +67,7 @@ def test_socp_kkt_certificate(regularizer):
 
 def test_lp_is_upper_bound_and_compact_equals_naive():
     prob = problem(20, 4, "l1-clip")
-    socp = prob.solve(0.01, 0.01).objective
+    socp = prob.solve(0.01, 0.01, "socp").objective
     prev = np.inf
     for p in (1, 5, 40):
         rs = np.random.RandomState(p)
@@ -101,12 +101,13 @@ def test_solver_failure_names_status():
         socp.solve(0.01, 0.01)
 
 
-def test_grid_reuse_matches_fresh_solves():
+@pytest.mark.parametrize("solver", ["socp", "auto"])
+def test_grid_reuse_matches_fresh_solves(solver):
     prob = problem(16, 7, "l2-clip")
     for eta, gamma in [(1e-3, 1e2), (1.0, 1e-3), (0.1, 0.1)]:
-        reused = prob.solve(eta, gamma).objective
+        reused = prob.solve(eta, gamma, solver).objective
         fresh = SimSVMProblem(prob.U @ np.diag(prob.lam) @ prob.U.T, prob.y, "l2-clip", 1e-6)
-        assert reused == pytest.approx(fresh.solve(eta, gamma).objective, rel=1e-6)
+        assert reused == pytest.approx(fresh.solve(eta, gamma, solver).objective, rel=1e-6)
 
 
 # ------------------------------------------------------------ consistency
@@ -177,7 +178,7 @@ def test_eig_tol_drops_near_zero_directions():
 
 
 # ------------------------------------------------------------ estimator API
-@pytest.mark.parametrize("params", [{}, {"solver": "dual-qp"}])
+@pytest.mark.parametrize("params", [{}, {"solver": "socp"}])
 def test_check_estimator(params):
     check_estimator(SimSVM(**params), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
 
@@ -283,3 +284,38 @@ def test_sdp_solver_exception_is_a_project_error(monkeypatch):
     with pytest.raises(SimSVMSolverError, match="CLARABEL via cvxpy.*failed.*Rescale S") as info:
         SimSVM(solver="sdp").fit(S, y)
     assert isinstance(info.value, SolverError)
+
+
+# ------------------------------------------------------------ default solver
+@pytest.mark.parametrize("regularizer", ["l1-clip", "l2-clip", "l1-flip", "l2-flip", "frobenius"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_auto_default_matches_socp(regularizer, seed):
+    """Issue #19: the default picks the dual QP where it applies, the SOCP otherwise,
+    and reaches the SOCP's optimum with the same predictions."""
+    S, y = indefinite(40, 100 + seed, k=3)
+    auto = SimSVM(eta=0.02, gamma=0.05, regularizer=regularizer).fit(S, y)
+    socp = SimSVM(eta=0.02, gamma=0.05, regularizer=regularizer, solver="socp").fit(S, y)
+    expected = "socp" if regularizer == "frobenius" else "dual-qp"
+    assert auto.solver_used_ == [expected] * 3
+    assert socp.solver_used_ == ["socp"] * 3
+    np.testing.assert_allclose(auto.objective_, socp.objective_, rtol=1e-5)
+    rng = np.random.default_rng(seed)
+    S_test = S[rng.choice(40, 15)] + 0.1 * rng.normal(size=(15, 40))
+    np.testing.assert_array_equal(auto.predict(S_test), socp.predict(S_test))
+    np.testing.assert_array_equal(auto.predict(S), socp.predict(S))
+
+
+def test_auto_falls_back_to_socp_when_dual_qp_does_not_certify(monkeypatch):
+    from proxlearn.solvers import _simsvm_dual
+
+    def fail(self, eta, gamma):
+        raise SimSVMSolverError("dual QP stopped with a certified gap of 1")
+
+    S, y = indefinite(20, 5)
+    ref = SimSVM(solver="socp").fit(S, y)
+    monkeypatch.setattr(_simsvm_dual.SimSVMDualQP, "solve", fail)
+    auto = SimSVM().fit(S, y)
+    assert auto.solver_used_ == ["socp"]
+    assert auto.objective_ == ref.objective_
+    with pytest.raises(SimSVMSolverError, match="certified gap"):
+        SimSVM(solver="dual-qp").fit(S, y)

@@ -527,3 +527,42 @@ def test_stopping_at_max_iter_warns_with_the_gap():
         warnings.simplefilter("error", ConvergenceWarning)
         SVMCA(C=0.1, rho=10.0, n_components=3, max_iter=50, tol=1e-2).fit(*blobs(2, 20, 0))
         SVMCA(C=10.0, rho=0.1, n_components=5, max_iter=2, tol=0.0).fit(S, y)
+
+
+# ---------------------------------------------- iterative V-step (issue #19)
+@pytest.mark.parametrize("seed", range(3))
+def test_arpack_v_step_equals_dense(seed):
+    S, y = blobs(3, 30, seed)
+    est = SVMCA(n_components=4)
+    K0, classes, y_idx, lam, U = est._prepare(S, y)
+    rng = np.random.default_rng(seed)
+    beta = rng.normal(size=(3, K0.shape[0])) * 0.3
+    P0, _ = SVMCA._clip_start(lam, U, 4)
+    info_d, info_a = {}, {}
+    P, V, val = v_step(K0, beta, 0.5, 4, info=info_d)
+    Pa, Va, vala = v_step(K0, beta, 0.5, 4, start=P0, eigen_solver="arpack", info=info_a)
+    assert info_d["solver"] == "dense" and info_a["solver"] == "arpack"
+    assert vala == pytest.approx(val, rel=1e-12)
+    assert info_a["gap"] == pytest.approx(info_d["gap"], rel=1e-10)
+    Kv = P @ P.T
+    np.testing.assert_allclose(Pa @ Pa.T, Kv, atol=1e-8 * np.abs(Kv).max())
+    np.testing.assert_allclose(Va.T @ K0 @ Va, np.eye(4), atol=1e-8)
+
+
+def test_auto_rule_and_fit_with_arpack_matches_dense():
+    S, y = blobs(3, 40, 7)
+    dense = SVMCA(n_components=3, max_iter=6, tol=0.0, eigen_solver="dense").fit(S, y)
+    arp = SVMCA(n_components=3, max_iter=6, tol=0.0, eigen_solver="arpack").fit(S, y)
+    auto = SVMCA(n_components=3, max_iter=6, tol=0.0).fit(S, y)
+    # arpack starts from the rank-d clip; auto stays dense below ITERATIVE_MIN_N
+    assert [h["v_step"] for h in arp.history_] == ["arpack"] * 6
+    assert {h["v_step"] for h in auto.history_} == {"dense"}
+    np.testing.assert_allclose(arp.kernel_, dense.kernel_, atol=1e-7 * np.abs(dense.kernel_).max())
+    np.testing.assert_array_equal(arp.predict(S), dense.predict(S))
+    np.testing.assert_array_equal(auto.kernel_, dense.kernel_)
+
+
+def test_bad_eigen_solver():
+    S, y = blobs(2, 10, 1)
+    with pytest.raises(InvalidParameterError, match="eigen_solver"):
+        SVMCA(eigen_solver="lanczos").fit(S, y)

@@ -290,3 +290,37 @@ def test_train_to_test_similarities_are_symmetrised():
     assert not np.array_equal(clf.kneighbors(fwd)[1], clf.kneighbors(sym)[1])
     with pytest.raises(TestMatrixError, match="S_train_test has shape"):
         clf.predict(fwd, back.T)
+
+
+@pytest.mark.parametrize("weights, spectrum", [("kri", "clip"), ("krr", "pinv"), ("uniform", None)])
+def test_memmapped_test_matrix_predicts_like_an_array(tmp_path, monkeypatch, weights, spectrum):
+    """Issue #19: a memmapped test-to-train matrix is read in chunks (no copy) and
+    gives the in-memory predictions."""
+    import proxlearn.neighbors._knn as knn
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    T = rng.standard_normal((25, 3))
+    S = X @ X.T + 0.1 * rng.standard_normal((60, 60))
+    S = 0.5 * (S + S.T)
+    S_test = T @ X.T
+    mm = np.memmap(tmp_path / "S_test.f64", dtype=np.float64, mode="w+", shape=S_test.shape)
+    mm[:] = S_test
+    mm.flush()
+    mm = np.memmap(tmp_path / "S_test.f64", dtype=np.float64, mode="r", shape=S_test.shape)
+    clf = SimilarityKNeighborsClassifier(n_neighbors=5, weights=weights, spectrum=spectrum,
+                                         reg=1e-2).fit(S, y)
+    ref = clf.predict(S_test)
+    seen = []
+    orig = knn.row_chunks
+
+    def spy(m, per_row):
+        out = list(orig(m, per_row))
+        seen.append(len(out))
+        return out
+
+    monkeypatch.setattr(knn, "row_chunks", spy)
+    monkeypatch.setattr(proxlearn.base, "CHUNK_BYTES", 1)  # one test row per chunk
+    np.testing.assert_array_equal(clf.predict(mm), ref)
+    assert max(seen) == 25

@@ -170,7 +170,7 @@ def test_estimator_with_dual_qp_matches_the_socp(regularizer):
     U, lam, y, r = eig_problem(40, 8)
     S = (U * lam) @ U.T
     fast = SimSVM(regularizer=regularizer, solver="dual-qp").fit(S, y)
-    slow = SimSVM(regularizer=regularizer).fit(S, y)
+    slow = SimSVM(regularizer=regularizer, solver="socp").fit(S, y)
     assert fast.solver_status_ == ["optimal"]
     assert 0 <= fast.duality_gap_[0] <= 1e-6 * fast.objective_
     assert np.isnan(slow.duality_gap_[0])

@@ -214,3 +214,61 @@ def test_smo_iteration_cap_is_passed_and_warns(est_cls):
         clf = cls(C=1e3, max_iter=3).fit(S, y)
     assert clf.svc_.max_iter == 3
     assert np.all(np.isfinite(clf.decision_function(S[:5])))
+
+
+# ------------------------------------------- folded prediction (issue #19)
+def _unfolded(clf, S_test):
+    """Decision values and labels the way SimilaritySVC computed them before
+    the fold: the transformed test kernel through libsvm."""
+    K = clf._svc_input(S_test)
+    return clf.svc_.decision_function(K), clf.svc_.predict(K)
+
+
+@pytest.mark.parametrize("spectrum", SPECTRA)
+@pytest.mark.parametrize("test_transform", ["consistent", "linear", "raw"])
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+def test_folded_prediction_equals_transformed_kernel(spectrum, test_transform, n_classes):
+    S, y, S_test, _ = blobs(n_train=60, n_test=40, seed=n_classes, n_classes=n_classes)
+    clf = SimilaritySVC(spectrum=spectrum, test_transform=test_transform, C=0.3).fit(S, y)
+    dec, pred = _unfolded(clf, S_test)
+    got = clf.decision_function(S_test)
+    scale = np.abs(dec).max()
+    assert_allclose(got, dec, rtol=1e-10, atol=1e-10 * scale)
+    assert_array_equal(clf.predict(S_test), pred)
+    # and on the training rows (many support vectors at the margin, |f| = 1)
+    assert_array_equal(clf.predict(S), _unfolded(clf, S)[1])
+
+
+def test_folded_prediction_with_zero_weights_and_vote_ties():
+    S, y, S_test, _ = blobs(n_train=60, n_test=200, seed=5, noise=2.0, n_classes=3)
+    w = np.ones(60)
+    w[::4] = 0.0
+    clf = SimilaritySVC(C=0.05).fit(S, y, sample_weight=w)
+    dec, pred = _unfolded(clf, S_test)
+    assert_allclose(clf.decision_function(S_test), dec, rtol=1e-10,
+                    atol=1e-10 * np.abs(dec).max())
+    assert_array_equal(clf.predict(S_test), pred)
+    # one vote per class happens here: libsvm gives it to the lowest class index,
+    # not to the largest tie-breaking score of decision_function
+    votes = np.floor(dec + 0.5)
+    tied = np.all(votes == 1.0, axis=1)
+    assert tied.any()
+    assert_array_equal(clf.predict(S_test[tied]), clf.classes_[np.zeros(tied.sum(), int)])
+
+
+def test_fit_validates_once(monkeypatch):
+    import proxlearn.svm._kernel_svc as mod
+    import proxlearn.transforms._spectrum as spec
+
+    calls = []
+    orig = mod.check_similarity
+
+    def counting(*a, **k):
+        calls.append(1)
+        return orig(*a, **k)
+
+    monkeypatch.setattr(mod, "check_similarity", counting)
+    monkeypatch.setattr(spec, "check_similarity", counting)
+    S, y, _, _ = blobs()
+    SimilaritySVC().fit(S, y)
+    assert len(calls) == 1

@@ -169,3 +169,24 @@ def test_similarity_features_consistent(S, kernel, log_gamma):
     t = SimilarityFeatures(kernel, gamma=gamma)
     K = fit_quiet(t, S)
     assert_allclose(t.transform(S), K, rtol=0, atol=tolerance(K))
+
+
+@SETTINGS
+@given(
+    S=matrices,
+    method=st.sampled_from(["clip", "flip"]),
+    solver=st.sampled_from(["auto", "dense", "arpack", "randomized"]),
+    frac=st.floats(0.05, 1.0),
+    seed=st.integers(0, 100),
+)
+def test_partial_spectrum_consistent_for_every_eigen_solver(S, method, solver, frac, seed):
+    """Issue #19: with n_components leading eigenpairs (any solver), training rows
+    given as test rows still map to the rows of the (truncated) training kernel,
+    to the eigensolver's certified residual."""
+    k = max(1, int(round(frac * len(S))))
+    t = SpectrumTransformer(method, eigen_solver=solver, n_components=k, random_state=seed)
+    K = fit_quiet(t, S)
+    K_rows = t.transform(symmetric_test_rows(S))
+    assert_allclose(K_rows, K, rtol=0, atol=100 * tolerance(sym(S)))
+    assert t.eigenvectors_.shape == (len(S), k)
+    assert np.linalg.eigvalsh(K).min() >= -100 * tolerance(sym(S))

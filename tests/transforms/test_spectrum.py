@@ -323,3 +323,84 @@ def test_fit_never_overwrites_the_callers_matrix(method):
     np.testing.assert_allclose(tf.transform(S), tf.transform(keep))
     if method in ("clip", "flip", "square"):
         np.testing.assert_allclose(tf.transform(keep), K, atol=1e-10 * np.abs(K).max())
+
+
+# ------------------------------------------------ partial spectra (issue #19)
+PARTIAL_SOLVERS = ["dense", "arpack", "randomized", "auto"]
+
+
+def known_spectrum(n=80, seed=0):
+    """A symmetric matrix with the distinct eigenvalues ``lam`` (both signs)."""
+    rng = np.random.default_rng(seed)
+    lam = np.concatenate([np.geomspace(50.0, 0.5, n // 2), -np.geomspace(30.0, 0.3, n - n // 2)])
+    Q = np.linalg.qr(rng.standard_normal((n, n)))[0]
+    return (Q * lam) @ Q.T, lam
+
+
+@pytest.mark.parametrize("solver", PARTIAL_SOLVERS)
+@pytest.mark.parametrize("method", ["clip", "flip"])
+def test_partial_with_all_components_equals_dense(solver, method):
+    S, _ = known_spectrum(40, 1)
+    rng = np.random.default_rng(2)
+    S_test = rng.standard_normal((7, 40))
+    full = SpectrumTransformer(method)
+    part = SpectrumTransformer(method, eigen_solver=solver, n_components=40, random_state=0)
+    K, Kp = full.fit_transform(S), part.fit_transform(S)
+    scale = np.abs(K).max()
+    np.testing.assert_allclose(Kp, K, rtol=0, atol=1e-8 * scale)
+    np.testing.assert_allclose(part.transform(S_test), full.transform(S_test), rtol=0,
+                               atol=1e-8 * scale)
+
+
+@pytest.mark.parametrize("solver", PARTIAL_SOLVERS)
+@pytest.mark.parametrize("method, k", [("clip", 10), ("flip", 10), ("clip", 45), ("flip", 3)])
+def test_partial_error_is_the_documented_bound(solver, method, k):
+    """The truncated kernel misses exactly the dropped modified eigenvalues:
+    spectral error = the largest dropped one, Frobenius error = their norm."""
+    S, lam = known_spectrum()
+    full = SpectrumTransformer(method).fit(S)
+    part = SpectrumTransformer(method, eigen_solver=solver, n_components=k, random_state=3).fit(S)
+    key = lam if method == "clip" else np.abs(lam)
+    dropped = np.sort(key)[::-1][k:]
+    dropped_mod = np.maximum(dropped, 0.0)  # clip's modified values; |lam| for flip
+    E = part.kernel_ - full.kernel_
+    assert np.linalg.norm(E, 2) == pytest.approx(dropped_mod.max(initial=0.0), rel=1e-8, abs=1e-8)
+    assert np.linalg.norm(E) == pytest.approx(np.linalg.norm(dropped_mod), rel=1e-8, abs=1e-8)
+    kept = np.sort(key)[::-1][:k]
+    np.testing.assert_allclose(np.sort(np.abs(part.eigenvalues_))[::-1],
+                               np.sort(np.abs(lam[np.isin(key, kept)]))[::-1], rtol=1e-10)
+    # the test map folds like the formed one
+    V = np.random.default_rng(0).standard_normal((S.shape[0], 3))
+    S_test = np.random.default_rng(1).standard_normal((5, S.shape[0]))
+    np.testing.assert_allclose(part.transform(S_test) @ V, S_test @ part.transform_coef(V),
+                               rtol=1e-10, atol=1e-10)
+
+
+def test_auto_rule_picks_dense_for_small_problems():
+    S, _ = known_spectrum(60, 4)
+    assert SpectrumTransformer(n_components=5).fit(S).eigen_solver_ == "dense"
+    assert SpectrumTransformer().fit(S).eigen_solver_ == "dense"
+    assert SpectrumTransformer(eigen_solver="arpack", n_components=5).fit(S).eigen_solver_ == "arpack"
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"n_components": 0}, "n_components"),
+        ({"n_components": 61}, "n_components"),
+        ({"n_components": 2.5}, "n_components"),
+        ({"eigen_solver": "lanczos"}, "eigen_solver"),
+    ],
+)
+def test_partial_bad_parameters(params, match):
+    S, _ = known_spectrum(60, 5)
+    with pytest.raises(InvalidParameterError, match=match):
+        SpectrumTransformer(**params).fit(S)
+
+
+@pytest.mark.parametrize("method", ["shift", "square", "none"])
+def test_partial_ignored_with_a_warning_by_other_methods(method):
+    S, _ = known_spectrum(30, 6)
+    with pytest.warns(UserWarning, match="ignores it"):
+        K = SpectrumTransformer(method, n_components=3).fit_transform(S)
+    np.testing.assert_array_equal(K, SpectrumTransformer(method).fit_transform(S))

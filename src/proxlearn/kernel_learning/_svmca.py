@@ -106,7 +106,7 @@ from .._validation import (
     check_similarity,
     check_test_similarity,
 )
-from .._linalg import top_eigh
+from .._linalg import top_eigh, top_eigh_warm
 from ..base import PairwiseMixin
 from ..svm._probability import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
@@ -159,7 +159,30 @@ def _sqrt_factors(beta, rho):
     return Q, np.sqrt(m) - sr, 1.0 / np.sqrt(m) - 1.0 / sr
 
 
-def v_step(K0, beta, rho, d):
+#: ``eigen_solver="auto"`` takes the warm-started Lanczos V-step from this many
+#: samples on when the previous V-step's top-``d`` eigenvalues were separated
+#: from the next by at least :data:`ITERATIVE_MIN_GAP` (``b_d / b_{d+1}``).
+#: Measured with ``benchmarks/bench_svmca.py --v-step`` (random indefinite
+#: 3-class problems, one thread, second V-step): Lanczos was 6.3x (n = 1000,
+#: gap 1.20) and 22x (n = 2000, gap 1.59) faster than the dense route for
+#: d = 5, but 0.5x (n = 1000, gap 1.011) and 1.0x (n = 2000, gap 1.003) for
+#: d = 13, where the wanted eigenvalues sit in the bulk and Lanczos restarts
+#: many times; at n = 400 it gained at most 2x. 1.1 is a conservative cut
+#: between the measured gaps.
+ITERATIVE_MIN_N = 1000
+ITERATIVE_MIN_GAP = 1.1
+V_STEP_SOLVERS = ("auto", "dense", "arpack")
+
+
+def _use_iterative(eigen_solver, n, d, start, gap):
+    if start is None or eigen_solver == "dense" or d + 1 >= n:
+        return False
+    if eigen_solver == "arpack":
+        return True
+    return n >= ITERATIVE_MIN_N and gap is not None and gap >= ITERATIVE_MIN_GAP
+
+
+def v_step(K0, beta, rho, d, *, start=None, eigen_solver="dense", gap=None, info=None):
     """Solve the V-step (eq. 21) by the symmetric route of digest section 2.5.
 
     Parameters
@@ -182,6 +205,29 @@ def v_step(K0, beta, rho, d):
     value : float
         The optimum ``tr(V^T K0 M K0 V) = sum of the top-d eigenvalues of
         M^{1/2} K0 M^{1/2}``.
+
+    Other Parameters
+    ----------------
+    start : ndarray of shape (n, d), optional
+        The previous iterate's ``P``: ``M^{1/2} P`` spans (nearly) the wanted
+        eigenvectors ``W`` (``P = M^{-1/2} W sqrt(b)``); their sum is the
+        starting vector of the iterative solver.
+    eigen_solver : {"dense", "arpack", "auto"}
+        ``"dense"``: form ``B = M^{1/2} K0 M^{1/2}`` and take its top ``d + 1``
+        eigenpairs with LAPACK (``subset_by_index``; its tridiagonal reduction
+        is ``O(n^3)`` however small ``d`` is). ``"arpack"`` (needs ``start``):
+        Lanczos on ``X -> M^{1/2} K0 M^{1/2} X`` without forming ``B``
+        (:func:`proxlearn._linalg.top_eigh_warm`, ARPACK ``tol=1e-12``;
+        eigenvalues agree with the dense ones to rounding, eigenvectors to
+        about ``1e-12`` over the relative gap), ``O(n^2)`` per product; the
+        dense route if ARPACK does not converge. ``"auto"``: ``"arpack"``
+        when ``start`` is given, ``n >=`` :data:`ITERATIVE_MIN_N` and the
+        previous step's ``gap >=`` :data:`ITERATIVE_MIN_GAP`, else ``"dense"``.
+    gap : float, optional
+        ``b_d / b_{d+1}`` of the previous V-step (for ``"auto"``).
+    info : dict, optional
+        Receives ``"solver"`` (the route taken) and ``"gap"`` (this step's
+        ``b_d / b_{d+1}``; inf if ``b_{d+1} <= 0``, NaN if ``d = n``).
     """
     n = K0.shape[0]
     Q, up, down = _sqrt_factors(beta, rho)
@@ -193,10 +239,22 @@ def v_step(K0, beta, rho, d):
     def ihalf(X):
         return X / sr + Q @ (down[:, None] * (Q.T @ X))
 
-    B = half(half(K0).T)
-    B = 0.5 * (B + B.T)
-    b, W = top_eigh(B, d)
+    out, solver = None, "dense"
+    k = min(d + 1, n)  # one more pair: the gap that decides the next step's route
+    if _use_iterative(eigen_solver, n, d, start, gap):
+        out = top_eigh_warm(lambda X: half(K0 @ half(X)), n, k, half(start).sum(axis=1))
+        solver = "arpack"
+    if out is None:
+        B = half(half(K0).T)
+        B = 0.5 * (B + B.T)
+        out = top_eigh(B, k)
+        solver = "dense"
+    b, W = out
     b, W = b[::-1], W[:, ::-1]
+    if info is not None:
+        info["solver"] = solver
+        info["gap"] = (float(b[d - 1] / b[d]) if b[d] > 0 else np.inf) if k > d else np.nan
+    b, W = b[:d], W[:, :d]
     if b[-1] <= 0.0:
         raise InvalidParameterError(
             f"the V-step needs d={d} positive eigenvalues of M^(1/2) K0 M^(1/2) but "
@@ -406,6 +464,7 @@ def svmca_path(
     svm_tol=1e-3,
     first=None,
     step=v_step,
+    eigen_solver="auto",
 ) -> SVMCAResult:
     """Alternate alpha- and V-steps from the transform ``V0`` (``P0 = K0 V0``).
 
@@ -424,6 +483,10 @@ def svmca_path(
         A precomputed alpha-step on ``P0 P0^T`` (shared across a ``rho`` grid).
     step : callable
         The V-step (:func:`v_step` or :func:`v_step_nonsymmetric`).
+    eigen_solver : {"auto", "dense", "arpack"}
+        Route of :func:`v_step` (warm-started from the current ``P`` and the
+        previous step's eigenvalue gap); each history entry names the route
+        taken (``"v_step"``).
 
     Returns
     -------
@@ -435,6 +498,7 @@ def svmca_path(
     history = []
     dual_prev = None
     saturated = False
+    eig_gap = None  # b_d / b_{d+1} of the previous V-step (decides the next route)
     t = 0
     for t in range(1, max_iter + 1):
         Kv = P @ P.T
@@ -450,12 +514,18 @@ def svmca_path(
             hinge += np.maximum(0.0, 1.0 - ypm * (Kb[idx, k] + a.intercept[k])).sum()
         primal = 0.5 * quad + C * hinge - rho * tr
         svm_dual = sum_alpha - 0.5 * quad - rho * tr
-        P_new, V_new, value = step(K0, a.beta, rho, d)
+        info = {"solver": "nonsymmetric"}
+        if step is v_step:
+            P_new, V_new, value = v_step(K0, a.beta, rho, d, start=P, eigen_solver=eigen_solver,
+                                         gap=eig_gap, info=info)
+            eig_gap = info["gap"]
+        else:
+            P_new, V_new, value = step(K0, a.beta, rho, d)
         dual = sum_alpha - value
         gap = primal - dual
         history.append(
             {"iter": t, "primal": primal, "dual": dual, "svm_dual": svm_dual, "gap": gap,
-             "sum_alpha": sum_alpha, "svm_iter": int(a.svm_iter.sum())}
+             "sum_alpha": sum_alpha, "svm_iter": int(a.svm_iter.sum()), "v_step": info["solver"]}
         )
         if best is None or abs(gap) < best[0]:
             best = (abs(gap), t, P, V, a)
@@ -541,6 +611,15 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMix
         with a :class:`ComponentsClampedWarning` (the study's grids do this).
     svm_tol : float, default=1e-3
         libsvm's stopping tolerance in the alpha-steps.
+    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+        Eigensolver of the V-steps (issue #19): the top ``d``
+        eigenpairs of ``M^{1/2} K0 M^{1/2}`` by LAPACK on the formed matrix
+        (``"dense"``, ``O(n^3)``) or by Lanczos warm-started from the previous
+        iterate (``"arpack"``, ``O(n^2)`` per product; same eigenpairs to
+        rounding). ``"auto"`` takes Lanczos for ``n >= 1000`` when the previous
+        step's ``b_d / b_{d+1} >= 1.1`` (measured rule, see :func:`v_step`;
+        so the first step is always dense).
+        ``history_`` names the route of each step.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
         :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
@@ -591,6 +670,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMix
         preprocess=None,
         excess_components="raise",
         svm_tol=1e-3,
+        eigen_solver="auto",
         *,
         probability=False,
         random_state=None,
@@ -604,6 +684,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMix
         self.preprocess = preprocess
         self.excess_components = excess_components
         self.svm_tol = svm_tol
+        self.eigen_solver = eigen_solver
         self.probability = probability
         self.random_state = random_state
 
@@ -623,6 +704,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMix
         if self.preprocess is not None:
             check_option(self.preprocess, "preprocess", PREPROCESS_OPTIONS)
         check_option(self.excess_components, "excess_components", EXCESS_OPTIONS)
+        check_option(self.eigen_solver, "eigen_solver", V_STEP_SOLVERS)
 
     def _prepare(self, S, y):
         """Validate, preprocess, eigendecompose: ``(K0, classes, y_idx, lam, U)``."""
@@ -713,6 +795,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMix
         res = svmca_path(
             K0, _pair_index(y_idx, len(classes)), float(self.C), float(self.rho), P0, V0,
             max_iter=int(self.max_iter), tol=float(self.tol), svm_tol=float(self.svm_tol),
+            eigen_solver=self.eigen_solver,
         )
         self._set_result(res, y_idx, K0.shape[0])
         if not res.converged and self.tol > 0:

@@ -15,10 +15,11 @@ Grid ``chen2009`` (thesis section 5.3.2): ``eta`` (the SVM regularisation,
 ``C = 1/(2 n eta)``) in 1e-4, ..., 10 (6 values) and ``gamma`` (weight of
 ``h``) in 1e-4, ..., 1e4 (9 values): 54 pairs.
 
-The fold evaluator does one eigendecomposition per fold and one-vs-one pair,
-assembles the SOCP (5.31) once and re-solves it for each ``(eta, gamma)`` by
-updating only Clarabel's cost vector (interior-point methods cannot be
-warm-started, so there is no warm start).
+The fold evaluator does one eigendecomposition per fold and one-vs-one pair
+and re-solves for each ``(eta, gamma)`` with SimSVM's default
+``solver="auto"`` (the certified dual QP; where it does not apply or does not
+certify, the SOCP (5.31), assembled once and updated in its cost vector only);
+interior-point methods cannot be warm-started, so there is no warm start.
 """
 
 from __future__ import annotations

@@ -14,8 +14,10 @@ from .._validation import (
     check_positive,
     check_sample_weight,
     check_similarity,
+    check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ._ovo import ovo_decision_ovr, ovo_pairs
 from ._probability import PlattProbabilityMixin
 from ..transforms._spectrum import (
     SPECTRUM_METHODS,
@@ -69,6 +71,42 @@ class TransformedSVCMixin:
         cols = getattr(self, "_svc_columns", None)
         return K if cols is None else K[:, cols]
 
+    def _fold_svc(self, n):
+        """Fold the transformer's test map into the SVM's dual coefficients.
+
+        For a transformer with ``transform(S_test) = S_test M`` (it offers
+        ``transform_coef(V) = M V``), the one-vs-one decision values of the
+        precomputed-kernel SVM, ``K_test[:, sv] @ coef + b`` with
+        ``K_test = S_test M``, are ``S_test @ (M[:, sv] @ coef) + b``: one
+        ``(n, n_pairs)`` weight matrix computed here makes prediction
+        ``O(m n n_pairs)`` instead of the ``O(m n^2)`` of forming ``K_test``
+        (issue #19). Pairwise values use the :mod:`proxlearn.svm._ovo`
+        sign (positive favours the pair's second class); libsvm's own sign
+        (``svc_._dual_coef_``) is the opposite, which scikit-learn's public
+        ``dual_coef_`` / ``intercept_`` already undo for two classes only.
+        """
+        svc = self.svc_
+        cols = getattr(self, "_svc_columns", None)
+        sv = svc.support_ if cols is None else cols[svc.support_]
+        n_classes = len(svc.classes_)
+        V = np.zeros((n, n_classes * (n_classes - 1) // 2))
+        if n_classes == 2:
+            V[sv, 0] = svc.dual_coef_[0]
+            b = svc.intercept_.copy()
+        else:
+            start = np.concatenate([[0], np.cumsum(svc.n_support_)])
+            for p, (i, j) in enumerate(ovo_pairs(n_classes)):
+                si, sj = slice(start[i], start[i + 1]), slice(start[j], start[j + 1])
+                V[sv[si], p] = -svc.dual_coef_[j - 1, si]
+                V[sv[sj], p] = -svc.dual_coef_[i, sj]
+            b = -svc.intercept_
+        self._folded_coef = self.transformer_.transform_coef(V)
+        self._folded_intercept = b
+
+    def _pairwise_decision(self, S_test):
+        arr = check_test_similarity(S_test, self.n_features_in_)
+        return arr @ self._folded_coef + self._folded_intercept
+
     def decision_function(self, S_test):
         """SVM decision values for test-to-train similarities ``(m, n)``.
 
@@ -77,12 +115,28 @@ class TransformedSVCMixin:
         votes, as :class:`sklearn.svm.SVC`).
         """
         check_is_fitted(self, "svc_")
-        return self.svc_.decision_function(self._svc_input(S_test))
+        if getattr(self, "_folded_coef", None) is None:
+            return self.svc_.decision_function(self._svc_input(S_test))
+        raw = self._pairwise_decision(S_test)
+        if raw.shape[1] == 1:
+            return raw[:, 0]
+        return ovo_decision_ovr(raw, len(self.classes_))
 
     def predict(self, S_test):
         """Predict class labels for test-to-train similarities ``(m, n)``."""
         check_is_fitted(self, "svc_")
-        return self.svc_.predict(self._svc_input(S_test))
+        if getattr(self, "_folded_coef", None) is None:
+            return self.svc_.predict(self._svc_input(S_test))
+        raw = self._pairwise_decision(S_test)
+        n_classes = len(self.classes_)
+        # libsvm's vote: a pairwise value >= 0 (libsvm's own <= 0) votes for the
+        # second class of the pair; ties between classes go to the lowest index
+        votes = np.zeros((raw.shape[0], n_classes))
+        for p, (i, j) in enumerate(ovo_pairs(n_classes)):
+            second = raw[:, p] >= 0
+            votes[:, j] += second
+            votes[:, i] += ~second
+        return self.classes_[np.argmax(votes, axis=1)]
 
 
 class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
@@ -174,20 +228,23 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         check_option(self.spectrum, "spectrum", SPECTRUM_METHODS)
         check_option(self.test_transform, "test_transform", TEST_TRANSFORMS)
         C = check_positive(self.C, "C")
-        # shape/finiteness first (cheap) so that label errors come before the
-        # eigendecomposition; the transformer issues the warnings
-        arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
-        classes, y_idx = check_labels(y, arr.shape[0])
-        sample_weight = check_sample_weight(sample_weight, arr.shape[0])
-        self.transformer_ = SpectrumTransformer(
+        # validated once (before the labels, so that label errors come before
+        # the eigendecomposition), in the form the transformer needs
+        transformer = SpectrumTransformer(
             method=self.spectrum, test_transform=self.test_transform, tol=self.tol
         )
-        K = self.transformer_.fit_transform(arr)
+        arr = check_similarity(S, symmetric=transformer._symmetric_mode(self.spectrum))
+        classes, y_idx = check_labels(y, arr.shape[0])
+        sample_weight = check_sample_weight(sample_weight, arr.shape[0])
+        self.transformer_ = transformer._fit_checked(arr, S)
+        K = self.transformer_._training_kernel()
+        del arr
         self._fit_svc(
             SVC(kernel="precomputed", C=C, class_weight=self.class_weight, max_iter=self.max_iter),
             K, classes[y_idx], sample_weight,
         )
         self.classes_ = self.svc_.classes_
         self.n_iter_ = self.svc_.n_iter_  # SMO iterations per one-vs-one problem
-        self.n_features_in_ = arr.shape[0]
+        self.n_features_in_ = K.shape[0]
+        self._fold_svc(self.n_features_in_)
         return self._fit_probability(S, y, sample_weight)
