@@ -152,11 +152,16 @@ def test_arpack_and_dense_eigensolvers_agree():
     X, y = make_moons(200, noise=0.05, random_state=0)
     pc = make_pairwise_constraints(y, r=0.7, random_state=0)
     for loss in ("linear", "square-hinge"):
-        d = SimpleNPKL(loss, eigen_solver="dense", tol=1e-8, max_iter=500).fit(X, pc)
-        a = SimpleNPKL(loss, eigen_solver="arpack", tol=1e-8, max_iter=500,
+        d = SimpleNPKL(loss, C=0.05, eigen_solver="dense", tol=1e-8, max_iter=500).fit(X, pc)
+        a = SimpleNPKL(loss, C=0.05, eigen_solver="arpack", tol=1e-8, max_iter=500,
                        random_state=0).fit(X, pc)
+        assert a.eigen_solver_ == "arpack" and d.eigen_solver_ == "dense"
         assert a.objective_ == pytest.approx(d.objective_, rel=1e-6, abs=1e-8)
         np.testing.assert_allclose(a.kernel_, d.kernel_, atol=1e-6)
+    # many positive eigenvalues (large C): ARPACK hands over to LAPACK, same answer
+    h = SimpleNPKL("linear", C=1.0, eigen_solver="arpack", random_state=0).fit(X, pc)
+    np.testing.assert_allclose(h.kernel_, SimpleNPKL("linear", C=1.0).fit(X, pc).kernel_,
+                               atol=1e-10)
 
 
 def test_no_positive_eigenvalue_gives_the_zero_kernel():
