@@ -306,3 +306,20 @@ def test_check_estimator(est):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_estimator(est, expected_failed_checks=FEATURE_CHECK_EXCEPTIONS)
+
+
+def test_disconnected_knn_graph_is_joined_by_its_shortest_link():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(size=(10, 2)), rng.normal(size=(10, 2)) + 20.0])
+    _, D2, _ = embedding_input(X)
+    pairs, W = knn_graph(D2, 3)
+    cross = [(i, j) for i, j in pairs if (i < 10) != (j < 10)]
+    assert len(cross) == 1  # one link, and it is the shortest between the blobs
+    i, j = cross[0]
+    assert np.isclose(D2[i, j], D2[:10, 10:].min())
+    # MVU-type hard equalities are bounded now: the original MVE solves
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        est = MVE(n_neighbors=3, solver="sdp", max_outer_iter=2).fit(X)
+    np.testing.assert_allclose(_dist(est.kernel_, pairs), D2[pairs[:, 0], pairs[:, 1]],
+                               rtol=1e-4, atol=1e-4)

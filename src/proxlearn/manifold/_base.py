@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 
 from .._linalg import center_kernel, top_eigh
 from .._validation import (
@@ -90,8 +91,11 @@ def knn_graph(D2, n_neighbors):
     """Edges ``(i, j)``, ``i < j``, of the symmetrised k-NN graph of the distances ``D2``.
 
     ``i`` and ``j`` are joined when either is among the other's ``n_neighbors``
-    nearest (the union; ties broken by index). Returns ``(pairs, W)`` with
-    ``W`` the 0/1 adjacency matrix.
+    nearest (the union; ties broken by index). If that graph is disconnected,
+    its components are joined by the shortest edges between them (the edges of
+    a minimum spanning tree in which the k-NN edges cost nothing): MVE's and
+    MVU's distance equalities are unbounded on a disconnected graph. Returns
+    ``(pairs, W)`` with ``W`` the 0/1 adjacency matrix.
     """
     n = D2.shape[0]
     k = check_n_neighbors(n_neighbors, n - 1)
@@ -100,6 +104,16 @@ def knn_graph(D2, n_neighbors):
     W = np.zeros((n, n), dtype=bool)
     W[np.repeat(np.arange(n), k), nn.ravel()] = True
     W = W | W.T
+    n_comp, _ = connected_components(sp.csr_array(W), directed=False)
+    if n_comp > 1:
+        # Joined by the shortest edges: an MST where the k-NN edges are free picks
+        # exactly the cheapest links between components (else MVU / MVE's distance
+        # equalities leave the components free to drift apart: unbounded).
+        D = np.sqrt(D2)
+        weights = np.where(W, 1e-300, D + (D == 0) * 1e-300)
+        np.fill_diagonal(weights, 0.0)
+        T = minimum_spanning_tree(weights).toarray() > 0
+        W = W | T | T.T
     i, j = np.nonzero(np.triu(W, 1))
     return np.column_stack([i, j]), W.astype(np.float64)
 
