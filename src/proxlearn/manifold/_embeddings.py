@@ -178,6 +178,8 @@ class MVE(_Embedding):
     max_outer_iter : int, default=20
         MVE steps (updates of ``K0``).
     sdp_solver : str, default="CLARABEL"
+    sdp_options : dict, optional
+        Passed to ``cvxpy.Problem.solve`` (e.g. ``{"eps_abs": 1e-3}`` for SCS).
     max_sdp_n : int, default=200
     random_state : int, RandomState or None
         Only used by ARPACK-based read-off (not the default); the fit is deterministic.
@@ -195,7 +197,8 @@ class MVE(_Embedding):
 
     def __init__(self, n_components=2, *, n_neighbors=5, kernel="linear", solver="npkl",
                  B="auto", C=1.0, tol=1e-4, max_iter=200, max_outer_iter=20,
-                 sdp_solver="CLARABEL", max_sdp_n=MAX_SDP_N, random_state=None):
+                 sdp_solver="CLARABEL", sdp_options=None, max_sdp_n=MAX_SDP_N,
+                 random_state=None):
         self.n_components = n_components
         self.n_neighbors = n_neighbors
         self.kernel = kernel
@@ -206,6 +209,7 @@ class MVE(_Embedding):
         self.max_iter = max_iter
         self.max_outer_iter = max_outer_iter
         self.sdp_solver = sdp_solver
+        self.sdp_options = sdp_options
         self.max_sdp_n = max_sdp_n
         self.random_state = random_state
 
@@ -225,7 +229,8 @@ class MVE(_Embedding):
         for t in range(1, int(self.max_outer_iter) + 1):
             A0 = _k0(K, d)
             if sdp:
-                K, _ = mve_step_sdp(A0, pairs, d2, solver=self.sdp_solver, max_n=self.max_sdp_n)
+                K, _ = mve_step_sdp(A0, pairs, d2, solver=self.sdp_solver, max_n=self.max_sdp_n,
+                                    options=self.sdp_options)
                 slack = None
             else:
                 h, grad_h, primal = _squared_slack_parts(M, d2, C, A0)
@@ -271,8 +276,8 @@ class SPE(_Embedding):
 
     Parameters
     ----------
-    n_components, n_neighbors, kernel, B, tol, max_iter, sdp_solver, max_sdp_n,
-    random_state : as :class:`MVE`.
+    n_components, n_neighbors, kernel, B, tol, max_iter, sdp_solver, sdp_options,
+    max_sdp_n, random_state : as :class:`MVE`.
     solver : {"npkl", "sdp"}, default="npkl"
         ``"sdp"``: the original (``tr K <= 1``, ``sum K = 0``, cutting planes
         through cvxpy).
@@ -290,7 +295,8 @@ class SPE(_Embedding):
 
     def __init__(self, n_components=2, *, n_neighbors=5, kernel="linear", solver="npkl",
                  B="auto", C=1.0, tol=1e-4, max_iter=200, max_rounds=30,
-                 sdp_solver="CLARABEL", max_sdp_n=MAX_SDP_N, random_state=None):
+                 sdp_solver="CLARABEL", sdp_options=None, max_sdp_n=MAX_SDP_N,
+                 random_state=None):
         self.n_components = n_components
         self.n_neighbors = n_neighbors
         self.kernel = kernel
@@ -301,6 +307,7 @@ class SPE(_Embedding):
         self.max_iter = max_iter
         self.max_rounds = max_rounds
         self.sdp_solver = sdp_solver
+        self.sdp_options = sdp_options
         self.max_sdp_n = max_sdp_n
         self.random_state = random_state
 
@@ -309,7 +316,8 @@ class SPE(_Embedding):
         G, D2, pairs, W, C, B, tol = self._prepare(X)
         if self.solver == "sdp":
             K, _, rounds = spe_sdp(W, C=C, solver=self.sdp_solver, max_n=self.max_sdp_n,
-                                   tol=tol, max_rounds=self.max_rounds)
+                                   tol=tol, max_rounds=self.max_rounds,
+                                   options=self.sdp_options)
             self.objective_history_, self.n_iter_, self.n_rounds_ = [], 0, rounds
             self.triplets_ = None
             self.B_ = None

@@ -20,6 +20,7 @@ function              problem (``dist_ij(K) = K_ii + K_jj - 2 K_ij``)
                       all triplets, or cutting planes (the original's scheme)
 ====================  ==========================================================
 
+``options`` is passed to ``cvxpy.Problem.solve`` (solver tolerances, iteration caps).
 Each refuses ``n > max_n`` (default :data:`MAX_SDP_N`) with an
 :class:`~proxlearn.exceptions.InvalidParameterError`: the interior-point cost
 grows like ``n^6.5`` (thesis sec. 2.6); use ``solver="npkl"`` instead.
@@ -46,18 +47,19 @@ def _guard(n, max_n):
             "knowingly.")
 
 
-def _solve(prob, solver, what):
+def _solve(prob, solver, what, options=None):
     import cvxpy as cp
 
     try:
-        prob.solve(solver=solver)
+        prob.solve(solver=solver, **(options or {}))
     except cp.error.SolverError as exc:
         raise SolverFailedError(f"{solver} failed on the {what} SDP ({exc}).") from None
     if prob.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
         raise SolverFailedError(f"{solver} returned status {prob.status!r} on the {what} SDP.")
 
 
-def mve_step_sdp(A0, pairs, d2, *, C=None, B=None, solver="CLARABEL", max_n=MAX_SDP_N):
+def mve_step_sdp(A0, pairs, d2, *, C=None, B=None, solver="CLARABEL", max_n=MAX_SDP_N,
+                 options=None):
     """One MVE step / the CMVU problem as a cvxpy SDP (see the module docstring).
 
     Returns ``(K, value)`` with ``value`` the optimal objective.
@@ -79,7 +81,7 @@ def mve_step_sdp(A0, pairs, d2, *, C=None, B=None, solver="CLARABEL", max_n=MAX_
     if B is not None:
         cons.append(cp.sum_squares(K) <= B)
     prob = cp.Problem(cp.Minimize(obj), cons)
-    _solve(prob, solver, "MVE")
+    _solve(prob, solver, "MVE", options)
     Kv = 0.5 * (K.value + K.value.T)
     return Kv, float(prob.value)
 
@@ -142,7 +144,7 @@ def all_triplets(W):
 
 
 def spe_sdp(W, *, C, B=None, triplets="cutting", solver="CLARABEL", max_n=MAX_SDP_N,
-            tol=1e-6, max_rounds=50):
+            tol=1e-6, max_rounds=50, options=None):
     """SPE as a cvxpy SDP (see the module docstring).
 
     ``B=None``: the original constraint ``tr K <= 1``; else ``tr(K K) <= B``.
@@ -172,7 +174,7 @@ def spe_sdp(W, *, C, B=None, triplets="cutting", solver="CLARABEL", max_n=MAX_SD
             dik = dK[i] + dK[k] - 2 * K[i, k]
             cons.append(dij >= dik - xi)
         prob = cp.Problem(obj, cons)
-        _solve(prob, solver, "SPE")
+        _solve(prob, solver, "SPE", options)
         return 0.5 * (K.value + K.value.T), float(prob.value), float(xi.value)
 
     if triplets == "all":
