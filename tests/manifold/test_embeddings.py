@@ -323,3 +323,28 @@ def test_disconnected_knn_graph_is_joined_by_its_shortest_link():
         est = MVE(n_neighbors=3, solver="sdp", max_outer_iter=2).fit(X)
     np.testing.assert_allclose(_dist(est.kernel_, pairs), D2[pairs[:, 0], pairs[:, 1]],
                                rtol=1e-4, atol=1e-4)
+
+
+def test_penalty_form_reaches_the_sdp_optimum():
+    """Prop. 3.26's penalty form (``G``): MVE step and SPE against cvxpy, same problem."""
+    X, _ = _blobs()
+    G, D2, _ = embedding_input(X)
+    pairs, W = knn_graph(D2, 5)
+    d2 = D2[pairs[:, 0], pairs[:, 1]]
+    est = MVE(max_outer_iter=1, G=0.05, tol=1e-7, max_iter=3000).fit(X)
+    assert est.B_ is None
+    A0 = _k0(G, 2)
+    K = est.kernel_
+    ours = (-np.vdot(A0, K) + 0.5 * np.sum((d2 - _dist(K, pairs)) ** 2)
+            + 0.5 * 0.05 * np.vdot(K, K))
+    _, value = mve_step_sdp(A0, pairs, d2, C=1.0, G=0.05)
+    assert abs(ours - value) <= RTOL_SDP * abs(value)
+    assert np.linalg.eigvalsh(K).min() > -1e-9 * np.abs(K).max()
+    np.testing.assert_allclose(K.sum(axis=1), 0.0, atol=1e-9 * np.abs(K).max())
+    Wr = _random_graph(0)
+    res, _, _ = spe_npkl(Wr, C=2.0, B=None, G=0.5, tol=1e-8, max_iter=5000)
+    assert res.converged and res.alpha.sum() > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        _, value, _ = spe_sdp(Wr, C=2.0, G=0.5, triplets="all")
+    assert abs(res.primal - value) <= RTOL_SDP * abs(value)

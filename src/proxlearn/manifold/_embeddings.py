@@ -100,6 +100,7 @@ class _Embedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
                     "samples identical): pass a positive B.")
         else:
             B = check_positive(self.B, "B")
+        self._gpen = None if self.G is None else check_positive(self.G, "G")
         return G, D2, pairs, W, C, B, tol
 
     def _finish(self, K):
@@ -168,6 +169,11 @@ class MVE(_Embedding):
     B : float or "auto", default="auto"
         Bound on ``tr(K K)`` (``"auto"``: that of the centred start kernel;
         the thesis sweeps ``B = m N``, ``m in {0.1, 1, 2, 10}``).
+    G : float, optional
+        Penalty form (Prop. 3.26): ``- (G/2) tr(K K)`` in the objective instead of the
+        ball (``B`` ignored, ``"npkl"`` only). ``K = A_+ / G`` is continuous in the
+        duals and Prop. 3.28's step is safe; a small ``G`` lets the slack penalty
+        set the scale, as the hard equalities of the original do.
     C : float, default=1.0
         Weight of the squared slacks (the thesis uses 1).
     tol : float, default=1e-4
@@ -196,7 +202,7 @@ class MVE(_Embedding):
     """
 
     def __init__(self, n_components=2, *, n_neighbors=5, kernel="linear", solver="npkl",
-                 B="auto", C=1.0, tol=1e-4, max_iter=200, max_outer_iter=20,
+                 B="auto", G=None, C=1.0, tol=1e-4, max_iter=200, max_outer_iter=20,
                  sdp_solver="CLARABEL", sdp_options=None, max_sdp_n=MAX_SDP_N,
                  random_state=None):
         self.n_components = n_components
@@ -204,6 +210,7 @@ class MVE(_Embedding):
         self.kernel = kernel
         self.solver = solver
         self.B = B
+        self.G = G
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
@@ -235,7 +242,7 @@ class MVE(_Embedding):
             else:
                 h, grad_h, primal = _squared_slack_parts(M, d2, C, A0)
                 res = dual_ascent(A0, M, B, h=h, grad_h=grad_h, primal=primal, C=C,
-                                  alpha0=alpha, tol=tol, max_iter=self.max_iter)
+                                  alpha0=alpha, tol=tol, max_iter=self.max_iter, G=self._gpen)
                 if not res.converged:
                     self._warn(f"MVE step {t}", res.gap / max(1.0, abs(res.primal)))
                 K, alpha, inner = res.K, res.alpha, inner + res.n_iter
@@ -252,7 +259,7 @@ class MVE(_Embedding):
         self.objective_history_ = history
         self.n_iter_ = len(history)
         self.n_inner_iter_ = inner
-        self.B_ = None if sdp else B
+        self.B_ = None if sdp or self._gpen is not None else B
         self.pairs_ = pairs
         return self._finish(K)
 
@@ -276,7 +283,7 @@ class SPE(_Embedding):
 
     Parameters
     ----------
-    n_components, n_neighbors, kernel, B, tol, max_iter, sdp_solver, sdp_options,
+    n_components, n_neighbors, kernel, B, G, tol, max_iter, sdp_solver, sdp_options,
     max_sdp_n, random_state : as :class:`MVE`.
     solver : {"npkl", "sdp"}, default="npkl"
         ``"sdp"``: the original (``tr K <= 1``, ``sum K = 0``, cutting planes
@@ -294,7 +301,7 @@ class SPE(_Embedding):
     """
 
     def __init__(self, n_components=2, *, n_neighbors=5, kernel="linear", solver="npkl",
-                 B="auto", C=1.0, tol=1e-4, max_iter=200, max_rounds=30,
+                 B="auto", G=None, C=1.0, tol=1e-4, max_iter=200, max_rounds=30,
                  sdp_solver="CLARABEL", sdp_options=None, max_sdp_n=MAX_SDP_N,
                  random_state=None):
         self.n_components = n_components
@@ -302,6 +309,7 @@ class SPE(_Embedding):
         self.kernel = kernel
         self.solver = solver
         self.B = B
+        self.G = G
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
@@ -322,7 +330,7 @@ class SPE(_Embedding):
             self.triplets_ = None
             self.B_ = None
             return self._finish(K)
-        res, T, rounds = spe_npkl(W, C=C, B=B, tol=tol, max_iter=self.max_iter,
+        res, T, rounds = spe_npkl(W, C=C, B=B, G=self._gpen, tol=tol, max_iter=self.max_iter,
                                   max_rounds=self.max_rounds)
         if not res.converged:
             self._warn("the SPE dual ascent", res.gap / max(1.0, abs(res.primal)))
@@ -330,7 +338,7 @@ class SPE(_Embedding):
         self.n_iter_ = res.n_iter
         self.n_rounds_ = rounds
         self.triplets_ = T
-        self.B_ = B
+        self.B_ = None if self._gpen is not None else B
         return self._finish(res.K)
 
 
@@ -343,7 +351,7 @@ def _triplet_operator(n, T):
     return selector_operator(n, rows, cols, coefs)
 
 
-def spe_npkl(W, *, C, B, tol=1e-4, max_iter=200, max_rounds=30):
+def spe_npkl(W, *, C, B, G=None, tol=1e-4, max_iter=200, max_rounds=30):
     """SPE's saddle problem by the template with the working set of :class:`SPE`.
 
     Returns ``(SaddleResult, triplets, rounds)``; the result's ``primal`` is the
@@ -354,13 +362,18 @@ def spe_npkl(W, *, C, B, tol=1e-4, max_iter=200, max_rounds=30):
 
     def full_primal(K):
         v, _, _ = spe_violations(K, W)
-        return -float(np.vdot(W, K)) + C * max(0.0, float(np.max(v)))
+        pen = 0.0 if G is None else 0.5 * G * float(np.vdot(K, K))
+        return -float(np.vdot(W, K)) + C * max(0.0, float(np.max(v))) + pen
 
     def edge_scale(K):
         d = np.diag(K)
         return max(float(np.mean((d[:, None] + d[None, :] - 2 * K)[W > 0])), 1e-12)
 
-    K, _ = max_trace_psd_ball(A0, B)
+    if G is None:
+        K, _ = max_trace_psd_ball(A0, B)
+    else:
+        lam, V = scipy.linalg.eigh(A0, driver="evd")
+        K = (V * (np.maximum(lam, 0.0) / G)) @ V.T
     v, j, k = spe_violations(K, W)
     ok = np.isfinite(v)
     T = np.column_stack([np.flatnonzero(ok), j[ok], k[ok]]).astype(int)
@@ -376,7 +389,7 @@ def spe_npkl(W, *, C, B, tol=1e-4, max_iter=200, max_rounds=30):
 
         res = dual_ascent(A0, M, B, h=lambda a: 0.0, grad_h=lambda a: 0.0, primal=primal,
                           project=lambda a: project_capped_simplex(a, C), alpha0=alpha,
-                          tol=tol, max_iter=max_iter)
+                          tol=tol, max_iter=max_iter, G=G)
         history += res.history
         total += res.n_iter
         viol_ws = max(0.0, float((-(M @ res.K.ravel())).max(initial=0.0)))
@@ -404,7 +417,7 @@ class CMVU(_Embedding):
 
     Parameters
     ----------
-    n_components, n_neighbors, kernel, B, C, tol, max_iter, sdp_solver,
+    n_components, n_neighbors, kernel, B, G, C, tol, max_iter, sdp_solver,
     random_state : as :class:`MVE`.
     solver : {"npkl", "lowrank"}, default="npkl"
         ``"lowrank"``: the published approximation, ``K = V P V^T`` with ``V``
@@ -423,13 +436,14 @@ class CMVU(_Embedding):
     _solvers = ("npkl", "lowrank")
 
     def __init__(self, n_components=2, *, n_neighbors=5, kernel="linear", solver="npkl",
-                 B="auto", C=1.0, tol=1e-4, max_iter=200, n_basis=10,
+                 B="auto", G=None, C=1.0, tol=1e-4, max_iter=200, n_basis=10,
                  sdp_solver="CLARABEL", random_state=None):
         self.n_components = n_components
         self.n_neighbors = n_neighbors
         self.kernel = kernel
         self.solver = solver
         self.B = B
+        self.G = G
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
@@ -454,18 +468,20 @@ class CMVU(_Embedding):
         if self.solver == "lowrank":
             m = check_n_neighbors(self.n_basis, n, name="n_basis")
             V = _laplacian_bottom(W, m)
+            if self._gpen is not None:
+                raise InvalidParameterError("solver='lowrank' takes the ball B, not G.")
             K, _ = cmvu_lowrank_sdp(A0, pairs, d2, V, C=C, B=B, solver=self.sdp_solver)
             self.objective_history_, self.n_iter_ = [], 0
             self.B_ = B
             return self._finish(K)
         h, grad_h, primal = _squared_slack_parts(M, d2, C, A0)
         res = dual_ascent(A0, M, B, h=h, grad_h=grad_h, primal=primal, C=C, tol=tol,
-                          max_iter=self.max_iter)
+                          max_iter=self.max_iter, G=self._gpen)
         if not res.converged:
             self._warn("the CMVU dual ascent", res.gap / max(1.0, abs(res.primal)))
         self.objective_history_ = res.history
         self.n_iter_ = res.n_iter
-        self.B_ = B
+        self.B_ = None if self._gpen is not None else B
         return self._finish(res.K)
 
 

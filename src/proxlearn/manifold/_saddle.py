@@ -74,7 +74,7 @@ class SaddleResult:
 
 
 def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=None,
-                tol=1e-4, max_iter=200):
+                tol=1e-4, max_iter=200, G=None):
     """Run the template of the module docstring.
 
     Parameters
@@ -87,6 +87,11 @@ def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=N
     project : callable or None (``alpha`` free).
     C : float, the curvature ``1/C`` of ``h`` (``inf`` when ``h`` is linear).
     alpha0 : warm start (projected), zeros by default.
+    G : float, optional
+        Penalty form (Prop. 3.26, ``p = 2``): ``+ (G/2) tr(K K)`` in the primal
+        instead of the ball (``B`` ignored); ``K(alpha) = A_+ / G``, continuous in
+        ``alpha``, ``g = -||A_+||_F^2 / (2G) + h`` and Prop. 3.28's step ``1/L``,
+        ``L = ||M||_F^2 / G + 1/C``, is safe everywhere.
     """
     n = A0.shape[0]
     m = M.shape[0]
@@ -97,14 +102,26 @@ def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=N
         A = A0 + (MT @ alpha).reshape(n, n)
         A = 0.5 * (A + A.T)
         lam, V = scipy.linalg.eigh(A, driver="evd")
+        if G is not None:  # penalty form: min_K -tr(AK) + G/2 ||K||^2 = -||A_+||^2 / (2G)
+            pos = lam > 0
+            Vp = V[:, pos]
+            K = (Vp * (lam[pos] / G)) @ Vp.T
+            value = float(lam[pos] @ lam[pos]) / (2.0 * G)
+            return 0.5 * (K + K.T), -value + h(alpha), value
         K, value = max_trace_psd_ball(A, B, eigh=(lam, V))
         return K, -value + h(alpha), value
+
+    user_primal = primal
+    if G is not None:
+        def primal(K):
+            return user_primal(K) + 0.5 * G * float(np.vdot(K, K))
 
     alpha = proj(np.zeros(m) if alpha0 is None else np.asarray(alpha0, dtype=float))
     K, dual, value = k_step(alpha)
     norm_sq = float(np.sum(M.data ** 2))
-    G = value / B if value > 0 else 0.0  # ||A_+||_F / sqrt(B) = value / B
-    lip = (norm_sq / G if G > 0 else np.inf) + (1.0 / C if np.isfinite(C) else 0.0)
+    # Prop. 3.28: the G of the penalty form, or the one giving the same K (Prop. 3.26)
+    G_eff = G if G is not None else (value / B if value > 0 else 0.0)
+    lip = (norm_sq / G_eff if G_eff > 0 else np.inf) + (1.0 / C if np.isfinite(C) else 0.0)
     eta = 1.0 / lip if np.isfinite(lip) and lip > 0 else 1.0
     history, recent, prev = [], [dual], None
     p_val = primal(K)

@@ -10,7 +10,7 @@ function              problem (``dist_ij(K) = K_ii + K_jj - 2 K_ij``)
                       ``+ C/2 sum xi^2, dist_ij(K) = D_ij - xi_ij`` (the NPKL
                       saddle problem, Zhuang 2011 sec. 3.4.1-3.4.2); optional
                       ``tr(K K) <= B``. CMVU's full problem is this with
-                      ``A0 = H Y H``.
+                      ``A0 = H Y H``; ``G``: ``+ G/2 tr(K K)`` (penalty form).
 ``cmvu_lowrank_sdp``  colored MVU as published (Song et al. 2007): ``K = V P V^T``
                       with ``V`` fixed, ``P`` a ``d x d`` PSD variable
 ``spe_sdp``           SPE (Shaw & Jebara 2009): ``min -tr(K W) + C xi`` s.t.
@@ -58,8 +58,8 @@ def _solve(prob, solver, what, options=None):
         raise SolverFailedError(f"{solver} returned status {prob.status!r} on the {what} SDP.")
 
 
-def mve_step_sdp(A0, pairs, d2, *, C=None, B=None, solver="CLARABEL", max_n=MAX_SDP_N,
-                 options=None):
+def mve_step_sdp(A0, pairs, d2, *, C=None, B=None, G=None, solver="CLARABEL",
+                 max_n=MAX_SDP_N, options=None):
     """One MVE step / the CMVU problem as a cvxpy SDP (see the module docstring).
 
     Returns ``(K, value)`` with ``value`` the optimal objective.
@@ -80,6 +80,8 @@ def mve_step_sdp(A0, pairs, d2, *, C=None, B=None, solver="CLARABEL", max_n=MAX_
         obj = obj + 0.5 * C * cp.sum_squares(d2 - dist)
     if B is not None:
         cons.append(cp.sum_squares(K) <= B)
+    if G is not None:  # the penalty form (Prop. 3.26)
+        obj = obj + 0.5 * G * cp.sum_squares(K)
     prob = cp.Problem(cp.Minimize(obj), cons)
     _solve(prob, solver, "MVE", options)
     Kv = 0.5 * (K.value + K.value.T)
@@ -143,11 +145,12 @@ def all_triplets(W):
     return np.concatenate(out) if out else np.zeros((0, 3), dtype=int)
 
 
-def spe_sdp(W, *, C, B=None, triplets="cutting", solver="CLARABEL", max_n=MAX_SDP_N,
+def spe_sdp(W, *, C, B=None, G=None, triplets="cutting", solver="CLARABEL", max_n=MAX_SDP_N,
             tol=1e-6, max_rounds=50, options=None):
     """SPE as a cvxpy SDP (see the module docstring).
 
-    ``B=None``: the original constraint ``tr K <= 1``; else ``tr(K K) <= B``.
+    ``B=None``: the original constraint ``tr K <= 1``; else ``tr(K K) <= B``;
+    ``G``: ``+ (G/2) tr(K K)`` in the objective and no ball (penalty form).
     ``triplets="all"`` imposes every triplet at once (small ``n``);
     ``"cutting"`` starts from each point's most violated triplet at the
     unconstrained optimum and adds, per round, each point's most violated
@@ -163,8 +166,13 @@ def spe_sdp(W, *, C, B=None, triplets="cutting", solver="CLARABEL", max_n=MAX_SD
     K = cp.Variable((n, n), PSD=True)
     xi = cp.Variable(nonneg=True)
     dK = cp.diag(K)
-    base = [cp.sum(K) == 0, (cp.trace(K) <= 1) if B is None else (cp.sum_squares(K) <= B)]
-    obj = cp.Minimize(-cp.trace(W @ K) + C * xi)
+    obj = -cp.trace(W @ K) + C * xi
+    if G is not None:  # penalty form (Prop. 3.26): no ball
+        base = [cp.sum(K) == 0]
+        obj = obj + 0.5 * G * cp.sum_squares(K)
+    else:
+        base = [cp.sum(K) == 0, (cp.trace(K) <= 1) if B is None else (cp.sum_squares(K) <= B)]
+    obj = cp.Minimize(obj)
 
     def solve_with(T):
         cons = list(base)
