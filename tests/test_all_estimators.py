@@ -23,7 +23,7 @@ from proxlearn._validation import (
 from proxlearn.base import is_pairwise
 
 PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning", "ranking", "mkl",
-            "kernel_approximation"]
+            "kernel_approximation", "manifold"]
 
 
 #: Public estimators whose fit is not ``fit(S, y)`` on one similarity matrix and
@@ -39,6 +39,10 @@ NOT_FIT_S_Y = {
     "SimpleNPKL": "tests/kernel_learning/test_npkl.py",
     "NPKL": "tests/kernel_learning/test_npkl.py",
     "GMKL": "tests/mkl/test_gmkl.py",
+    # fit(X) / fit(X, y) embeddings (features, or kernel="precomputed"), no predict/transform
+    "MVE": "tests/manifold/test_embeddings.py",
+    "SPE": "tests/manifold/test_embeddings.py",
+    "CMVU": "tests/manifold/test_embeddings.py",
 }
 
 
@@ -244,3 +248,15 @@ def test_distance_matrix_warns(name):
             pass  # refusing is fine too; warning first is required
     kinds = [w for w in caught if issubclass(w.category, DissimilarityWarning)]
     assert len(kinds) == 1, [str(w.message) for w in caught]
+
+
+def test_not_fit_s_y_estimators_have_their_test_module():
+    """Every estimator exempted above is exported and has the test module named for it."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    exported = {name for pkg in PACKAGES
+                for name in getattr(importlib.import_module(f"proxlearn.{pkg}"), "__all__", [])}
+    for name, path in NOT_FIT_S_Y.items():
+        assert name in exported, name
+        assert (root / path).is_file(), path

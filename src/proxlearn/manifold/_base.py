@@ -1,0 +1,183 @@
+"""Shared pieces of the embedding estimators: input rule, neighbour graph, read-off.
+
+==========================  ==================================================
+function                    role
+==========================  ==================================================
+``embedding_input``         features or a precomputed kernel -> centred Gram,
+                            squared distances (the documented input rule)
+``knn_graph``               symmetrised k-nearest-neighbour graph (edge list)
+``kernel_embedding``        top eigenpairs ``sqrt(lambda_i) u_i`` of a kernel
+                            (the KPCA read-off; Zhuang 2011 sec. 3.4)
+``selector_operator``       the distance selectors ``T_ij`` (sec. 3.4) as one
+                            sparse ``m x n^2`` operator
+==========================  ==================================================
+
+Input rule (every estimator of :mod:`proxlearn.manifold`):
+
+* ``kernel="linear"`` (default): ``X`` is a feature matrix ``(n, d)``.
+  Squared distances are the squared Euclidean distances of the rows, the
+  neighbour graph is the k-NN graph of those distances and the start kernel
+  is the centred linear Gram ``H X X^T H``.
+* ``kernel="precomputed"``: ``X`` is an ``n x n`` similarity / kernel ``K``
+  (symmetrised). The start kernel is the PSD part ``G`` of ``H K H``;
+  squared distances are ``d_ij = G_ii + G_jj - 2 G_ij``, which equal
+  ``K_ii + K_jj - 2 K_ij`` for a PSD ``K`` (for an indefinite ``K``: the
+  distances of its nearest PSD kernel, so that the hard equalities of the
+  SDP forms stay feasible); neighbours are taken by those distances.
+
+References
+----------
+J. Zhuang, PhD thesis, NTU 2011, sec. 3.4 (distance selector ``T_ij``,
+``tr(K T_ij) = K_ii + K_jj - 2 K_ij``; embedding read off from ``K = V^T V``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
+
+from .._linalg import center_kernel, top_eigh
+from .._validation import (
+    InvalidParameterError,
+    check_features,
+    check_n_neighbors,
+    check_option,
+    check_similarity,
+)
+
+__all__ = ["embedding_input", "kernel_embedding", "knn_graph", "selector_operator"]
+
+KERNELS = ("linear", "precomputed")
+
+
+def embedding_input(X, kernel="linear"):
+    """Apply the input rule of the module docstring.
+
+    Returns
+    -------
+    G : ndarray (n, n)
+        Centred PSD start kernel.
+    D2 : ndarray (n, n)
+        Squared distances (zero diagonal, non-negative).
+    n_features : int
+        Columns of ``X`` (``n`` for a precomputed kernel).
+    """
+    kernel = check_option(kernel, "kernel", KERNELS)
+    if kernel == "linear":
+        X = check_features(X)
+        width = X.shape[1]
+        Xc = X - X.mean(axis=0)
+        G = Xc @ Xc.T
+    else:
+        K = check_similarity(X, name="X (kernel='precomputed')", symmetric="symmetrize")
+        Kc = center_kernel(K)
+        lam, V = scipy.linalg.eigh(0.5 * (Kc + Kc.T), driver="evd")
+        G = (V * np.maximum(lam, 0.0)) @ V.T
+        G = 0.5 * (G + G.T)
+        width = K.shape[0]
+    sq = np.diag(G)  # distances of the PSD part (those of K itself when K is PSD)
+    D2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * G, 0.0)
+    np.fill_diagonal(D2, 0.0)
+    if G.shape[0] < 3:
+        raise InvalidParameterError(
+            f"an embedding needs at least 3 samples, got n_samples = {G.shape[0]}; pass "
+            "more samples.")
+    return G, D2, width
+
+
+def knn_graph(D2, n_neighbors):
+    """Edges ``(i, j)``, ``i < j``, of the symmetrised k-NN graph of the distances ``D2``.
+
+    ``i`` and ``j`` are joined when either is among the other's ``n_neighbors``
+    nearest (the union; ties broken by index). If that graph is disconnected,
+    its components are joined by the shortest edges between them (the edges of
+    a minimum spanning tree in which the k-NN edges cost nothing): MVE's and
+    MVU's distance equalities are unbounded on a disconnected graph. Returns
+    ``(pairs, W)`` with ``W`` the 0/1 adjacency matrix.
+    """
+    n = D2.shape[0]
+    k = check_n_neighbors(n_neighbors, n - 1)
+    masked = D2 + np.diag(np.full(n, np.inf))
+    nn = np.argsort(masked, axis=1, kind="stable")[:, :k]
+    W = np.zeros((n, n), dtype=bool)
+    W[np.repeat(np.arange(n), k), nn.ravel()] = True
+    W = W | W.T
+    n_comp, _ = connected_components(sp.csr_array(W), directed=False)
+    if n_comp > 1:
+        # Joined by the shortest edges: an MST where the k-NN edges are free picks
+        # exactly the cheapest links between components (else MVU / MVE's distance
+        # equalities leave the components free to drift apart: unbounded).
+        D = np.sqrt(D2)
+        weights = np.where(W, 1e-300, D + (D == 0) * 1e-300)
+        np.fill_diagonal(weights, 0.0)
+        T = minimum_spanning_tree(weights).toarray() > 0
+        W = W | T | T.T
+    i, j = np.nonzero(np.triu(W, 1))
+    return np.column_stack([i, j]), W.astype(np.float64)
+
+
+def selector_operator(n, rows, cols, coefs):
+    """The sparse ``m x n^2`` matrix ``M`` of a list of constraint matrices.
+
+    Constraint ``l`` is ``sum_e coefs[l][e] * E(rows[l][e], cols[l][e])`` with
+    ``E(a, b)`` the unit matrix; ``rows``, ``cols``, ``coefs`` are ``(m, e)``
+    arrays. Then ``sum_l alpha_l T_l = (M^T alpha).reshape(n, n)`` and
+    ``(tr(T_l K))_l = M @ K.ravel()`` for symmetric ``K``.
+    """
+    rows, cols, coefs = (np.atleast_2d(a) for a in (rows, cols, coefs))
+    m = rows.shape[0]
+    r = np.repeat(np.arange(m), rows.shape[1])
+    c = (rows * n + cols).ravel()
+    return sp.csr_array((coefs.ravel(), (r, c)), shape=(m, n * n))
+
+
+def distance_selectors(n, pairs):
+    """``T_ij`` of sec. 3.4 for each pair: ``+1`` at (i,i), (j,j), ``-1`` at (i,j), (j,i)."""
+    i, j = pairs[:, 0], pairs[:, 1]
+    rows = np.column_stack([i, j, i, j])
+    cols = np.column_stack([i, j, j, i])
+    coefs = np.tile([1.0, 1.0, -1.0, -1.0], (len(i), 1))
+    return selector_operator(n, rows, cols, coefs)
+
+
+def kernel_embedding(K, n_components=2, *, eigen_solver="dense", random_state=None):
+    """Read an embedding off a kernel: ``Y[:, c] = sqrt(lambda_c) u_c`` for the top eigenpairs.
+
+    This is kernel PCA of ``K`` as given (centre it first for KPCA proper; the
+    kernels learned by :mod:`proxlearn.manifold` are centred already). Negative
+    eigenvalues count as 0. Column signs are fixed so that the entry of
+    largest magnitude of each column is positive (deterministic output).
+    scikit-learn's ``KernelPCA(kernel="precomputed")`` is the KPCA baseline.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n), symmetric
+    n_components : int, default=2
+    eigen_solver : {"dense", "arpack"}
+        ``"arpack"``: :func:`scipy.sparse.linalg.eigsh` for the top pairs only,
+        started from a vector drawn from ``random_state``.
+    random_state : int, RandomState instance or None
+
+    Returns
+    -------
+    Y : ndarray of shape (n, n_components)
+    """
+    K = check_similarity(K, name="K", symmetric="symmetrize", dissimilarity_check=False)
+    n = K.shape[0]
+    d = check_n_neighbors(n_components, n, name="n_components")
+    eigen_solver = check_option(eigen_solver, "eigen_solver", ("dense", "arpack"))
+    if eigen_solver == "arpack" and d < n - 1:
+        from scipy.sparse.linalg import eigsh
+        from sklearn.utils import check_random_state
+
+        v0 = check_random_state(random_state).uniform(-1.0, 1.0, n)
+        lam, U = eigsh(K, k=d, which="LA", v0=v0)
+    else:
+        lam, U = top_eigh(K, d)
+    order = np.argsort(-lam, kind="stable")
+    lam, U = lam[order], U[:, order]
+    big = np.argmax(np.abs(U), axis=0)
+    U = U * np.sign(U[big, np.arange(d)])
+    return U * np.sqrt(np.maximum(lam, 0.0))

@@ -1,0 +1,150 @@
+"""The SimpleNPKL template (Zhuang 2011, Protocol 1 applied as in sec. 3.4) for the embeddings.
+
+==================  ============================================================
+function            problem
+==================  ============================================================
+``dual_ascent``     ``max_{alpha in F} g(alpha)``,
+                    ``g(alpha) = min_{K in Kset} -tr(A(alpha) K) + h(alpha)``
+==================  ============================================================
+
+with ``A(alpha) = A0 + sum_l alpha_l T_l`` (``A0`` centred, every ``T_l``
+annihilating the all-ones vector), ``Kset = {K PSD, K 1 = 0, tr(K K) <= B}``
+and ``h`` the concave linear-quadratic part of the method:
+
+* MVE / CMVU (distance equalities with squared slack, sec. 3.4.1-3.4.2):
+  ``h(alpha) = alpha . D - ||alpha||^2 / (2C)``, ``alpha`` free (equality
+  constraints: no projection, digest errata 16.2);
+* SPE (triplets with one shared slack, sec. 3.4.3): ``h = 0``,
+  ``F = {alpha >= 0, sum alpha <= C}`` (the capped simplex).
+
+K-step: ``K(alpha) = sqrt(B) A_+ / ||A_+||_F`` in closed form
+(:func:`proxlearn.solvers.max_trace_psd_ball`, Prop. 3.25 with ``p = 2``), so
+``g(alpha) = -sqrt(B) ||A(alpha)_+||_F + h(alpha)``. Because ``A`` is centred,
+``K(alpha) 1 = 0``: this is the centring constraint ``sum_ij K_ij = 0`` of
+MVE / SPE exactly (``tr(A K) = tr(H A H K)`` on centred ``K``).
+
+alpha-step (Protocol 1 step 7): projected gradient ascent with
+``grad g = -(tr(T_l K))_l + grad h`` (Danskin, eq. 3.19). Step sizes (the thesis
+gives none for the ``B`` form): the first step is Prop. 3.28's safe step
+``1 / L`` of the penalty form, ``L = ||M||_F^2 / G + 1/C`` (Lemma 3.4 with
+``||T_l||_F^2`` summed instead of ``m``) with the ``G = ||A_+||_F / sqrt(B)``
+that gives the same ``K`` (Prop. 3.26); afterwards Barzilai-Borwein steps,
+halved until a non-monotone Armijo test (Grippo-Lampariello-Lucidi, last 10
+duals) holds, because the ``B`` form has no global Lipschitz constant.
+
+Stopping rule (the thesis gives none): every ``K(alpha)`` is primal feasible,
+so ``primal(K(alpha)) - g(alpha) >= 0`` is a certified duality gap; stop when it
+is at most ``tol * max(1, |primal|)``, or after ``max_iter`` iterations with a
+:class:`~sklearn.exceptions.ConvergenceWarning` (by the caller).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.linalg
+
+from ..solvers import max_trace_psd_ball, project_simplex
+
+__all__ = ["SaddleResult", "dual_ascent", "project_capped_simplex"]
+
+
+def project_capped_simplex(v, C):
+    """Euclidean projection onto ``{alpha >= 0, sum alpha <= C}``."""
+    p = np.maximum(v, 0.0)
+    if p.sum() <= C:
+        return p
+    return C * project_simplex(v / C)
+
+
+@dataclass
+class SaddleResult:
+    K: np.ndarray
+    alpha: np.ndarray
+    primal: float
+    dual: float
+    n_iter: int
+    converged: bool
+    history: list = field(default_factory=list)  # dual value after each iteration
+
+    @property
+    def gap(self) -> float:
+        return self.primal - self.dual
+
+
+def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=None,
+                tol=1e-4, max_iter=200, G=None):
+    """Run the template of the module docstring.
+
+    Parameters
+    ----------
+    A0 : ndarray (n, n), centred symmetric base matrix.
+    M : sparse (m, n^2) operator of the ``T_l`` (see ``selector_operator``).
+    B : float, bound on ``tr(K K)``.
+    h, grad_h : callables of ``alpha``.
+    primal : callable of ``K``: the primal objective at the feasible ``K``.
+    project : callable or None (``alpha`` free).
+    C : float, the curvature ``1/C`` of ``h`` (``inf`` when ``h`` is linear).
+    alpha0 : warm start (projected), zeros by default.
+    G : float, optional
+        Penalty form (Prop. 3.26, ``p = 2``): ``+ (G/2) tr(K K)`` in the primal
+        instead of the ball (``B`` ignored); ``K(alpha) = A_+ / G``, continuous in
+        ``alpha``, ``g = -||A_+||_F^2 / (2G) + h`` and Prop. 3.28's step ``1/L``,
+        ``L = ||M||_F^2 / G + 1/C``, is safe everywhere.
+    """
+    n = A0.shape[0]
+    m = M.shape[0]
+    MT = M.T.tocsr()
+    proj = (lambda a: a) if project is None else project
+
+    def k_step(alpha):
+        A = A0 + (MT @ alpha).reshape(n, n)
+        A = 0.5 * (A + A.T)
+        lam, V = scipy.linalg.eigh(A, driver="evd")
+        if G is not None:  # penalty form: min_K -tr(AK) + G/2 ||K||^2 = -||A_+||^2 / (2G)
+            pos = lam > 0
+            Vp = V[:, pos]
+            K = (Vp * (lam[pos] / G)) @ Vp.T
+            value = float(lam[pos] @ lam[pos]) / (2.0 * G)
+            return 0.5 * (K + K.T), -value + h(alpha), value
+        K, value = max_trace_psd_ball(A, B, eigh=(lam, V))
+        return K, -value + h(alpha), value
+
+    user_primal = primal
+    if G is not None:
+        def primal(K):
+            return user_primal(K) + 0.5 * G * float(np.vdot(K, K))
+
+    alpha = proj(np.zeros(m) if alpha0 is None else np.asarray(alpha0, dtype=float))
+    K, dual, value = k_step(alpha)
+    norm_sq = float(np.sum(M.data ** 2))
+    # Prop. 3.28: the G of the penalty form, or the one giving the same K (Prop. 3.26)
+    G_eff = G if G is not None else (value / B if value > 0 else 0.0)
+    lip = (norm_sq / G_eff if G_eff > 0 else np.inf) + (1.0 / C if np.isfinite(C) else 0.0)
+    eta = 1.0 / lip if np.isfinite(lip) and lip > 0 else 1.0
+    history, recent, prev = [], [dual], None
+    p_val = primal(K)
+    for t in range(1, int(max_iter) + 1):
+        if p_val - dual <= tol * max(1.0, abs(p_val)):
+            return SaddleResult(K, alpha, p_val, dual, t - 1, True, history)
+        grad = -(M @ K.ravel()) + grad_h(alpha)
+        if prev is not None:  # Barzilai-Borwein s.s / (-s.y): g is concave
+            s_ = alpha - prev[0]
+            curv = -float(s_ @ (grad - prev[1]))
+            if curv > 0:
+                eta = float(np.clip(s_ @ s_ / curv, 1e-12, 1e12))
+        prev = (alpha, grad)
+        reference = min(recent)
+        for _ in range(60):  # non-monotone Armijo backtracking
+            trial = proj(alpha + eta * grad)
+            K_new, dual_new, _ = k_step(trial)
+            if dual_new >= reference + 1e-4 * float(grad @ (trial - alpha)):
+                break
+            eta *= 0.5
+        alpha, K, dual = trial, K_new, dual_new
+        recent = (recent + [dual])[-10:]
+        history.append(dual)
+        p_val = primal(K)
+    converged = p_val - dual <= tol * max(1.0, abs(p_val))
+    return SaddleResult(K, alpha, p_val, dual, int(max_iter), converged, history)
