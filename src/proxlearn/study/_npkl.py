@@ -218,7 +218,8 @@ def growth_exponent(points) -> float | None:
 
 def npkl_tables(datasets, *, n_runs=20, npkl_runs=5, sweep_runs=20, seed=0, cache=None,
                 adult=None,
-                adult_runs=5, scaling_sizes=(400, 800, 1605, 3200), progress=None) -> dict:
+                adult_runs=5, scaling_sizes=(400, 800, 1605, 3200, 6400), max_shl=3200,
+                progress=None) -> dict:
     """Every table of the chapter that our data allows (see the module docstring).
 
     ``datasets``: list of :class:`~proxlearn.datasets.FeatureDataset`; ``cache``:
@@ -314,9 +315,10 @@ def npkl_tables(datasets, *, n_runs=20, npkl_runs=5, sweep_runs=20, seed=0, cach
                 row["seconds"] = float(np.median([r[m]["seconds"] for r in a_runs]))
             t37.append(row)
         out["table_3_7"] = t37
-        scaling = cache("ch3-scaling", [adult.X, y, seed, list(scaling_sizes), CODE_VERSION,
-                                        __version__],
-                        lambda: scaling_run(scaling_sizes, seed=seed, data=(adult.X, y)))
+        scaling = cache("ch3-scaling", [adult.X, y, seed, list(scaling_sizes), max_shl,
+                                        CODE_VERSION, __version__],
+                        lambda: scaling_run(scaling_sizes, seed=seed, data=(adult.X, y),
+                                            max_shl=max_shl))
         out["scaling"] = {m: {"points": pts, "exponent": growth_exponent(pts)}
                           for m, pts in scaling.items()}
     return out

@@ -600,7 +600,8 @@ def competition_ranks(values, higher_is_better=True) -> np.ndarray:
 
 def _npkl_claims(sections: dict) -> list[tuple[str, str]]:
     """Zhuang (2011) chapter 3's conclusions, from the section's rows."""
-    out = sections.get("zhuang2011-ch3")
+    out = next((o for o in sections.values() if isinstance(o, dict)
+                and o.get("protocol") == "zhuang2011-ch3"), None)
     texts = [
         "Table 3.2: the learned kernels (NPKL and SimpleNPKL, every variant run) beat "
         "k-means and ck-means on every set",

@@ -1,0 +1,103 @@
+"""Zhuang (2011) chapter 3 in the reproduction report: runs, tables, claims."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris
+
+from proxlearn.datasets import FeatureDataset
+from proxlearn.study import _npkl, _reproduce
+from proxlearn.study._npkl import (
+    C_GRID,
+    CH3_METHODS,
+    clustering_run,
+    growth_exponent,
+    npkl_tables,
+)
+from proxlearn.study._report import load_targets
+from proxlearn.study._reproduce import Section, _ch3_sigma, reproduce
+
+
+def _tiny(n=30, seed=0, name="tiny"):
+    X, y = load_iris(return_X_y=True)
+    idx = np.random.default_rng(seed).choice(150, n, replace=False)
+    return FeatureDataset(X[idx], y[idx], name=name)
+
+
+def test_one_run_scores_every_method_and_the_oracle_bounds_the_selection():
+    ds = _tiny()
+    y = np.unique(ds.labels, return_inverse=True)[1]
+    out = clustering_run(ds.X, y, CH3_METHODS, 0)
+    assert out["n_constraints"] > 0 and out["n_constraints"] % 2 == 0
+    for m in CH3_METHODS:
+        assert 0 <= out[m]["rand"] <= 100
+    for m in CH3_METHODS[2:]:
+        r = out[m]
+        assert r["C_cv"] in C_GRID and r["C_oracle"] in C_GRID
+        assert r["rand_oracle"] >= r["rand"]  # the oracle sees the labels
+        assert len(r["seconds_grid"]) == len(C_GRID) and r["seconds"] > 0
+    # same run, same constraints: deterministic
+    again = clustering_run(ds.X, y, ("simplenpkl-ll",), 0)
+    assert again["simplenpkl-ll"]["rand"] == out["simplenpkl-ll"]["rand"]
+
+
+def test_tables_skip_the_sdp_above_its_size_and_measure_speedups(monkeypatch):
+    monkeypatch.setattr(_npkl, "SDP_MAX_SAMPLES", 25)
+    small, big = _tiny(20, 1, "small"), _tiny(30, 2, "big")
+    calls = []
+
+    def cache(name, key, compute):
+        calls.append(name)
+        return compute()
+
+    t = npkl_tables([small, big], n_runs=2, npkl_runs=1, sweep_runs=1, cache=cache)
+    rows = {(r["dataset"], r["method"]): r for r in t["table_3_2"]}
+    assert rows[("big", "npkl-hl")]["mean"] is None and "30 > 25" in rows[("big", "npkl-hl")][
+        "not_run"]
+    assert rows[("small", "npkl-hl")]["n_partitions"] == 1
+    assert rows[("small", "simplenpkl-ll")]["n_partitions"] == 2
+    (ts,) = [r for r in t["table_3_3"] if r["dataset"] == "small"]
+    assert ts["speedup_ll"] > 0 and ts["n_runs"] == 1
+    (tb,) = [r for r in t["table_3_3"] if r["dataset"] == "big"]
+    assert tb["speedup_ll"] is None
+    assert "ch3-sdp-small-0" in calls and not any(c.startswith("ch3-sdp-big") for c in calls)
+    assert t["table_3_4"] == [] and t["table_3_5"] == []  # the sweeps are Iris's
+
+
+def test_growth_exponent_is_the_log_log_slope():
+    pts = [(n, 3e-6 * n**1.7, 0, 0) for n in (400, 800, 1600, 3200)]
+    assert growth_exponent(pts) == pytest.approx(1.7)
+    assert growth_exponent(pts[:1]) is None
+
+
+def test_printed_zero_std_uses_the_largest_std_of_the_row():
+    targets = load_targets()
+    row, sigma, source = _ch3_sigma(targets, "3.2", "heart", "npkl-hl")
+    assert row.mean == 86.2 and row.std == 0.0
+    assert sigma == 3.7 and source == "paper row max"  # ck-means 52.3 +- 3.7
+    row, sigma, source = _ch3_sigma(targets, "3.2", "wine", "npkl-hl")
+    assert sigma == 5.3 and source == "paper"
+
+
+def test_section_report_has_every_table_and_the_claims(monkeypatch, tmp_path):
+    monkeypatch.setattr(_npkl, "SDP_MAX_SAMPLES", 40)
+    sec = Section("tiny-ch3", "Chapter 3", "zhuang2011-ch3", ("iris",), CH3_METHODS)
+    monkeypatch.setattr(_reproduce, "SECTIONS", (sec,))
+    # a small Iris so the test is quick: the section loads by name
+    small = _tiny(36, 3, "iris")
+    monkeypatch.setattr(_reproduce, "_load", lambda names, home: ([small], []))
+    res = reproduce(["tiny-ch3"], splits=1, cache_dir=tmp_path / "c", out=tmp_path / "r.md",
+                    json_path=tmp_path / "r.json")
+    text = (tmp_path / "r.md").read_text()
+    assert "Table 3.2 (Rand index" in text and "| iris | simplenpkl-shl | 1 |" in text
+    assert "Table 3.4 (Iris" in text and "Table 3.5 (Iris" in text
+    assert "LL speed-up" in text
+    rows = res["tiny-ch3"]["rows"]
+    shl = [r for r in rows if r["method"] == "simplenpkl-shl"
+           and r.get("paper_table") == "zhuang2011 3.2"][0]
+    assert shl["paper"] == 97.4 and shl["gap"] == pytest.approx(shl["mean"] - 97.4)
+    claims = dict(_reproduce._npkl_claims(res))
+    assert claims and not any(v.startswith("not run") for k, v in claims.items()
+                              if k.startswith("Table 3.4"))
+    again = reproduce(["tiny-ch3"], splits=1, cache_dir=tmp_path / "c", out=None,
+                      json_path=None)
+    assert again["tiny-ch3"]["rows"] == rows  # from the cache
