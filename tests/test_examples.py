@@ -145,3 +145,16 @@ def test_strings_to_classifier_exact_and_nystroem_routes(capsys):
         assert acc.shape == (5,) and acc.mean() > 0.8  # chance is 1/3
     out = capsys.readouterr().out
     assert "exact" in out and "nystroem" in out and "similarities computed" in out
+
+
+def test_npkl_clustering_example_runs_on_embedded_data():
+    path = Path(__file__).resolve().parents[1] / "examples" / "npkl_clustering.py"
+    spec = importlib.util.spec_from_file_location("npkl_clustering", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    res = mod.run("digits-idm", r=0.7, runs=1)
+    assert set(res) == {"clip + kernel k-means", "SimpleNPKL-LL", "SimpleNPKL-SHL"}
+    for ri, ari, n_pairs in res.values():
+        assert 0 <= ri <= 100 and -100 <= ari <= 100 and n_pairs > 0
+    # ten balanced classes: random labels give a Rand index near 82 and ARI near 0
+    assert res["SimpleNPKL-SHL"][1] > 50
