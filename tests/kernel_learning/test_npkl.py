@@ -290,3 +290,16 @@ def test_max_iter_reached_warns():
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         SimpleNPKL("square-hinge", tol=1e-3, max_iter=500).fit(X, pc)
+
+
+def test_unnormalized_laplacian_is_d_minus_w_and_scaling_l_is_dividing_c():
+    X, _, pc = _small(16, 40)
+    W = knn_graph(X, 5)
+    L = knn_laplacian(X, 5, kind="unnormalized").toarray()
+    np.testing.assert_allclose(L, np.diag(W.toarray().sum(1)) - W.toarray(), atol=0)
+    a = SimpleNPKL("linear", C=0.3, laplacian="unnormalized").fit(X, pc)
+    np.testing.assert_allclose(a.laplacian_.toarray(), L)
+    o = NPKL("linear", C=0.3, laplacian="unnormalized").fit(X, pc)
+    assert a.objective_ == pytest.approx(o.objective_, rel=1e-6, abs=1e-6)
+    with pytest.raises(InvalidParameterError, match="laplacian"):
+        SimpleNPKL(laplacian="random-walk").fit(X, pc)

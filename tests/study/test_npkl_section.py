@@ -90,6 +90,7 @@ def test_section_report_has_every_table_and_the_claims(monkeypatch, tmp_path):
     text = (tmp_path / "r.md").read_text()
     assert "Table 3.2 (Rand index" in text and "| iris | simplenpkl-shl | 1 |" in text
     assert "Table 3.4 (Iris" in text and "Table 3.5 (Iris" in text
+    assert "ours with D - W" in text
     assert "LL speed-up" in text
     rows = res["tiny-ch3"]["rows"]
     shl = [r for r in rows if r["method"] == "simplenpkl-shl"

@@ -36,7 +36,7 @@ from sklearn.neighbors import NearestNeighbors
 
 from .._validation import check_features, check_n_neighbors, check_option, check_similarity
 
-__all__ = ["knn_graph", "knn_laplacian"]
+__all__ = ["LAPLACIANS", "knn_graph", "knn_laplacian"]
 
 METRICS = ("euclidean", "precomputed")
 
@@ -100,15 +100,25 @@ def knn_graph(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual: boo
     return W
 
 
-def knn_laplacian(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual: bool = True):
+LAPLACIANS = ("normalized", "unnormalized")
+
+
+def knn_laplacian(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual: bool = True,
+                  kind: str = "normalized"):
     """Normalised graph Laplacian ``L = I - D^{-1/2} W D^{-1/2}`` of the kNN graph.
 
     Zhuang (2011) eq. 3.3; ``W`` from :func:`knn_graph` (same arguments).
     ``L`` is symmetric PSD with eigenvalues in ``[0, 2]``; sparse CSR with at
-    most ``n (2k + 1)`` non-zeros.
+    most ``n (2k + 1)`` non-zeros. ``kind="unnormalized"``: ``D - W`` (eigenvalues
+    up to twice the largest degree), not the thesis's eq. 3.3; a diagnostic -- under
+    it the thesis's ``C = 1`` of Tables 3.4-3.5 reproduces on Iris, see
+    docs/reproduction-discussion.md.
     """
+    check_option(kind, "kind", LAPLACIANS)
     W = knn_graph(X, n_neighbors, metric=metric, mutual=mutual)
     d = np.asarray(W.sum(axis=1)).ravel()
+    if kind == "unnormalized":
+        return (sp.diags(d) - W).tocsr()
     s = 1.0 / np.sqrt(d)  # every row has an edge (knn_graph guarantees it)
     n = W.shape[0]
     return (sp.identity(n, format="csr") - sp.diags(s) @ W @ sp.diags(s)).tocsr()

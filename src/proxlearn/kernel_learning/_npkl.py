@@ -77,7 +77,7 @@ from sklearn.utils import check_random_state
 from .._constraints import as_pairwise_constraints
 from .._validation import check_features, check_option, check_positive, check_similarity
 from ..exceptions import InvalidParameterError, SolverError
-from ._laplacian import METRICS, knn_laplacian
+from ._laplacian import LAPLACIANS, METRICS, knn_laplacian
 
 __all__ = ["LOSSES", "NPKL", "SimpleNPKL"]
 
@@ -249,7 +249,8 @@ class _NPKLBase(BaseEstimator):
         k = self.n_neighbors
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
             raise InvalidParameterError(f"n_neighbors must be a positive integer, got {k!r}.")
-        L = knn_laplacian(data, k, metric=self.metric, mutual=self.mutual)
+        check_option(self.laplacian, "laplacian", LAPLACIANS)
+        L = knn_laplacian(data, k, metric=self.metric, mutual=self.mutual, kind=self.laplacian)
         self.constraints_ = pc
         self.laplacian_ = L
         return L, pc
@@ -327,6 +328,11 @@ class SimpleNPKL(_NPKLBase):
         the graph is built from it).
     mutual : bool, default=True
         Mutual kNN graph (the thesis); see :func:`knn_graph`.
+    laplacian : {"normalized", "unnormalized"}, default="normalized"
+        Eq. 3.3's ``I - D^{-1/2} W D^{-1/2}``, or ``D - W`` (not the thesis's text;
+        a diagnostic: it makes the thesis's ``C = 1`` work on Iris, see
+        :func:`knn_laplacian`). Scaling ``L`` by ``s`` is the same as dividing ``C``
+        by ``s``.
     max_iter : int, default=200
         Dual ascent iterations (the thesis's runs took 6-51; none for ``"linear"``).
     tol : float, default=1e-4
@@ -379,8 +385,8 @@ class SimpleNPKL(_NPKLBase):
     """
 
     def __init__(self, loss="square-hinge", *, C=1.0, B=1.0, p=2.0, form="bound", G=1.0,
-                 n_neighbors=5, metric="euclidean", mutual=True, max_iter=200, tol=1e-4,
-                 eigen_solver="auto", random_state=None):
+                 n_neighbors=5, metric="euclidean", mutual=True, laplacian="normalized",
+                 max_iter=200, tol=1e-4, eigen_solver="auto", random_state=None):
         self.loss = loss
         self.C = C
         self.B = B
@@ -390,6 +396,7 @@ class SimpleNPKL(_NPKLBase):
         self.n_neighbors = n_neighbors
         self.metric = metric
         self.mutual = mutual
+        self.laplacian = laplacian
         self.max_iter = max_iter
         self.tol = tol
         self.eigen_solver = eigen_solver
@@ -529,7 +536,7 @@ class NPKL(_NPKLBase):
 
     Parameters
     ----------
-    loss, C, B, p, form, G, n_neighbors, metric, mutual
+    loss, C, B, p, form, G, n_neighbors, metric, mutual, laplacian
         As :class:`SimpleNPKL`; ``p`` in ``{1, 2}`` (``tr K <= B`` or
         ``||K||_F^2 <= B``). ``B=None``: no capacity (Hoi et al.'s original; only
         for the hinge losses, the linear loss is then unbounded).
@@ -547,8 +554,8 @@ class NPKL(_NPKLBase):
     """
 
     def __init__(self, loss="hinge", *, C=1.0, B=1.0, p=2.0, form="bound", G=1.0,
-                 n_neighbors=5, metric="euclidean", mutual=True, solver="auto",
-                 max_samples=300):
+                 n_neighbors=5, metric="euclidean", mutual=True, laplacian="normalized",
+                 solver="auto", max_samples=300):
         self.loss = loss
         self.C = C
         self.B = B
@@ -558,6 +565,7 @@ class NPKL(_NPKLBase):
         self.n_neighbors = n_neighbors
         self.metric = metric
         self.mutual = mutual
+        self.laplacian = laplacian
         self.solver = solver
         self.max_samples = max_samples
 

@@ -64,17 +64,17 @@ SDP_MAX_SAMPLES = 160
 CODE_VERSION = 1
 
 
-def _kernel(method, X, pc, *, C, B=1.0, p=2.0, k=5, random_state=0):
+def _kernel(method, X, pc, *, C, B=1.0, p=2.0, k=5, random_state=0,
+            laplacian="normalized"):
     """Learned kernel and the seconds it took (graph included)."""
     from ..kernel_learning import NPKL, SimpleNPKL
 
+    kw = dict(C=C, B=B, p=p, n_neighbors=k, laplacian=laplacian)
     est = {
-        "npkl-ll": lambda: NPKL("linear", C=C, B=B, p=p, n_neighbors=k),
-        "npkl-hl": lambda: NPKL("hinge", C=C, B=B, p=p, n_neighbors=k),
-        "simplenpkl-ll": lambda: SimpleNPKL("linear", C=C, B=B, p=p, n_neighbors=k,
-                                            random_state=random_state),
-        "simplenpkl-shl": lambda: SimpleNPKL("square-hinge", C=C, B=B, p=p, n_neighbors=k,
-                                             random_state=random_state),
+        "npkl-ll": lambda: NPKL("linear", **kw),
+        "npkl-hl": lambda: NPKL("hinge", **kw),
+        "simplenpkl-ll": lambda: SimpleNPKL("linear", random_state=random_state, **kw),
+        "simplenpkl-shl": lambda: SimpleNPKL("square-hinge", random_state=random_state, **kw),
     }[method]()
     import warnings
 
@@ -152,7 +152,7 @@ def clustering_run(X, y, methods, run, *, r=0.7, k=5, B=1.0, p=2.0, C_grid=C_GRI
     return out
 
 
-def sweep_run(X, y, run, *, param, values, seed=0, r=0.7, k=5):
+def sweep_run(X, y, run, *, param, values, seed=0, r=0.7, k=5, laplacian="normalized"):
     """Tables 3.4 / 3.5: SimpleNPKL-SHL with C = 1 and ``param`` in ``values``."""
     from ..cluster import make_pairwise_constraints, rand_index
 
@@ -162,7 +162,8 @@ def sweep_run(X, y, run, *, param, values, seed=0, r=0.7, k=5):
     res = []
     for v in values:
         kw = {"B": 1.0, "p": 2.0, param: float(v)}
-        K, sec, it = _kernel("simplenpkl-shl", X, pc, C=1.0, k=k, random_state=rs, **kw)
+        K, sec, it = _kernel("simplenpkl-shl", X, pc, C=1.0, k=k, random_state=rs,
+                             laplacian=laplacian, **kw)
         res.append({"value": float(v), "rand": rand_index(y, _cluster(K, c, rs)),
                     "n_iter": int(it), "seconds": sec})
     return res
@@ -291,11 +292,20 @@ def npkl_tables(datasets, *, n_runs=20, npkl_runs=5, sweep_runs=20, seed=0, cach
                              lambda run=run, param=param, values=values: sweep_run(
                                  ds.X, y, run, param=param, values=values, seed=seed))
                        for run in range(sweep_runs)]
+                # diagnostic: the same sweep with L = D - W (not eq. 3.3)
+                un = [cache(f"ch3-sweep-unnorm-{param}-{ds.name}-{run}",
+                            [ds.X, y, run, seed, param, list(values), CODE_VERSION, __version__],
+                            lambda run=run, param=param, values=values: sweep_run(
+                                ds.X, y, run, param=param, values=values, seed=seed,
+                                laplacian="unnormalized"))
+                      for run in range(sweep_runs)]
                 sweeps[param] = [
                     {"dataset": ds.name, "param": param, "value": v,
                      "mean": _summary([r[i]["rand"] for r in res])[0],
                      "std": _summary([r[i]["rand"] for r in res])[1],
                      "n_iter": float(np.median([r[i]["n_iter"] for r in res])),
+                     "unnormalized_mean": _summary([r[i]["rand"] for r in un])[0],
+                     "unnormalized_std": _summary([r[i]["rand"] for r in un])[1],
                      "n_partitions": len(res)}
                     for i, v in enumerate(values)]
     out = {"table_3_2": rows, "table_3_3": times, "table_3_4": sweeps.get("B", []),

@@ -498,14 +498,17 @@ def _npkl_md(out) -> list[str]:
         if not tr:
             continue
         lines += [f"Table {table} (Iris, SimpleNPKL-SHL, C = 1; iterations to the duality-gap "
-                  "stop, the thesis's stopping rule is not reported):", "",
-                  f"| {par} | R | ours | std | iterations | paper | paper std | gap | verdict |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "stop, the thesis's stopping rule is not reported; last column: the same "
+                  "with the unnormalised Laplacian D - W, a diagnostic, not eq. 3.3):", "",
+                  f"| {par} | R | ours | std | iterations | paper | paper std | gap | verdict "
+                  "| ours with D - W |", "|---|---|---|---|---|---|---|---|---|---|"]
         for r in tr:
             verdict = {True: "agrees", False: "DIFFERS", None: ""}[r["agrees"]]
+            un = r.get("unnormalized_mean")
+            un = "" if un is None else f"{un:.1f} ({r['unnormalized_std']:.1f})"
             lines.append(f"| {r['value']:g} | {r['n_partitions']} | {r['mean']:.1f} | "
                          f"{r['std']:.1f} | {r['n_iter']:.0f} | {_fmt(r['paper'], 1)} | "
-                         f"{_fmt(r['paper_std'], 1)} | {_fmt(r['gap'], 1)} | {verdict} |")
+                         f"{_fmt(r['paper_std'], 1)} | {_fmt(r['gap'], 1)} | {verdict} | {un} |")
         lines.append("")
     t37 = [r for r in rows if r.get("paper_table") == "zhuang2011 3.7"]
     if t37:
