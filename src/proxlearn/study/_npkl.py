@@ -326,7 +326,7 @@ def npkl_tables(datasets, *, n_runs=20, npkl_runs=5, sweep_runs=20, seed=0, cach
             t37.append(row)
         out["table_3_7"] = t37
         scaling = cache("ch3-scaling", [adult.X, y, seed, list(scaling_sizes), max_shl,
-                                        CODE_VERSION, __version__],
+                                        "eig-rule-2", CODE_VERSION, __version__],
                         lambda: scaling_run(scaling_sizes, seed=seed, data=(adult.X, y),
                                             max_shl=max_shl))
         out["scaling"] = {m: {"points": pts, "exponent": growth_exponent(pts)}
