@@ -264,6 +264,9 @@ def npkl_tables(datasets, *, n_runs=20, npkl_runs=5, sweep_runs=20, seed=0, cach
             row = {"dataset": ds.name, "method": m, "metric": "rand_pct", "mean": mean,
                    "std": std, "n_partitions": len(mr),
                    "n_constraints": float(np.mean([r["n_constraints"] for r in mr]))}
+            paired = [r[m]["rand"] for r in runs if all(k in r for k in CH3_METHODS)]
+            if paired:  # the runs on which the SDP baselines ran too (same constraints)
+                row["paired_mean"], row["paired_runs"] = float(np.mean(paired)), len(paired)
             if m in KERNEL_METHODS:
                 row["oracle_mean"], row["oracle_std"] = _summary(
                     [r[m]["rand_oracle"] for r in mr])

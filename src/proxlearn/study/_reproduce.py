@@ -623,6 +623,9 @@ def _npkl_claims(sections: dict) -> list[tuple[str, str]]:
     rows = out["rows"]
     t32 = {(r["dataset"], r["method"]): r["mean"] for r in rows
            if r.get("paper_table") == "zhuang2011 3.2" and r.get("mean") is not None}
+    # SDP against SimpleNPKL: on the runs both have (same constraints)
+    paired = {(r["dataset"], r["method"]): r["paired_mean"] for r in rows
+              if r.get("paper_table") == "zhuang2011 3.2" and r.get("paired_mean") is not None}
     sets = sorted({d for d, _ in t32})
     res = []
     learned = [m for m in ("npkl-ll", "npkl-hl", "simplenpkl-ll", "simplenpkl-shl")]
@@ -631,21 +634,23 @@ def _npkl_claims(sections: dict) -> list[tuple[str, str]]:
     total = [(d, m) for d in sets for m in learned if (d, m) in t32]
     res.append(("holds" if wins and len(wins) == len(total) else "does NOT hold")
                + f" ({len(wins)} of {len(total)} (set, method) cells)")
-    pairs = [(t32[(d, "simplenpkl-shl")], t32[(d, "npkl-hl")]) for d in sets
-             if (d, "npkl-hl") in t32 and (d, "simplenpkl-shl") in t32]
+    pairs = [(paired[(d, "simplenpkl-shl")], paired[(d, "npkl-hl")]) for d in sets
+             if (d, "npkl-hl") in paired and (d, "simplenpkl-shl") in paired]
     if pairs:
         ok = sum(a >= b - 2 for a, b in pairs)
         res.append(("holds" if ok == len(pairs) else "does NOT hold")
-                   + f" ({ok} of {len(pairs)} sets; the SDP runs only on the small sets)")
+                   + f" ({ok} of {len(pairs)} sets, on the runs both have; the SDP runs only "
+                   "on the small sets)")
     else:
         res.append("not run")
-    pairs = [(t32[(d, "simplenpkl-ll")], t32[(d, "npkl-ll")]) for d in sets
-             if (d, "npkl-ll") in t32 and (d, "simplenpkl-ll") in t32]
+    pairs = [(paired[(d, "simplenpkl-ll")], paired[(d, "npkl-ll")]) for d in sets
+             if (d, "npkl-ll") in paired and (d, "simplenpkl-ll") in paired]
     if pairs:
         ok = sum(a > b for a, b in pairs)
         ties = sum(a == b for a, b in pairs)
         res.append(("holds" if ok > len(pairs) / 2 else "does NOT hold")
-                   + f" ({ok} wins, {ties} ties of {len(pairs)} sets)")
+                   + f" ({ok} wins, {ties} ties of {len(pairs)} sets, on the runs both have; "
+                   "the two solve the same problem, so ties are the expected outcome)")
     else:
         res.append("not run")
     sp_ = [t["speedup_ll"] for t in out.get("table_3_3", []) if t.get("speedup_ll")]
