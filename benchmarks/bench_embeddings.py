@@ -35,12 +35,9 @@ import time
 import warnings
 
 import numpy as np
-from sklearn.decomposition import KernelPCA
-from sklearn.neighbors import KNeighborsClassifier
-
 from proxlearn.datasets import load_feature_dataset
 from proxlearn.exceptions import SolverError
-from proxlearn.manifold import MVE, SPE
+from proxlearn.study._embeddings import knn_accuracy, make_embedder, sample_two_largest
 
 SETS = ["wine", "ionosphere", "heart", "sonar", "glass", "spiral", "australian", "breast"]
 THESIS_ACC = {  # Table 3.8: KPCA, MVE, MVE+NPKL, SPE, SPE+NPKL (SPE std in % as the digest reads)
@@ -59,43 +56,20 @@ THESIS_SPEEDUP = {  # Table 3.9: MVE / MVE+NPKL, SPE / SPE+NPKL
     "australian": (15.4, 54.6), "breast": (33.9, 87.0),
 }
 METHODS = ["KPCA", "MVE", "MVE+NPKL", "SPE", "SPE+NPKL"]
-KS = (1, 3, 5, 7, 9, 11, 13, 15)
 
 
 def sample(name, rep):
     """100 z-scored points of the two largest classes (a fresh spiral per repetition)."""
-    rng = np.random.default_rng(1000 + rep)
     ds = load_feature_dataset(name, random_state=rep)
-    X, y = ds.X, ds.labels
-    classes, counts = np.unique(y, return_counts=True)
-    top = classes[np.argsort(-counts, kind="stable")[:2]]
-    idx = rng.choice(np.flatnonzero(np.isin(y, top)), 100, replace=False)
-    Xs, ys = X[idx], y[idx]
-    sd = Xs.std(axis=0)
-    sd[sd == 0] = 1.0
-    return (Xs - Xs.mean(axis=0)) / sd, ys, rng
-
-
-def knn_accuracy(Y, y, rng):
-    perm = rng.permutation(len(y))
-    tr, va, te = perm[:60], perm[60:80], perm[80:]
-    best = max(KS, key=lambda k: (KNeighborsClassifier(k).fit(Y[tr], y[tr]).score(Y[va], y[va]), -k))
-    return 100.0 * KNeighborsClassifier(best).fit(Y[tr], y[tr]).score(Y[te], y[te])
+    return sample_two_largest(ds.X, ds.labels, rep)
 
 
 def embed(method, X, args):
-    common = dict(n_components=2, n_neighbors=5, C=1.0)
-    opts = {"eps_abs": args.sdp_eps, "eps_rel": args.sdp_eps} if args.sdp_solver == "SCS" else None
-    if method == "KPCA":
-        return lambda: KernelPCA(2, kernel="precomputed").fit_transform(X @ X.T)
-    if method.startswith("MVE"):
-        solver = "npkl" if method.endswith("NPKL") else "sdp"
-        est = MVE(solver=solver, sdp_solver=args.sdp_solver, sdp_options=opts, tol=args.outer_tol,
-                  max_outer_iter=args.outer_iter, **common)
-    else:
-        solver = "npkl" if method.endswith("NPKL") else "sdp"
-        est = SPE(solver=solver, sdp_solver=args.sdp_solver, sdp_options=opts, **common)
-    return lambda: est.fit_transform(X)
+    """The study's embedder (proxlearn.study._embeddings) with this run's SDP settings."""
+    fn = make_embedder(method.lower().replace("+", "-"), sdp_solver=args.sdp_solver,
+                       sdp_eps=args.sdp_eps, outer_tol=args.outer_tol,
+                       outer_iter=args.outer_iter)
+    return lambda: fn(X)
 
 
 def main():

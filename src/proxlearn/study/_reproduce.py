@@ -214,6 +214,18 @@ SECTIONS: tuple[Section, ...] = (
         "Zhuang's Protein (116 x 20) is not available. Choices: study._npkl.",
     ),
     Section(
+        "zhuang2011-ch3-embed",
+        "Zhuang (2011) Tables 3.8-3.9: 2-D embeddings (KPCA, MVE, SPE and their SimpleNPKL "
+        "versions) scored by kNN",
+        "zhuang2011-ch3-embed",
+        ("wine", "ionosphere", "heart", "sonar", "glass", "spiral", "australian", "breast"),
+        ("kpca", "mve", "mve-npkl", "spe", "spe-npkl"),
+        note="100 random points of the two largest classes (z-scored), embedding on all of "
+        "them, kNN on a 60/20/20 split with k chosen on the validation part; 10 repetitions, "
+        "the SDP originals (cvxpy, SCS at 1e-3) on the first 2; CPU seconds of the fit. "
+        "Choices: study._embeddings.",
+    ),
+    Section(
         "kundu2010-multi",
         "Kundu et al. (2010) Table 3's comparison on digits-multi (not a reproduction)",
         "multi",
@@ -378,6 +390,19 @@ def _run_full_data_section(sec, *, data_home, seed, cache_dir=None, **_):
     return out
 
 
+def _cell_cache(cache_dir):
+    """``cache(name, key_parts, compute)`` over :func:`_cached` and a dict whose
+    ``"seconds"`` sums the compute time of the cells (stored time for cached ones)."""
+    compute = {"seconds": 0.0}
+
+    def cache(name, key, fn):
+        value, seconds, _ = _cached(cache_dir, name, key, fn)
+        compute["seconds"] += seconds
+        return value
+
+    return cache, compute
+
+
 def _ch3_sigma(targets, table, dataset, method, metric="rand_pct"):
     """Paper row and the sigma of the agreement rule: the row's std, or (printed
     0.0, i.e. below 0.05, or none) the largest std of that data set's row of the table."""
@@ -422,13 +447,7 @@ def _run_npkl_section(sec, *, splits, data_home, seed, cache_dir=None, **_):
     out = {"protocol": sec.protocol, "missing_data": missing, "not_registered": [], "rows": []}
     if not datasets:
         return out
-    compute = {"seconds": 0.0}
-
-    def cache(name, key, fn):
-        value, seconds, _ = _cached(cache_dir, name, key, fn)
-        compute["seconds"] += seconds
-        return value
-
+    cache, compute = _cell_cache(cache_dir)
     start = time.perf_counter()
     n_runs = 20 if splits is None else int(splits)
     tables = npkl_tables(datasets, n_runs=n_runs, npkl_runs=min(5, n_runs),
@@ -449,6 +468,63 @@ def _run_npkl_section(sec, *, splits, data_home, seed, cache_dir=None, **_):
     out["table_3_3"] = tables["table_3_3"]
     out["scaling"] = tables.get("scaling")
     return out
+
+
+def _run_embed_section(sec, *, splits, data_home, seed, cache_dir=None, **_):
+    from ._embeddings import embedding_tables
+
+    datasets, missing = _load(sec.datasets, data_home)
+    out = {"protocol": sec.protocol, "missing_data": missing, "not_registered": [], "rows": []}
+    if not datasets:
+        return out
+    cache, compute = _cell_cache(cache_dir)
+    start = time.perf_counter()
+    reps = 10 if splits is None else int(splits)
+    tables = embedding_tables(datasets, reps=reps, sdp_reps=min(2, reps), seed=seed,
+                              cache=cache)
+    out["seconds"] = time.perf_counter() - start
+    out["compute_seconds"] = compute["seconds"]
+    out["n_splits"] = reps
+    targets = load_targets()
+    rows = tables["table_3_8"]
+    for r in rows:
+        paper, sigma, source = _paper_cell(targets, sec.protocol, r["dataset"], r["method"],
+                                           "accuracy_pct")
+        r.update(paper=None if paper is None else paper.mean,
+                 paper_std=None if paper is None else paper.std, sigma=sigma,
+                 sigma_source=source, paper_table="zhuang2011 3.8")
+        ok = paper is not None and r["mean"] is not None
+        r["gap"] = r["mean"] - paper.mean if ok else None
+        r["agrees"] = agreement(r["mean"], paper.mean, sigma, r["n_partitions"]) if ok else None
+    out["rows"] = rows
+    out["table_3_9"] = tables["table_3_9"]
+    return out
+
+
+def _embed_md(out) -> list[str]:
+    from ._embeddings import THESIS_TABLE_3_9
+
+    lines = ["Table 3.8 (kNN accuracy % on the 2-D embedding):", "",
+             "| data set | method | R | ours | std | paper | paper std | gap | verdict |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in out.get("rows", []):
+        verdict = {True: "agrees", False: "DIFFERS", None: ""}[r["agrees"]]
+        err = f" ({len(r['errors'])} solver failures)" if r.get("errors") else ""
+        lines.append(f"| {r['dataset']} | {r['method']} | {r['n_partitions']}{err} | "
+                     f"{_fmt(r['mean'], 1)} | {_fmt(r['std'], 1)} | {_fmt(r['paper'], 1)} | "
+                     f"{_fmt(r['paper_std'], 1)} | {_fmt(r['gap'], 1)} | {verdict} |")
+    lines += ["", "Table 3.9 (median CPU seconds of the fit on the repetitions where all ran; "
+              "speed-up SDP / NPKL measured on the same points):", "",
+              "| data set | runs | MVE | MVE+NPKL | speed-up | thesis | SPE | SPE+NPKL | "
+              "speed-up | thesis |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for t in out.get("table_3_9", []):
+        th = THESIS_TABLE_3_9.get(t["dataset"], (None, None))
+        lines.append(f"| {t['dataset']} | {t['n_runs']} | {_fmt(t['mve_cpu'], 2)} | "
+                     f"{_fmt(t['mve-npkl_cpu'], 3)} | {_fmt(t['speedup_mve'], 1)} | "
+                     f"{_fmt(th[0], 1)} | {_fmt(t['spe_cpu'], 2)} | {_fmt(t['spe-npkl_cpu'], 3)} "
+                     f"| {_fmt(t['speedup_spe'], 1)} | {_fmt(th[1], 1)} |")
+    lines.append("")
+    return lines
 
 
 #: Table 3.3 (CPU seconds; speed-ups NPKL-LL / SimpleNPKL-LL and NPKL-HL / SimpleNPKL-SHL)
@@ -536,7 +612,8 @@ def _npkl_md(out) -> list[str]:
 
 
 RUNNERS: dict[str, Callable] = {"loo": _run_loo_section, "full-data": _run_full_data_section,
-                                "zhuang2011-ch3": _run_npkl_section}
+                                "zhuang2011-ch3": _run_npkl_section,
+                                "zhuang2011-ch3-embed": _run_embed_section}
 
 
 # --------------------------------------------------------------------------
@@ -585,6 +662,7 @@ def _claims(sections: dict) -> list[tuple[str, str]]:
                        "chen2010", ds, [sim, raw], lambda a, b: a < b))
     c += _zhuang_claims(sections)
     c += _npkl_claims(sections)
+    c += _embed_claims(sections)
     for key, dss in (("gu2012-synthetic", ("synthetic-1", "synthetic-2", "synthetic-3", "synthetic-4")),
                      ("gu2012", ("aural_sonar", "voting", "protein"))):
         for ds in dss:
@@ -599,6 +677,43 @@ def competition_ranks(values, higher_is_better=True) -> np.ndarray:
     v = np.asarray(values, dtype=float)
     better = (v[None, :] > v[:, None]) if higher_is_better else (v[None, :] < v[:, None])
     return 1 + better.sum(axis=1)
+
+
+def _embed_claims(sections: dict) -> list[tuple[str, str]]:
+    """Zhuang (2011) Tables 3.8-3.9's conclusions (on the repetitions all methods ran)."""
+    out = next((o for o in sections.values() if isinstance(o, dict)
+                and o.get("protocol") == "zhuang2011-ch3-embed"), None)
+    texts = ["Table 3.8: MVE+NPKL and SPE+NPKL are comparable to the SDP originals (read: "
+             "mean over the sets within 3 points)",
+             "Table 3.8: SPE+NPKL beats SPE on most sets (thesis: 7 of 8)",
+             "Table 3.9: MVE+NPKL is 8.5-40x faster than MVE and SPE+NPKL 50-100x faster than "
+             "SPE (read: every median speed-up at least the thesis's smallest)"]
+    if not out or not out.get("rows"):
+        return [(t, "not run") for t in texts]
+    p = {(r["dataset"], r["method"]): r["paired_mean"] for r in out["rows"]
+         if r.get("paired_mean") is not None}
+    sets = sorted({d for d, _ in p})
+    if not sets:
+        return [(t, "not run") for t in texts]
+    res = []
+    d_mve = np.mean([p[(d, "mve-npkl")] - p[(d, "mve")] for d in sets])
+    d_spe = np.mean([p[(d, "spe-npkl")] - p[(d, "spe")] for d in sets])
+    res.append(("holds" if abs(d_mve) <= 3 and abs(d_spe) <= 3 else "does NOT hold")
+               + f" (NPKL minus SDP, mean over {len(sets)} sets: MVE {d_mve:+.1f}, "
+               f"SPE {d_spe:+.1f})")
+    wins = sum(p[(d, "spe-npkl")] > p[(d, "spe")] for d in sets)
+    res.append(("holds" if wins > len(sets) / 2 else "does NOT hold")
+               + f" ({wins} of {len(sets)} sets)")
+    t = out.get("table_3_9", [])
+    mve = [x["speedup_mve"] for x in t if x.get("speedup_mve")]
+    spe = [x["speedup_spe"] for x in t if x.get("speedup_spe")]
+    if mve and spe:
+        ok = min(mve) >= 8.5 and min(spe) >= 49.8
+        res.append(("holds" if ok else "does NOT hold")
+                   + f" (MVE {min(mve):.1f}-{max(mve):.1f}x, SPE {min(spe):.1f}-{max(spe):.1f}x)")
+    else:
+        res.append("not run")
+    return list(zip(texts, res))
 
 
 def _npkl_claims(sections: dict) -> list[tuple[str, str]]:
@@ -849,6 +964,9 @@ def _markdown(sections: dict, *, total_seconds, command, jobs, discussion, figur
             continue
         if sec.protocol == "loo":
             lines += _loo_table(rows)
+        elif sec.protocol == "zhuang2011-ch3-embed":
+            lines += _embed_md(out)
+            disagreements += [(key, r) for r in rows if r.get("agrees") is False]
         elif sec.protocol == "zhuang2011-ch3":
             lines += _npkl_md(out)
             disagreements += [(key, r) for r in rows if r.get("agrees") is False]
