@@ -43,8 +43,10 @@ Choices the thesis does not state, and ours:
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 __all__ = ["CH3_DATASETS", "CH3_METHODS", "C_GRID", "clustering_run", "npkl_tables"]
 
@@ -76,10 +78,6 @@ def _kernel(method, X, pc, *, C, B=1.0, p=2.0, k=5, random_state=0,
         "simplenpkl-ll": lambda: SimpleNPKL("linear", random_state=random_state, **kw),
         "simplenpkl-shl": lambda: SimpleNPKL("square-hinge", random_state=random_state, **kw),
     }[method]()
-    import warnings
-
-    from sklearn.exceptions import ConvergenceWarning
-
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -102,11 +100,9 @@ def clustering_run(X, y, methods, run, *, r=0.7, k=5, B=1.0, p=2.0, C_grid=C_GRI
                    seed=0) -> dict:
     """One run of Table 3.2's protocol: ``{method: {...}}`` plus the constraint count.
 
-    Kernel methods report ``rand_cv`` / ``C_cv`` (C by held-out constraints),
+    Kernel methods report ``rand`` / ``C_cv`` (C by held-out constraints),
     ``rand_oracle`` / ``C_oracle`` and ``seconds`` (learning at ``C_cv``).
     """
-    import warnings
-
     from sklearn.cluster import KMeans
 
     from ..cluster import (
@@ -177,7 +173,8 @@ def _summary(values):
 def scaling_run(sizes, *, seed=0, k=50, r=0.3, methods=("simplenpkl-ll", "simplenpkl-shl"),
                 data=None, max_shl=None):
     """Time of the kernel learning against N on subsets of ``data = (X, y)`` (or, for
-    N beyond it, a documented synthetic set): ``{method: [(N, seconds, nnz T)]}``."""
+    N beyond it, a documented synthetic set):
+    ``{method: [(N, seconds, nnz T, iterations)]}``."""
     from ..cluster import make_pairwise_constraints
 
     X_all, y_all = data
@@ -340,8 +337,6 @@ def npkl_tables(datasets, *, n_runs=20, npkl_runs=5, sweep_runs=20, seed=0, cach
 def _adult_run(X, y, run, seed):
     """Table 3.7's protocol on a1a: k = 50, B = N, C = 1, r = 0.3 (the r that gives
     the table's constraint counts, see proxlearn._constraints)."""
-    import warnings
-
     from sklearn.cluster import KMeans
 
     from ..cluster import ConstrainedKMeans, make_pairwise_constraints, rand_index
