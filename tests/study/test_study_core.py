@@ -379,3 +379,28 @@ def test_dataset_specific_variant_takes_precedence(monkeypatch, tmp_path):
     p = get_protocol("custom", n_splits=1, cv=2)
     run_study([_blobs(seed=3), _blobs(seed=4)], ["toy"], p, cache_dir=tmp_path)
     assert "blobs3" in built and "generic" in built
+
+
+def test_cells_of_older_method_code_are_not_reused(tmp_path, monkeypatch):
+    from proxlearn.study import _runner
+
+    data = [_blobs(seed=5)]
+    p = get_protocol("custom", n_splits=2, cv=3)
+    run_study(data, ["svm-clip", "knn"], p, cache_dir=tmp_path)
+    again = run_study(data, ["svm-clip", "knn"], p, cache_dir=tmp_path, cached_only=True)
+    assert len(again.cells) == 4 and all(c.cached for c in again.cells)
+    # the fingerprint covers the module of the estimator the method builds
+    # (SimilaritySVC) and the registering module; edit (simulated) the estimator's
+    svm = get_method("svm-clip")
+    mods_hashed = []
+    real = _runner._module_source_hash
+
+    def edited(module):
+        mods_hashed.append(module)
+        return "edited" if module == "proxlearn.svm._kernel_svc" else real(module)
+
+    monkeypatch.setattr(_runner, "_module_source_hash", edited)
+    _runner.method_code_fingerprint(svm, p.grids)
+    assert {"proxlearn.svm._kernel_svc", "proxlearn.study._methods"} <= set(mods_hashed)
+    stale = run_study(data, ["svm-clip", "knn"], p, cache_dir=tmp_path, cached_only=True)
+    assert {c.method for c in stale.cells} == {"knn"}  # svm-clip's old cells are not used

@@ -18,10 +18,13 @@ detected, reported and recomputed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import json
 import re
 import shutil
+import sys
 import time
 import warnings
 from collections.abc import Sequence
@@ -243,6 +246,48 @@ def _fingerprint(*parts) -> str:
     return h.hexdigest()[:16]
 
 
+@functools.lru_cache(maxsize=None)
+def _module_source_hash(module: str) -> str:
+    """sha256 of a module's source text ('' when it has none, e.g. a compiled module)."""
+    mod = sys.modules.get(module)
+    try:
+        text = inspect.getsource(mod) if mod is not None else ""
+    except (OSError, TypeError):
+        text = ""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def method_code_fingerprint(method, grid_set: str) -> str:
+    """What version of the code a study cell of ``method`` was computed with.
+
+    The package version and the source text of the modules behind the method:
+    the module that registers it (its ``build`` and fold evaluator), and the
+    proxlearn modules of the estimator it builds (its class hierarchy and the
+    estimators among its parameters, e.g. the steps of a pipeline). Part of every
+    cell's cache key, so that a report built from the cache (``--cached-only``)
+    never mixes cells computed by older code of the method (issue #18). Modules the
+    estimator calls into (solvers, transforms used internally) are not hashed: a
+    change there needs a new package version or a cleared cache.
+    """
+    from .. import __version__
+
+    mods = {getattr(method.build, "__module__", None),
+            getattr(method.evaluate, "__module__", None)}
+    try:
+        combos = method.grid(grid_set)
+        est = method.build(**(combos[0] if combos else {}))
+        objs = [est]
+        if hasattr(est, "get_params"):
+            objs += list(est.get_params(deep=True).values())
+        for obj in objs:
+            for cls in type(obj).__mro__:
+                if cls.__module__.startswith("proxlearn"):
+                    mods.add(cls.__module__)
+    except Exception:  # noqa: BLE001 - a method that cannot be built bare: its modules only
+        pass
+    return _fingerprint(__version__, sorted(_module_source_hash(m) for m in mods if m))
+
+
 class _Cache:
     """One JSON file per cell, with a checksum of its payload."""
 
@@ -340,6 +385,7 @@ def run_study(
         data_fp = _fingerprint(S, y.astype(str))
         for m in methods:
             method = get_method(m, data.name)
+            code = method_code_fingerprint(method, protocol.grids)
             for i, (tr, te) in enumerate(parts):
                 key = "/".join(
                     [
@@ -353,6 +399,7 @@ def run_study(
                             seed,
                             method.grids,
                             method.name,
+                            code,
                         ),
                         f"part-{i:03d}",
                     ]
