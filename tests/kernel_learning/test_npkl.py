@@ -201,7 +201,7 @@ def test_constraints_beat_plain_kmeans_on_iris():
     assert ri > base
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), loss=st.sampled_from(["linear", "square-hinge"]))
 def test_relabelling_the_points_permutes_the_learned_kernel(seed, loss):
     rng = np.random.default_rng(seed)
