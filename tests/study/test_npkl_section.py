@@ -102,3 +102,24 @@ def test_section_report_has_every_table_and_the_claims(monkeypatch, tmp_path):
     again = reproduce(["tiny-ch3"], splits=1, cache_dir=tmp_path / "c", out=None,
                       json_path=None)
     assert again["tiny-ch3"]["rows"] == rows  # from the cache
+
+
+def test_section_cells_of_older_code_are_recomputed(tmp_path, monkeypatch):
+    from proxlearn.study import _runner
+    from proxlearn.study._reproduce import SECTION_MODULES, _cached
+
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"x": len(calls)}
+
+    mods = SECTION_MODULES["zhuang2011-ch3"]
+    assert _cached(tmp_path, "cell", [1, 2], compute, mods) == ({"x": 1}, pytest.approx(
+        0, abs=1), False)
+    assert _cached(tmp_path, "cell", [1, 2], compute, mods)[2] is True and len(calls) == 1
+    real = _runner._module_source_hash
+    monkeypatch.setattr(_runner, "_module_source_hash",
+                        lambda m: "edited" if m == "proxlearn.kernel_learning._npkl" else real(m))
+    value, _, cached = _cached(tmp_path, "cell", [1, 2], compute, mods)
+    assert not cached and value == {"x": 2}

@@ -324,16 +324,36 @@ def _run_study_section(sec, *, splits, jobs, cache_dir, seed, data_home, progres
     return out
 
 
-def _cached(cache_dir, name, key_parts, compute):
+#: The modules whose source determines the cells of each custom section runner: part
+#: of their cache keys (with the package version), so that a report never shows a
+#: cell computed by older code of these modules (issue #18, item 4).
+SECTION_MODULES = {
+    "loo": ("proxlearn.study._loo", "proxlearn.study._methods", "proxlearn.neighbors._knn",
+            "proxlearn.neighbors._weights", "proxlearn.metrics"),
+    "full-data": ("proxlearn.study._full_data", "proxlearn.kernel_learning._simsvm",
+                  "proxlearn.solvers._simsvm_socp", "proxlearn.solvers._simsvm_dual"),
+    "zhuang2011-ch3": ("proxlearn.study._npkl", "proxlearn.kernel_learning._npkl",
+                       "proxlearn.kernel_learning._laplacian", "proxlearn._constraints",
+                       "proxlearn.cluster._kernel_kmeans", "proxlearn.cluster._metrics"),
+    "zhuang2011-ch3-embed": ("proxlearn.study._embeddings", "proxlearn.manifold._embeddings",
+                             "proxlearn.solvers._psd_ball"),
+}
+
+
+def _cached(cache_dir, name, key_parts, compute, modules=()):
     """``compute()`` once per ``key_parts`` (a whole-section result cached as JSON).
 
-    Returns ``(value, compute_seconds, from_cache)``; a corrupted file is
-    recomputed, like the study's cell cache.
+    ``modules``: names of the modules whose source the result depends on; their
+    source hashes and the package version join the key. Returns ``(value,
+    compute_seconds, from_cache)``; a corrupted file is recomputed, like the
+    study's cell cache.
     """
-    from ._runner import _Cache, _fingerprint
+    from .. import __version__
+    from ._runner import _Cache, _fingerprint, _module_source_hash
 
     cache = _Cache(None if cache_dir is None else Path(cache_dir) / "sections")
-    key = f"{name}-{_fingerprint(*key_parts)}"
+    code = [__version__, *[_module_source_hash(m) for m in modules]] if modules else []
+    key = f"{name}-{_fingerprint(*key_parts, *code)}"
     hit = cache.load(key)
     if hit is not None:
         return hit["value"], hit["seconds"], True
@@ -354,7 +374,7 @@ def _run_loo_section(sec, *, data_home, cache_dir=None, **_):
     start = time.perf_counter()
     res, compute, _ = _cached(
         cache_dir, "loo", [d.matrix for d in datasets] + [list(sec.methods)],
-        lambda: loo_study(datasets, list(sec.methods)),
+        lambda: loo_study(datasets, list(sec.methods)), SECTION_MODULES["loo"],
     )
     out["seconds"], out["compute_seconds"] = time.perf_counter() - start, compute
     out["results"] = res
@@ -376,6 +396,7 @@ def _run_full_data_section(sec, *, data_home, seed, cache_dir=None, **_):
     tables, compute, _ = _cached(
         cache_dir, "full-data", [d.matrix for d in datasets] + [seed],
         lambda: full_data_tables(datasets, n_draws=10, random_state=seed),
+        SECTION_MODULES["full-data"],
     )
     out["seconds"], out["compute_seconds"] = time.perf_counter() - start, compute
     targets = load_targets()
@@ -390,13 +411,13 @@ def _run_full_data_section(sec, *, data_home, seed, cache_dir=None, **_):
     return out
 
 
-def _cell_cache(cache_dir):
+def _cell_cache(cache_dir, modules=()):
     """``cache(name, key_parts, compute)`` over :func:`_cached` and a dict whose
     ``"seconds"`` sums the compute time of the cells (stored time for cached ones)."""
     compute = {"seconds": 0.0}
 
     def cache(name, key, fn):
-        value, seconds, _ = _cached(cache_dir, name, key, fn)
+        value, seconds, _ = _cached(cache_dir, name, key, fn, modules)
         compute["seconds"] += seconds
         return value
 
@@ -447,7 +468,7 @@ def _run_npkl_section(sec, *, splits, data_home, seed, cache_dir=None, **_):
     out = {"protocol": sec.protocol, "missing_data": missing, "not_registered": [], "rows": []}
     if not datasets:
         return out
-    cache, compute = _cell_cache(cache_dir)
+    cache, compute = _cell_cache(cache_dir, SECTION_MODULES["zhuang2011-ch3"])
     start = time.perf_counter()
     n_runs = 20 if splits is None else int(splits)
     tables = npkl_tables(datasets, n_runs=n_runs, npkl_runs=min(5, n_runs),
@@ -477,7 +498,7 @@ def _run_embed_section(sec, *, splits, data_home, seed, cache_dir=None, **_):
     out = {"protocol": sec.protocol, "missing_data": missing, "not_registered": [], "rows": []}
     if not datasets:
         return out
-    cache, compute = _cell_cache(cache_dir)
+    cache, compute = _cell_cache(cache_dir, SECTION_MODULES["zhuang2011-ch3-embed"])
     start = time.perf_counter()
     reps = 10 if splits is None else int(splits)
     tables = embedding_tables(datasets, reps=reps, sdp_reps=min(2, reps), seed=seed,

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import inspect
 import json
 import re
 import shutil
-import sys
 import time
 import warnings
 from collections.abc import Sequence
@@ -249,10 +249,9 @@ def _fingerprint(*parts) -> str:
 @functools.lru_cache(maxsize=None)
 def _module_source_hash(module: str) -> str:
     """sha256 of a module's source text ('' when it has none, e.g. a compiled module)."""
-    mod = sys.modules.get(module)
     try:
-        text = inspect.getsource(mod) if mod is not None else ""
-    except (OSError, TypeError):
+        text = inspect.getsource(importlib.import_module(module))
+    except (ImportError, OSError, TypeError):
         text = ""
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
