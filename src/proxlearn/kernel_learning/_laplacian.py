@@ -34,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
+from .._graph import knn_indices
 from .._validation import check_features, check_n_neighbors, check_option, check_similarity
 
 __all__ = ["LAPLACIANS", "knn_graph", "knn_laplacian"]
@@ -47,12 +48,7 @@ def _neighbours(X, k: int, metric: str) -> np.ndarray:
         S = check_similarity(X, name="X", symmetric="symmetrize", dissimilarity_check=True)
         n = S.shape[0]
         check_n_neighbors(k, n - 1)
-        S = S.copy()
-        np.fill_diagonal(S, -np.inf)
-        # argpartition then a stable sort of the k best: ties broken by index
-        idx = np.argpartition(-S, k - 1, axis=1)[:, :k]
-        order = np.argsort(-np.take_along_axis(S, idx, axis=1), axis=1, kind="stable")
-        return np.take_along_axis(idx, order, axis=1)
+        return knn_indices(-S, k)  # largest similarities, ties broken by index
     X = check_features(X, name="X")
     n = X.shape[0]
     check_n_neighbors(k, n - 1)

@@ -38,6 +38,7 @@ import scipy.linalg
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 
+from .._graph import knn_adjacency
 from .._linalg import center_kernel, top_eigh
 from .._validation import (
     InvalidParameterError,
@@ -99,11 +100,7 @@ def knn_graph(D2, n_neighbors):
     """
     n = D2.shape[0]
     k = check_n_neighbors(n_neighbors, n - 1)
-    masked = D2 + np.diag(np.full(n, np.inf))
-    nn = np.argsort(masked, axis=1, kind="stable")[:, :k]
-    W = np.zeros((n, n), dtype=bool)
-    W[np.repeat(np.arange(n), k), nn.ravel()] = True
-    W = W | W.T
+    W = knn_adjacency(D2, k)
     n_comp, _ = connected_components(sp.csr_array(W), directed=False)
     if n_comp > 1:
         # Joined by the shortest edges: an MST where the k-NN edges are free picks

@@ -59,6 +59,7 @@ from .._validation import (
     check_positive,
     check_similarity,
 )
+from .._graph import knn_adjacency
 from .._linalg import center_kernel, top_eigh
 from ..solvers import max_trace_psd_ball
 
@@ -68,14 +69,7 @@ __all__ = ["NPKRankResult", "laplacian_basis", "neighbour_pairs", "npk_rank", "n
 
 def neighbour_pairs(D, k: int, *, mutual: bool = False) -> np.ndarray:
     """Pairs ``(i, j)``, ``i < j``, of visual k-nearest neighbours in the distance matrix ``D``."""
-    D = np.asarray(D, dtype=np.float64)
-    n = D.shape[0]
-    masked = D + np.diag(np.full(n, np.inf))
-    nn = np.argsort(masked, axis=1, kind="stable")[:, :k]
-    A = np.zeros((n, n), dtype=bool)
-    A[np.repeat(np.arange(n), k), nn.ravel()] = True
-    A = (A & A.T) if mutual else (A | A.T)
-    i, j = np.nonzero(np.triu(A, 1))
+    i, j = np.nonzero(np.triu(knn_adjacency(D, k, mutual=mutual), 1))
     return np.column_stack([i, j])
 
 
