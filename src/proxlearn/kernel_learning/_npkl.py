@@ -265,9 +265,9 @@ class _NPKLBase(BaseEstimator):
         """Fit and return the learned kernel ``kernel_`` (n x n)."""
         return self.fit(X, constraints).kernel_
 
-    def _primal(self, spec, L, i, j, t, C, form, p, G):
-        """Primal objective at ``K`` (ordered-pair counting, see module notes)."""
-        f = t * spec.entries(i, j)
+    def _primal(self, spec, f, L, C, form, p, G):
+        """Primal objective at ``K`` with ``f = T_ij K_ij`` on the constrained pairs
+        (ordered-pair counting, see module notes)."""
         val = spec.trace_LK(L)
         loss = self.loss
         if loss == "linear":
@@ -434,7 +434,7 @@ class SimpleNPKL(_NPKLBase):
 
         if self.loss == "linear":
             spec = kstep(C * M(np.ones(m)) - L)
-            primal = self._primal(spec, L, i, j, t, C, form, p, G)
+            primal = self._primal(spec, t * spec.entries(i, j), L, C, form, p, G)
             self.objective_history_ = [primal]
             self.dual_objective_history_ = [primal]
             self.dual_coef_ = None
@@ -458,8 +458,9 @@ class SimpleNPKL(_NPKLBase):
             J -= float(alpha @ alpha) / C
         return J
 
-    def _grad(self, spec, alpha, i, j, t, C):
-        g = 2.0 * (1.0 - t * spec.entries(i, j))
+    def _grad(self, f, alpha, C):
+        """Danskin gradient (eq. 3.19) from ``f = T_ij K_ij(alpha)``."""
+        g = 2.0 * (1.0 - f)
         if self.loss != "hinge":
             g -= 2.0 * alpha / C
         return g
@@ -475,7 +476,7 @@ class SimpleNPKL(_NPKLBase):
         alpha = np.zeros(len(i))
         spec = kstep(M(alpha) - L)
         J = self._dual(spec, alpha, C)
-        g = self._grad(spec, alpha, i, j, t, C)
+        g = self._grad(t * spec.entries(i, j), alpha, C)
         # Lemma 3.4 recomputed for one multiplier per pair counted twice, p = 2:
         # ||grad J(a) - grad J(b)|| <= 2 (sqrt(2) / G + 1 / C) ||a - b||; the bound
         # form behaves like G = ||A_+||_F / sqrt(B) (unknown before the first step).
@@ -497,8 +498,9 @@ class SimpleNPKL(_NPKLBase):
                     break
                 step *= 0.5
             alpha, spec, J = a_new, spec_new, J_new
-            g = self._grad(spec, alpha, i, j, t, C)
-            P = self._primal(spec, L, i, j, t, C, form, p, G)
+            f = t * spec.entries(i, j)  # K_ij on the pairs, once per iterate
+            g = self._grad(f, alpha, C)
+            P = self._primal(spec, f, L, C, form, p, G)
             primal_hist.append(P)
             dual_hist.append(J)
             if best is None or P < best[0]:

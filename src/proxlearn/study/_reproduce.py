@@ -411,6 +411,10 @@ def _run_full_data_section(sec, *, data_home, seed, cache_dir=None, **_):
     return out
 
 
+#: How a row's ``agrees`` (the reference rule, None: no sigma / not run) is printed.
+_VERDICT = {True: "agrees", False: "DIFFERS", None: ""}
+
+
 def _cell_cache(cache_dir, modules=()):
     """``cache(name, key_parts, compute)`` over :func:`_cached` and a dict whose
     ``"seconds"`` sums the compute time of the cells (stored time for cached ones)."""
@@ -529,7 +533,7 @@ def _embed_md(out) -> list[str]:
              "| data set | method | R | ours | std | paper | paper std | gap | verdict |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in out.get("rows", []):
-        verdict = {True: "agrees", False: "DIFFERS", None: ""}[r["agrees"]]
+        verdict = _VERDICT[r["agrees"]]
         err = f" ({len(r['errors'])} solver failures)" if r.get("errors") else ""
         lines.append(f"| {r['dataset']} | {r['method']} | {r['n_partitions']}{err} | "
                      f"{_fmt(r['mean'], 1)} | {_fmt(r['std'], 1)} | {_fmt(r['paper'], 1)} | "
@@ -569,7 +573,7 @@ def _npkl_md(out) -> list[str]:
                 lines.append(f"| {r['dataset']} | {r['method']} | 0 | not run ({r['not_run']}) "
                              f"| | | {_fmt(r['paper'], 1)} | {_fmt(r['paper_std'], 1)} | | |")
                 continue
-            verdict = {True: "agrees", False: "DIFFERS", None: ""}[r["agrees"]]
+            verdict = _VERDICT[r["agrees"]]
             lines.append(
                 f"| {r['dataset']} | {r['method']} | {r['n_partitions']} | {r['mean']:.1f} | "
                 f"{r['std']:.1f} | {_fmt(r.get('oracle_mean'), 1)} | {_fmt(r['paper'], 1)} | "
@@ -600,7 +604,7 @@ def _npkl_md(out) -> list[str]:
                   f"| {par} | R | ours | std | iterations | paper | paper std | gap | verdict "
                   "| ours with D - W |", "|---|---|---|---|---|---|---|---|---|---|"]
         for r in tr:
-            verdict = {True: "agrees", False: "DIFFERS", None: ""}[r["agrees"]]
+            verdict = _VERDICT[r["agrees"]]
             un = r.get("unnormalized_mean")
             un = "" if un is None else f"{un:.1f} ({r['unnormalized_std']:.1f})"
             lines.append(f"| {r['value']:g} | {r['n_partitions']} | {r['mean']:.1f} | "
@@ -614,7 +618,7 @@ def _npkl_md(out) -> list[str]:
                   "| method | R | nnz(T) | ours | std | seconds | paper | paper std | gap | verdict |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
         for r in t37:
-            verdict = {True: "agrees", False: "DIFFERS", None: ""}[r["agrees"]]
+            verdict = _VERDICT[r["agrees"]]
             lines.append(f"| {r['method']} | {r['n_partitions']} | {r['n_constraints']:.0f} | "
                          f"{r['mean']:.1f} | {r['std']:.1f} | {_fmt(r.get('seconds'), 1)} | "
                          f"{_fmt(r['paper'], 1)} | {_fmt(r['paper_std'], 1)} | "
