@@ -12,7 +12,8 @@ from proxlearn.study._embeddings import (
     knn_accuracy,
     sample_two_largest,
 )
-from proxlearn.study._reproduce import _embed_claims, _embed_md
+from proxlearn.study._claims import _embed_claims
+from proxlearn.study._reproduce import _embed_md
 
 
 def test_sample_takes_the_two_largest_classes_z_scored():

@@ -5,7 +5,7 @@ import pytest
 from sklearn.datasets import load_iris
 
 from proxlearn.datasets import FeatureDataset
-from proxlearn.study import _npkl, _reproduce
+from proxlearn.study import _claims, _npkl, _reproduce
 from proxlearn.study._npkl import (
     C_GRID,
     CH3_METHODS,
@@ -96,7 +96,7 @@ def test_section_report_has_every_table_and_the_claims(monkeypatch, tmp_path):
     shl = [r for r in rows if r["method"] == "simplenpkl-shl"
            and r.get("paper_table") == "zhuang2011 3.2"][0]
     assert shl["paper"] == 97.4 and shl["gap"] == pytest.approx(shl["mean"] - 97.4)
-    claims = dict(_reproduce._npkl_claims(res))
+    claims = dict(_claims._npkl_claims(res))
     assert claims and not any(v.startswith("not run") for k, v in claims.items()
                               if k.startswith("Table 3.4"))
     again = reproduce(["tiny-ch3"], splits=1, cache_dir=tmp_path / "c", out=None,

@@ -7,7 +7,8 @@ import pytest
 from proxlearn._validation import InvalidParameterError
 from proxlearn.cli import main
 from proxlearn.study import _reproduce
-from proxlearn.study._reproduce import Section, _claims, reproduce
+from proxlearn.study._claims import _claims
+from proxlearn.study._reproduce import Section, reproduce
 
 TINY = (
     Section("tiny", "A tiny study", "gu2012-synthetic", ("synthetic-1",),
@@ -157,3 +158,45 @@ def test_update_reruns_some_sections_and_keeps_the_others(tiny_sections, tmp_pat
                   update=tmp_path / "none.json")
     assert main(["reproduce", "--update", "--out", str(md)]) == 2
     assert "--update refreshes whole sections" in capsys.readouterr().err
+
+
+def _study(protocol, per_partition, dataset):
+    from proxlearn.study import StudyResult, get_protocol
+    from proxlearn.study._runner import CellResult
+
+    cells = [CellResult(dataset, m, i, e, {}, 0.0, 0.0)
+             for m, errs in per_partition.items() for i, e in enumerate(errs)]
+    return StudyResult(protocol=get_protocol(protocol), seed=0, cells=cells)
+
+
+def test_every_paper_has_its_claims_listed_with_a_verdict():
+    from proxlearn.study._claims import paper_claims
+
+    claims = paper_claims({})
+    papers = {p for p, _, _ in claims}
+    assert papers == {"Chen et al. 2009", "Chen thesis 2010", "Gu & Guo 2012",
+                      "Kundu et al. 2010", "Zhuang 2011"}
+    assert all(v == "not run" for _, _, v in claims)
+    assert len(claims) >= 40
+
+
+def test_failed_claims_are_reported_as_failed():
+    from proxlearn.study._claims import chen2010_claims, gu2012_claims
+
+    # protein-2: SimMKL significantly worse than kernel 2 over 8 partitions; shift 40 pts worse
+    p2 = {"simmkl": [5.0] * 8, "svm-kernel2": [1.0] * 8, "svm-clip": [6.0] * 8,
+          "svm-flip": [6.0] * 8, "svm-shift": [50.0] * 8, "svm-kernel1": [6.0] * 8,
+          "svm-kernel3": [6.0] * 8}
+    claims = dict(chen2010_claims({"chen2010": {"_study": _study("chen2009", p2, "protein-2")}}))
+    simmkl = next(v for k, v in claims.items() if k.startswith("protein-2: SimMKL"))
+    assert simmkl.startswith("does NOT hold") and "svm-kernel2 1.00" in simmkl
+    shift = next(v for k, v in claims.items() if k.startswith("protein-2: the SVM with shift"))
+    assert shift.startswith("holds")
+    # Gu & Guo: the Indefinite SVM far from clip on one set -> the 'like clip' claim fails
+    six = {"svm-clip": [1.0, 1.0], "svm-flip": [2.0, 2.0], "svm-shift": [3.0, 3.0],
+           "indefinite-svm": [5.0, 5.0], "ikfd": [0.5, 0.5], "svm-ca": [0.2, 0.2]}
+    claims = dict(gu2012_claims({"gu2012": {"_study": _study("gu2012", six, "voting")}}))
+    like = next(v for k, v in claims.items() if k.startswith("gu2012: the Robust"))
+    assert like.startswith("does NOT hold") and "voting: 5.00 vs 1.00 (fails)" in like
+    lowest = next(v for k, v in claims.items() if k.startswith("voting (gu2012)"))
+    assert lowest.startswith("holds")

@@ -74,7 +74,7 @@ def test_section_lists_table_4_1_and_targets_exist():
 
 
 def test_competition_ranks_and_zhuang_claims_on_a_small_study():
-    from proxlearn.study._reproduce import _zhuang_claims, competition_ranks
+    from proxlearn.study._claims import _zhuang_claims, competition_ranks
 
     np.testing.assert_array_equal(competition_ranks([90.0, 95.0, 95.0, 80.0]), [3, 1, 1, 4])
     X, y = _data(40)

@@ -188,3 +188,14 @@ def inner_folds(y, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray
         )
         cv = KFold(n_folds, shuffle=True, random_state=seed)
     return list(cv.split(np.zeros(y.shape[0]), y))
+
+
+#: Every method of the chen2009 comparison (Chen et al. 2009 Tables 3-4).
+CHEN_METHODS = (
+    "knn", "knn-affinity", "knn-kri", "knn-kri-flip", "knn-kri-shift",
+    "knn-krr", "knn-krr-clip", "knn-krr-flip", "knn-krr-shift", "local-sda",
+    "svm-knn", "svm-knn-flip", "svm-knn-shift", "svm-clip", "svm-flip", "svm-shift",
+    "svm-features-linear", "svm-features-rbf", "psvm", "lp-machine", "ikfd",
+)  # fmt: skip
+#: The six methods of Gu & Guo (2012) Tables 1-3.
+GU_METHODS = ("svm-clip", "svm-flip", "svm-shift", "indefinite-svm", "ikfd", "svm-ca")

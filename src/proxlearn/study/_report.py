@@ -86,22 +86,27 @@ def _paper_cell(targets, protocol, dataset, method, metric="error_pct"):
     ]
     if not rows:
         return None, None, None
-    row = rows[0]
+    return (rows[0], *target_sigma(rows[0], targets))
+
+
+def target_sigma(row: PaperValue, targets) -> tuple[float | None, str | None]:
+    """The sigma the agreement rule uses for one paper value, and where it came from
+    (the rule of :func:`_paper_cell`, for a given row of targets.csv)."""
     sigma, source = row.std, "paper"
     if sigma is None:
         same_col = [
             t.std
             for t in targets
             if t.table == row.table
-            and t.dataset == dataset
-            and t.metric == metric
+            and t.dataset == row.dataset
+            and t.metric == row.metric
             and t.std is not None
         ]
         sigma, source = (max(same_col), "paper column") if same_col else (None, None)
     reps = STANDARD_ERROR_TABLES.get((row.source, row.table))
     if sigma is not None and reps:
         sigma, source = sigma * math.sqrt(reps), f"paper SE x sqrt({reps})"
-    return row, sigma, source
+    return sigma, source
 
 
 def agreement(ours: float, paper: float, sigma: float | None, n_partitions: int) -> bool | None:
