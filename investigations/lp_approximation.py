@@ -1,6 +1,6 @@
 """Issue #18, item 3: the random LP approximation of SimSVM (Chen 2010 thesis, Tables 5.1-5.2).
 
-What the thesis specifies (section 5.3.1, p. 82 of the text; LP (5.28) of section 5.2.2):
+What the thesis specifies (section 5.3.1; LP (5.28) of section 5.2.2):
 "In the LP approximation method, for each i in {1, ..., n}, we generated tau_ij,
 j = 1, ..., p, from a Gaussian distribution whose mean and variance are equal to
 the sample mean and variance of the elements of u_i, respectively. We tested four
