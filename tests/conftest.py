@@ -38,6 +38,26 @@ def _private_cache(tmp_path_factory):
 UW_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "uw"
 
 
+#: The repository root (scripts under examples/ and investigations/).
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def import_script():
+    """``import_script("examples/x.py")``: import a repository script that is not
+    part of the package, as a module named after the file."""
+    import importlib.util
+
+    def load(relpath):
+        path = REPO / relpath
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    return load
+
+
 @pytest.fixture
 def load_uw():
     """``load_uw(name) -> (S, y)`` for a UW benchmark matrix, or skip the test."""

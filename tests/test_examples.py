@@ -5,23 +5,16 @@ pytest-xdist does not repeat it on every worker; the numerical properties are
 checked on its returned weights.
 """
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "kri_krr_toy_examples.py"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NAMES = ("example1", "example2", "example3")
 
 
 @pytest.fixture(scope="module")
-def toy_module():
-    spec = importlib.util.spec_from_file_location("kri_krr_toy_examples", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+def toy_module(import_script):
+    return import_script("examples/kri_krr_toy_examples.py")
 
 
 def _check_example1(res):
@@ -97,14 +90,12 @@ def test_properties_on_fine_grid(toy_module):
     _check_example3(res)
 
 
-DEMO = Path(__file__).resolve().parents[1] / "examples" / "ranking_ties_completion.py"
+DEMO = "examples/ranking_ties_completion.py"
 
 
-def test_ranking_ties_completion_demo_runs_quick(tmp_path):
+def test_ranking_ties_completion_demo_runs_quick(tmp_path, import_script):
     """The documented demonstration command, at its --quick sizes, one draw."""
-    spec = importlib.util.spec_from_file_location("ranking_ties_completion", DEMO)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = import_script(DEMO)
     res = mod.main(["--quick", "--draws", "1", "--out", str(tmp_path)])
     text = (tmp_path / "demonstrations.md").read_text()
     for name in ("demo_reranking", "demo_ties", "demo_completion"):
@@ -119,24 +110,20 @@ def test_ranking_ties_completion_demo_runs_quick(tmp_path):
     assert theta.min() >= 0 and theta.sum() == pytest.approx(1.0)
 
 
-def test_precision_at_counts_relevant_items_in_the_prefix():
-    spec = importlib.util.spec_from_file_location("ranking_ties_completion", DEMO)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+def test_precision_at_counts_relevant_items_in_the_prefix(import_script):
+    mod = import_script(DEMO)
     relevant = np.array([True, False, True, True])
     np.testing.assert_allclose(mod.precision_at(np.array([1, 0, 2, 3]), relevant, [1, 2, 4]),
                                [0.0, 0.5, 0.75])
 
 
-STRINGS = Path(__file__).resolve().parents[1] / "examples" / "strings_to_classifier.py"
+STRINGS = "examples/strings_to_classifier.py"
 
 
-def test_strings_to_classifier_exact_and_nystroem_routes(capsys):
+def test_strings_to_classifier_exact_and_nystroem_routes(capsys, import_script):
     """examples/strings_to_classifier.py at small size: both routes learn the classes,
     and the Nystroem route computes only the n x m landmark similarities."""
-    spec = importlib.util.spec_from_file_location("strings_to_classifier", STRINGS)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = import_script(STRINGS)
     res = mod.main(["--n", "150", "--m", "30", "--classes", "3"])
     assert res["exact"]["similarities"] == 150 * 151 // 2
     assert res["nystroem"]["similarities"] == 150 * 30
@@ -147,11 +134,8 @@ def test_strings_to_classifier_exact_and_nystroem_routes(capsys):
     assert "exact" in out and "nystroem" in out and "similarities computed" in out
 
 
-def test_npkl_clustering_example_runs_on_embedded_data():
-    path = Path(__file__).resolve().parents[1] / "examples" / "npkl_clustering.py"
-    spec = importlib.util.spec_from_file_location("npkl_clustering", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+def test_npkl_clustering_example_runs_on_embedded_data(import_script):
+    mod = import_script("examples/npkl_clustering.py")
     res = mod.run("digits-idm", r=0.7, runs=1)
     assert set(res) == {"clip + kernel k-means", "SimpleNPKL-LL", "SimpleNPKL-SHL"}
     for ri, ari, n_pairs in res.values():

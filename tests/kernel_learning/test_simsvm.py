@@ -16,6 +16,9 @@ from proxlearn.solvers._simsvm_socp import (
     SimSVMSOCP,
     SimSVMSolverError,
     conic_kkt_residuals,
+    lp_basis_draws,
+    lp_solution_parts,
+    simsvm_lp_program,
     simsvm_objective,
     solve_simsvm_lp,
 )
@@ -83,6 +86,44 @@ def test_lp_is_upper_bound_and_compact_equals_naive():
         assert socp - 1e-8 <= true <= lp.objective + 1e-8
         prev = min(prev, lp.objective)
     assert prev > socp  # a random basis does not hit the exact optimum
+
+
+def test_lp_basis_draws_follow_section_5_3_1():
+    # thesis 5.3.1: tau_ij ~ Gaussian with the sample mean and variance of the
+    # elements of u_i; checked per eigenvector on many draws
+    prob = problem(25, 7, "l1-clip")
+    U = prob.Uk
+    p = 40000
+    tau = lp_basis_draws(U, p, np.random.RandomState(0))
+    assert tau.shape == (U.shape[1], p)
+    mu, sd = U.mean(axis=0), U.std(axis=0)
+    assert np.all(np.abs(tau.mean(axis=1) - mu) <= 5 * sd / np.sqrt(p))
+    assert np.allclose(tau.var(axis=1), sd**2, rtol=0.05)
+    from scipy.stats import kstest
+
+    z = (tau - mu[:, None]) / sd[:, None]
+    assert kstest(z[:, :400].ravel(), "norm").pvalue > 1e-3
+
+
+def test_lp_uses_the_drawn_basis_and_parts_agree():
+    prob = problem(15, 8, "l1-clip")
+    args = (prob.Uk, prob.lamk, prob.y, prob.refk, 0.01, 0.01, 6)
+    a = solve_simsvm_lp(*args, np.random.RandomState(4))
+    tau = lp_basis_draws(prob.Uk, 6, np.random.RandomState(4))
+    b = solve_simsvm_lp(*args, None, tau=tau)
+    assert a.objective == b.objective
+    # the printed LP's (z, b, a, t) recovered by (5.25)-(5.27) reach the same optimum
+    from scipy.optimize import linprog
+
+    prog = simsvm_lp_program(*args[:6], tau, "naive")
+    res = linprog(prog.c, A_ub=prog.A_ub, b_ub=prog.b_ub, bounds=prog.bounds, method="highs-ds")
+    z, bias, lam_alpha, t = lp_solution_parts(prog, res.x)
+    assert res.fun == pytest.approx(a.objective, rel=1e-7)
+    assert np.all(z**2 <= lam_alpha * t + 1e-9)  # Cauchy-Schwarz: SOCP-feasible
+    assert simsvm_objective(prob.Uk, prob.lamk, prob.y, prob.refk, "l1", 0.01, 0.01, z, bias,
+                            lam_alpha / prob.lamk) <= res.fun + 1e-8
+    with pytest.raises(ValueError, match="one row per eigenvector"):
+        simsvm_lp_program(*args[:6], tau[:-1])
 
 
 def test_estimator_lp_solver_and_seed():

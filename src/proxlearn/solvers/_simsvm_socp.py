@@ -16,7 +16,9 @@ problem are provided:
   (Lemma 5.3), which also imply ``lambda_i alpha_i >= 0`` and ``t_i >= 0``.
 * :func:`solve_simsvm_lp` -- the random LP approximation (5.28) with ``p``
   random basis vectors ``[u_i; tau_ij]`` per eigenvector (an upper bound on the
-  SOCP optimum).
+  SOCP optimum); :func:`lp_basis_draws` draws the ``tau_ij`` as section 5.3.1
+  says, :func:`simsvm_lp_program` assembles the LP for given ``tau`` and
+  :func:`lp_solution_parts` reads ``(z, b, lambda alpha, t)`` off its solution.
 * :func:`solve_simsvm_sdp` -- the LMI form (5.21) in cvxpy, for verification on
   small problems.
 
@@ -69,6 +71,10 @@ __all__ = [
     "SimSVMSolverWarning",
     "conic_kkt_residuals",
     "simsvm_objective",
+    "SimSVMLinearProgram",
+    "lp_basis_draws",
+    "lp_solution_parts",
+    "simsvm_lp_program",
     "solve_simsvm_lp",
     "solve_simsvm_sdp",
 ]
@@ -409,48 +415,67 @@ def conic_kkt_residuals(problem: SimSVMSOCP, sol: SimSVMSolution, eta, gamma) ->
 # ---------------------------------------------------------------------------
 
 
-def solve_simsvm_lp(
-    U, lam, y, ref, eta, gamma, n_basis, rng, *, formulation="compact"
-) -> SimSVMSolution:
-    """Random LP approximation (5.28) with the l1 regulariser ``||alpha - ref||_1``.
+def lp_basis_draws(U, n_basis, rng):
+    """The random scalars ``tau_ij`` of the LP basis ``[u_i; tau_ij]`` (thesis section 5.3.1).
 
-    For every kept eigenvector ``u_i`` draw ``p = n_basis`` scalars
-    ``tau_ij ~ N(mean(u_i), var(u_i))`` (sample mean and variance of the
-    entries of ``u_i``, thesis section 5.2.2) and write the LMI block as the
-    conic combination ``sum_ij w_ij [u_i; tau_ij][u_i; tau_ij]^T``, ``w >= 0``.
-    Then ``lambda_i alpha_i = sum_j w_ij`` (5.25), ``z_i = sum_j w_ij tau_ij``
-    (5.26) and ``t_i = sum_j w_ij tau_ij^2`` (5.27). Every LP-feasible point is
-    SOCP-feasible (Cauchy-Schwarz ``z_i^2 <= (lambda_i alpha_i) t_i``), so the
-    LP optimum is an upper bound on the SOCP optimum.
+    "For each i, we generated tau_ij, j = 1, ..., p, from a Gaussian
+    distribution whose mean and variance are equal to the sample mean and
+    variance of the elements of u_i": ``tau_ij = mean(u_i) + std(u_i) g_ij``
+    with i.i.d. standard normal ``g`` (drawn row by row, ``(k, p)``) and the
+    population variance of the ``n`` entries (``np.var``; the ``1/(n-1)``
+    version differs by the factor ``sqrt(n / (n-1))``).
 
     Parameters
     ----------
-    formulation : {"compact", "naive"}
-        ``"naive"`` is (5.28) as printed: ``k p`` weights ``w`` and a dense
-        ``n x k p`` hinge block. ``"compact"`` (default) is an exactly
-        equivalent LP with the same optimal value: for fixed ``i`` the set of
-        ``(a_i, z_i, t_i)`` reachable with ``w_i. >= 0`` is the conic hull of
-        the points ``(1, tau_ij, tau_ij^2)`` on a parabola (plus ``t`` free
-        upwards), i.e. ``a_i >= 0``, ``tau_min a_i <= z_i <= tau_max a_i`` and
-        ``t_i >= (tau_j + tau_j+1) z_i - tau_j tau_j+1 a_i`` for consecutive
-        sorted draws (the chords of ``tau^2``). Its hinge block is ``n x k``
-        like the SOCP's, which makes it 10-100x faster for large ``p``.
-        Both are solved with HiGHS (``scipy.optimize.linprog``; dual simplex
-        ``"highs-ds"`` as the thesis used MOSEK's dual simplex).
+    U : ndarray of shape (n, k)
+        Kept eigenvectors (columns).
+    n_basis : int
+        ``p``, draws per eigenvector.
+    rng : numpy.random.RandomState
 
-    Returns the solution with ``objective`` = the LP's optimal value.
+    Returns
+    -------
+    tau : ndarray of shape (k, p)
     """
-    from scipy.optimize import linprog
+    U = np.asarray(U, dtype=np.float64)
+    mu = U.mean(axis=0)
+    sd = U.std(axis=0)
+    return mu[:, None] + sd[:, None] * rng.standard_normal((U.shape[1], int(n_basis)))
 
+
+@dataclass
+class SimSVMLinearProgram:
+    """``min c^T x  s.t.  A_ub x <= b_ub``, ``bounds``: one LP (5.28) instance.
+
+    ``ib`` is the index of the bias ``b`` in ``x``; ``tau`` the basis scalars.
+    Variables: ``"naive"``: ``w`` (``k p``, row-major), ``b``, ``xi`` (``n``),
+    ``v`` (``k``); ``"compact"``: ``z`` (``k``), ``b``, ``xi`` (``n``), ``a =
+    lambda alpha`` (``k``), ``t`` (``k``), ``v`` (``k``).
+    """
+
+    c: np.ndarray
+    A_ub: sp.csc_matrix
+    b_ub: np.ndarray
+    bounds: list
+    ib: int
+    tau: np.ndarray
+    formulation: str
+
+
+def simsvm_lp_program(U, lam, y, ref, eta, gamma, tau, formulation="compact"):
+    """Assemble the LP (5.28) for the basis scalars ``tau`` (shape ``(k, p)``).
+
+    See :func:`solve_simsvm_lp` for the two formulations and their variables.
+    """
     U = np.asarray(U, dtype=np.float64)
     lam = np.asarray(lam, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     ref = np.asarray(ref, dtype=np.float64)
+    tau = np.asarray(tau, dtype=np.float64)
     n, k = U.shape
-    p = int(n_basis)
-    mu = U.mean(axis=0)
-    sd = U.std(axis=0)  # population variance of the entries (np.var)
-    tau = mu[:, None] + sd[:, None] * rng.standard_normal((k, p))  # (k, p)
+    p = tau.shape[1]
+    if tau.shape[0] != k:
+        raise ValueError(f"tau must have one row per eigenvector ({k}), got shape {tau.shape}")
     Ik = sp.identity(k, format="csr")
     if formulation == "naive":
         # variables: w (k*p, row-major: i then j), b, xi (n), v (k)
@@ -532,24 +557,71 @@ def solve_simsvm_lp(
         )
     else:
         raise ValueError(f"formulation must be 'compact' or 'naive', got {formulation!r}")
+    return SimSVMLinearProgram(c, A_ub, b_ub, bounds, nw if formulation == "naive" else ib,
+                               tau, formulation)
+
+
+def lp_solution_parts(prog, x):
+    """``(z, b, a, t)`` of an LP (5.28) point ``x``, ``a = lambda alpha`` ((5.25)-(5.27))."""
+    x = np.asarray(x, dtype=np.float64)
+    tau, ib = prog.tau, prog.ib
+    k = tau.shape[0]
+    if prog.formulation == "naive":
+        w = x[:ib].reshape(tau.shape)
+        return (w * tau).sum(axis=1), float(x[ib]), w.sum(axis=1), (w * tau**2).sum(axis=1)
+    ia = x.size - 3 * k  # z (k), b, xi (n), a (k), t (k), v (k)
+    return x[:k].copy(), float(x[ib]), x[ia : ia + k].copy(), x[ia + k : ia + 2 * k].copy()
+
+
+def solve_simsvm_lp(
+    U, lam, y, ref, eta, gamma, n_basis, rng, *, formulation="compact", tau=None
+) -> SimSVMSolution:
+    """Random LP approximation (5.28) with the l1 regulariser ``||alpha - ref||_1``.
+
+    For every kept eigenvector ``u_i`` draw ``p = n_basis`` scalars
+    ``tau_ij ~ N(mean(u_i), var(u_i))`` (sample mean and variance of the
+    entries of ``u_i``, thesis section 5.3.1, :func:`lp_basis_draws`) and write
+    the LMI block as the conic combination ``sum_ij w_ij [u_i; tau_ij][u_i;
+    tau_ij]^T``, ``w >= 0``. Then ``lambda_i alpha_i = sum_j w_ij`` (5.25),
+    ``z_i = sum_j w_ij tau_ij`` (5.26) and ``t_i = sum_j w_ij tau_ij^2`` (5.27).
+    Every LP-feasible point is SOCP-feasible (Cauchy-Schwarz ``z_i^2 <=
+    (lambda_i alpha_i) t_i``), so the LP optimum is an upper bound on the SOCP
+    optimum.
+
+    Parameters
+    ----------
+    formulation : {"compact", "naive"}
+        ``"naive"`` is (5.28) as printed: ``k p`` weights ``w`` and a dense
+        ``n x k p`` hinge block. ``"compact"`` (default) is an exactly
+        equivalent LP with the same optimal value: for fixed ``i`` the set of
+        ``(a_i, z_i, t_i)`` reachable with ``w_i. >= 0`` is the conic hull of
+        the points ``(1, tau_ij, tau_ij^2)`` on a parabola (plus ``t`` free
+        upwards), i.e. ``a_i >= 0``, ``tau_min a_i <= z_i <= tau_max a_i`` and
+        ``t_i >= (tau_j + tau_j+1) z_i - tau_j tau_j+1 a_i`` for consecutive
+        sorted draws (the chords of ``tau^2``). Its hinge block is ``n x k``
+        like the SOCP's, which makes it 10-100x faster for large ``p``.
+        Both are solved with HiGHS (``scipy.optimize.linprog``; dual simplex
+        ``"highs-ds"`` as the thesis used MOSEK's dual simplex).
+    tau : ndarray of shape (k, n_basis), optional
+        Basis scalars to use instead of drawing them (``rng`` is then unused).
+
+    Returns the solution with ``objective`` = the LP's optimal value.
+    """
+    from scipy.optimize import linprog
+
+    if tau is None:
+        tau = lp_basis_draws(U, n_basis, rng)
+    prog = simsvm_lp_program(U, lam, y, ref, eta, gamma, tau, formulation)
     t0 = time.perf_counter()
-    res = linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs-ds")
+    res = linprog(prog.c, A_ub=prog.A_ub, b_ub=prog.b_ub, bounds=prog.bounds, method="highs-ds")
     seconds = time.perf_counter() - t0
     if res.status != 0:
         raise SimSVMSolverError(
             f"HiGHS dual simplex (LP 5.28) failed at eta={eta:g}, gamma={gamma:g} "
             f"with status {res.status} ({res.message}); no solution is returned."
         )
-    x = res.x
-    if formulation == "naive":
-        nw = k * p
-        w = x[:nw].reshape(k, p)
-        a = w.sum(axis=1)
-        z = (w * tau).sum(axis=1)
-        t = (w * tau**2).sum(axis=1)
-        b = float(x[nw])
-    else:
-        z, b, a, t = x[iz : iz + k], float(x[ib]), x[ia : ia + k], x[it : it + k]
+    z, b, a, t = lp_solution_parts(prog, res.x)
+    lam = np.asarray(lam, dtype=np.float64)
     return SimSVMSolution(
         z=np.array(z),
         b=b,
