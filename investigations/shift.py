@@ -556,7 +556,8 @@ def main(argv=None):
 def write(results, folder: Path):
     folder.mkdir(parents=True, exist_ok=True)
     name = "shift-quick" if results["quick"] else "shift"
-    (folder / f"{name}.json").write_text(json.dumps(results, indent=1, default=_json_default))
+    text = json.dumps(results, separators=(",", ":"), default=_json_default)
+    (folder / f"{name}.json").write_text(text)
     md = folder / f"{name}.md"
     outcome = ""
     if md.is_file() and "## Outcome" in md.read_text():  # keep the hand-written part
