@@ -82,3 +82,18 @@ def test_deterministic_rows_are_judged_to_the_printed_digits():
                  n_draws=10, paper=0.294, paper_std=0.002)]
     e = verdict_ledger({"full": {"protocol": "full-data", "rows": rows}}, specs, [t_ok, t_bad])
     assert [x.status for x in e] == ["agrees", "DIFFERS"]
+
+
+def test_an_aliased_row_is_the_papers_row():
+    # protein-2's thesis "SimSVM raw test" row is our flip variant: the alias wins over
+    # the plain row of the same name, whatever their order
+    t = _pv("c", "5.4", "p", "d2", "raw", 44.31, 6.0)
+    plain = _row("d2", "raw", 7.41, paper=44.31, table="c 5.4", agrees=False, sigma=6.0,
+                 source="paper")
+    flip = _row("d2", "m1-variant", 39.48, paper=44.31, table="c 5.4 (raw)", agrees=True,
+                sigma=6.0, source="paper")
+    specs = [Section("c", "C", "p", ("d2",), ("raw", "m1-variant"),
+                     aliases={("d2", "m1-variant"): "raw"})]
+    for rows in ([plain, flip], [flip, plain]):
+        e = verdict_ledger({"c": {"protocol": "p", "rows": rows}}, specs, [t])
+        assert e[0].status == "agrees" and e[0].ours == 39.48

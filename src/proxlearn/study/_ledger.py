@@ -68,8 +68,9 @@ def _observations(key: str, spec, out: dict) -> list[dict]:
         if protocol == "zhuang2011-ch3":
             metric = "rand_pct"
         metric = _METRIC.get(metric, metric)
-        method = aliases.get((r.get("dataset"), r.get("method")), r.get("method"))
-        obs.append(dict(base, method=method, metric=metric, mean=r.get("mean"),
+        alias = aliases.get((r.get("dataset"), r.get("method")))
+        obs.append(dict(base, method=alias or r.get("method"), aliased=alias is not None,
+                        metric=metric, mean=r.get("mean"),
                         R=r.get("n_partitions") or 0, own_table=r.get("paper_table"),
                         own_paper=r.get("paper"), agrees=r.get("agrees"),
                         sigma=r.get("sigma"), sigma_source=r.get("sigma_source"),
@@ -162,11 +163,14 @@ def verdict_ledger(sections: dict, specs, targets) -> list[LedgerEntry]:
             section, reason = _not_run_reason(t, specs, sections)
             entries.append(LedgerEntry(t, "not run", section, reason=reason))
             continue
-        # prefer the section whose own comparison is this paper's number, then the one
-        # named after this paper, then the most partitions
+        # prefer the row a section declares to be the paper's (an alias: e.g. the
+        # thesis's protein-2 SimSVM rows are our flip variant), then the section whose
+        # own comparison is this paper's number, then the one named after this paper,
+        # then the most partitions
         def rank(o):
             own = (o.get("own_table") or "").split(" (")[0] == f"{t.source} {t.table}"
-            return (not own, not o["section"].startswith(t.source), -o["R"])
+            return (not o.get("aliased"), not own, not o["section"].startswith(t.source),
+                    -o["R"])
 
         entries.append(_judge(t, min(ran, key=rank), targets))
     return entries
