@@ -347,6 +347,22 @@ def part_b(n_parts: int, svmca_parts: dict, readings) -> dict:
     return out
 
 
+def part_b_scale(scales, n_parts, name="aural_sonar") -> dict:
+    """The scale of K0 against the fixed grids: ``scale * S`` (test rows scaled
+    alike) for the cheap methods and SVM-CA on ``n_parts`` stated partitions."""
+    ds = load_dataset(name)
+    S, y = np.asarray(ds.matrix, dtype=np.float64), np.asarray(ds.labels)
+    proto = get_protocol("gu2012", n_splits=n_parts)
+    parts = make_partitions(y, proto, SEED)
+    out = {"set": name, "n_partitions": n_parts, "cells": {}}
+    for sc in scales:
+        res = run_cells(sc * S, y, list(CHEAP) + ["svm-ca"], parts, proto)
+        out["cells"][str(sc)] = res
+        print(f"(b) {name} scale {sc:g}: " + " ".join(
+            f"{m} {np.mean(r['errors']):5.2f}" for m, r in res.items()), flush=True)
+    return out
+
+
 # ---------------------------------------------------------------------------
 # (c) SVM-CA: fitted models and the paper's optimality conditions
 # ---------------------------------------------------------------------------
@@ -715,6 +731,23 @@ def render(res: dict) -> str:
           "| reading | mean \\|ours - paper\\| | cells agreeing |", "|---|---|---|"]
     for k, v in b["summary"].items():
         L.append(f"| {k} | {v['mean_abs_gap']:.2f} | {v['agree']} / {v['cells']} |")
+    bs = res.get("b_scale")
+    if bs:
+        st = {"1": {m: b["cells"][f"{bs['set']}|stated|{m}"] for m in CHEAP + ("svm-ca",)}}
+        if f"{bs['set']}|doubled|svm-ca" in b["cells"]:
+            st["2"] = {m: b["cells"][f"{bs['set']}|doubled|{m}"] for m in CHEAP + ("svm-ca",)}
+        st.update({k: v for k, v in bs["cells"].items()})
+        base = np.asarray(st["1"]["svm-ca"]["errors"], dtype=float)
+        L += ["", f"Scale of K0 on {bs['set']} ({bs['n_partitions']} stated partitions; K0 and "
+              "the test rows multiplied by the factor; the grids stay fixed):", "",
+              "| factor | clip | flip | shift | IKFD | SVM-CA | SVM-CA minus factor 1 (paired, "
+              "+- SE) |", "|---|---|---|---|---|---|---|"]
+        for k in sorted(st, key=float):
+            e = np.asarray(st[k]["svm-ca"]["errors"], dtype=float)
+            dd = e - base[: e.size]
+            L.append(f"| {float(k):g} | " + " | ".join(
+                f"{np.mean(st[k][m]['errors']):.2f}" for m in CHEAP + ("svm-ca",))
+                + f" | {dd.mean():+.2f} +- {dd.std(ddof=1) / math.sqrt(dd.size):.2f} |")
     L += ["", "Dissimilarity conversion `K0 = m - D` of `D = 1 - S` on the shipped copies "
           "(max |change|) and their indefiniteness (paper: aural_sonar 0.26, voting 0.00, "
           "protein 0.25):", ""]
@@ -788,14 +821,16 @@ def main(argv=None):
         b = part_b(2, {("aural_sonar", "stated"): 1}, ("stated", "cv-error", "doubled"))
         c = part_c(b, synth_sets=(), real_sets=("aural_sonar",))
         c2 = part_c2(b, 1)
+        res_scale = None
     else:
         a = part_a(10, tuple(SYNTH_READINGS), with_svmca={"eta/2": (2, (2, 4))})
         b = part_b(20, {("aural_sonar", "stated"): 20, ("aural_sonar", "doubled"): 20,
                         ("protein", "stated"): 3, ("voting", "stated"): 1}, tuple(REAL_READINGS))
         c = part_c(b, synth_sets=(1, 2, 3, 4))
         c2 = part_c2(b, 20)
+        res_scale = part_b_scale((4.0, 8.0), 20)
     a["fit"] = fit_scores(a["rows"])
-    res = {"quick": args.quick, "a": a, "b": b, "c": c, "c2": c2,
+    res = {"quick": args.quick, "a": a, "b": b, "b_scale": res_scale, "c": c, "c2": c2,
            "seconds": time.perf_counter() - start,
            "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     # a quick run must not overwrite the real run's files: it writes to the temp folder
