@@ -143,6 +143,8 @@ def test_auto_rule_picks_each_path():
     assert SpectrumTransformer().fit(over).eigen_solver_ == "dense"
     assert SpectrumTransformer().fit(small).eigen_solver_ == "dense"
     assert SpectrumTransformer(eigen_solver="dense").fit(at_limit).eigen_solver_ == "dense"
+    for solver in ("arpack", "randomized"):  # without n_components: the route of "auto"
+        assert SpectrumTransformer(eigen_solver=solver).fit(at_limit).eigen_solver_ == "negative"
     # shift needs the smallest eigenvalue only, square no eigenvalue at all
     assert SpectrumTransformer("shift").fit(at_limit).eigenvectors_ is None
     assert SpectrumTransformer("square").fit(at_limit).eigen_solver_ is None

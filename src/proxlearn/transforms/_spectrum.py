@@ -277,12 +277,17 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
         docs/benchmarks.md), else all of them (the dense work). The kernel,
         test map and coefficients equal the full decomposition's to rounding
         (tested to ``1e-10`` relative). Shift, square and none do not depend
-        on it.
+        on it (shift needs only ``lambda_min`` and stays one eigenvalues-only
+        decomposition; square needs no eigenvalue). ``"arpack"`` and
+        ``"randomized"`` take the route of ``"auto"`` here (a Lanczos route
+        for the pairs ``<= tol_`` would need their count first; not
+        implemented).
         With ``n_components`` (a partial spectrum): ``"dense"``: one full
-        decomposition, then the leading pairs; ``"arpack"``: Lanczos (:func:`scipy.sparse.linalg.eigsh`, to
-        machine precision); ``"randomized"``: subspace iteration from a random
-        block, run until every kept Ritz pair has a residual below ``1e-10``
-        of ``max|lambda|`` (then as accurate as ARPACK; ARPACK finishes if 200
+        decomposition, then the leading pairs; ``"arpack"``: Lanczos
+        (:func:`scipy.sparse.linalg.eigsh`, to machine precision);
+        ``"randomized"``: subspace iteration from a random block, run until
+        every kept Ritz pair has a residual below ``1e-10`` of
+        ``max|lambda|`` (then as accurate as ARPACK; ARPACK finishes if 200
         iterations do not get there, which happens on flat spectra: it pays
         on fast-decaying ones). ``"auto"``: ARPACK when ``n >= 1000`` and
         ``n_components <= n / 40``, else dense (measured rule, see
