@@ -112,6 +112,8 @@ def main(argv=None):
                         help="fractions of negative eigenvalues: auto vs dense (issue #19)")
     parser.add_argument("--no-memory", action="store_true",
                         help="with --negative: skip the tracemalloc runs")
+    parser.add_argument("--cutoff", type=float, default=None,
+                        help="with --negative: set AUTO_NEGATIVE_FRACTION (1: always partial)")
     parser.add_argument("--large", type=int, default=None,
                         help="one default clip fit at this n (negative path), no dense run")
     args = parser.parse_args(argv)
@@ -123,6 +125,10 @@ def main(argv=None):
         return
 
     if args.negative:
+        if args.cutoff is not None:  # to measure the cut-off itself
+            import proxlearn.transforms._spectrum as spectrum_module
+
+            spectrum_module.AUTO_NEGATIVE_FRACTION = args.cutoff
         with threadpool_limits(args.threads):
             negative(args.sizes, args.negative, args.methods, args.repeats,
                      memory=not args.no_memory)
