@@ -114,11 +114,17 @@ def main(argv=None):
                         help="with --negative: skip the tracemalloc runs")
     parser.add_argument("--cutoff", type=float, default=None,
                         help="with --negative: set AUTO_NEGATIVE_FRACTION (1: always partial)")
+    parser.add_argument("--shift", action="store_true",
+                        help="lambda_min by ARPACK against the eigenvalues-only decomposition")
     parser.add_argument("--large", type=int, default=None,
                         help="one default clip fit at this n (negative path), no dense run")
     args = parser.parse_args(argv)
     from threadpoolctl import threadpool_limits
 
+    if args.shift:
+        with threadpool_limits(args.threads):
+            shift_min(args.sizes, args.repeats)
+        return
     if args.large:
         with threadpool_limits(args.threads):
             large(args.large)
@@ -235,6 +241,34 @@ def negative(sizes, fractions, methods, repeats, memory=True):
                       f"{a.eigen_solver_:>10} {t['dense']:8.2f} {t['auto']:7.2f} "
                       f"{t['dense'] / t['auto']:10.2f} {diff:12.1e} {mem['dense']:9.2f} "
                       f"{mem['auto']:8.2f}", flush=True)
+
+
+def shift_min(sizes, repeats):
+    """Shift needs only ``lambda_min``: ARPACK (``eigsh(k=1, which="SA")``, to
+    machine precision) against the eigenvalues-only decomposition that
+    ``SpectrumTransformer("shift")`` runs, on three spectra (not adopted: see
+    docs/benchmarks.md)."""
+    import scipy.sparse.linalg as spla
+    from bench_simsvm import random_multiclass
+
+    print(f"{'n':>6} {'matrix':>10} {'eigvals s':>9} {'arpack s':>8} {'eigvals/arpack':>14} "
+          f"{'rel diff':>8}", flush=True)
+    for n in sizes:
+        for name, S in (("1 % neg", spectrum_matrix(n, 0.01)),
+                        ("50 % neg", spectrum_matrix(n, 0.5)),
+                        ("3-class", random_multiclass(n)[0])):
+            S = 0.5 * (S + S.T)
+            v0 = np.random.default_rng(0).standard_normal(n)
+            t, out = timed_alternating({
+                "eigvals": lambda: scipy.linalg.eigh(S, eigvals_only=True, driver="evd",
+                                                     check_finite=False),
+                "arpack": lambda: spla.eigsh(S, k=1, which="SA", v0=v0, tol=0,
+                                             return_eigenvectors=False),
+            }, repeats)
+            lam = out["eigvals"]
+            diff = abs(lam[0] - out["arpack"][0]) / np.abs(lam).max()
+            print(f"{n:>6} {name:>10} {t['eigvals']:9.2f} {t['arpack']:8.2f} "
+                  f"{t['eigvals'] / t['arpack']:14.2f} {diff:8.1e}", flush=True)
 
 
 def large(n, n_neg_frac=0.01, seed=0):
