@@ -5,7 +5,7 @@ import pytest
 import scipy.linalg
 
 from proxlearn import _linalg
-from proxlearn._linalg import top_eigh
+from proxlearn._linalg import eigh_below, top_eigh
 
 
 @pytest.fixture
@@ -74,3 +74,49 @@ def test_leading_eigh_matches_full_decomposition(solver, rng):
         top = np.sort(lam[np.argsort(key)[-6:]])
         np.testing.assert_allclose(w, top, rtol=1e-10)
         np.testing.assert_allclose(A @ V, V * w, atol=1e-9 * np.abs(lam).max())
+
+
+@pytest.mark.parametrize("n", [2, 3, 7])
+def test_eigh_below_small_and_exact(n):
+    """eigh_below (issue #19): every eigenvalue, orthonormal eigenvectors of those
+    below the threshold, the threshold the callable returned; both routes; the
+    input is left alone unless overwrite_a."""
+    rng = np.random.default_rng(n)
+    E = rng.standard_normal((n, n))
+    S = E + E.T
+    lam = np.linalg.eigvalsh(S)
+    for max_count in (0, n):
+        w, V, t = eigh_below(S, lambda w: float(np.median(w)), max_count=max_count)
+        assert t == pytest.approx(np.median(lam))
+        np.testing.assert_allclose(w, lam, atol=1e-12 * np.abs(lam).max())
+        k = V.shape[1]
+        want = int(np.sum(w <= t))
+        assert k == (want if want <= max_count else n)
+        np.testing.assert_allclose(V.T @ V, np.eye(k), atol=1e-13)
+        np.testing.assert_allclose(S @ V, V * w[:k], atol=1e-12 * np.abs(lam).max())
+    for order in "CF":
+        A = np.array(S, order=order)
+        eigh_below(A, lambda w: 0.0, max_count=n)
+        np.testing.assert_array_equal(A, S)
+        eigh_below(A, lambda w: 0.0, max_count=n, overwrite_a=True)
+        assert n < 3 or not np.array_equal(A, S)  # destroyed in place, no copy
+
+
+def test_eigh_below_falls_back_to_mrrr_when_inverse_iteration_fails(monkeypatch):
+    """dstein may report unconverged eigenvectors (LinAlgError): dstemr then."""
+    real = scipy.linalg.eigh_tridiagonal
+    drivers = []
+
+    def flaky(*args, lapack_driver="auto", **kw):
+        drivers.append(lapack_driver)
+        if lapack_driver == "stebz":
+            raise np.linalg.LinAlgError("stein (eigh_tridiagonal) failed")
+        return real(*args, lapack_driver=lapack_driver, **kw)
+
+    monkeypatch.setattr(scipy.linalg, "eigh_tridiagonal", flaky)
+    rng = np.random.default_rng(0)
+    E = rng.standard_normal((30, 30))
+    S = E + E.T
+    w, V, t = eigh_below(S, lambda w: w[4], max_count=10)
+    assert drivers == ["stebz", "stemr"] and V.shape == (30, 5)
+    np.testing.assert_allclose(S @ V, V * w[:5], atol=1e-12 * np.abs(w).max())

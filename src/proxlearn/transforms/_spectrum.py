@@ -29,6 +29,14 @@ Partial spectra (issue #19): with ``n_components=k`` clip and flip keep the
 ``k`` leading eigenpairs only (computed by LAPACK, ARPACK or randomized
 subspace iteration), the best rank-``k`` approximation of the modified kernel
 (Eckart-Young); the error is stated and tested in :class:`SpectrumTransformer`.
+Without ``n_components`` the result is exact, and clip and flip need only the
+eigenpairs with ``lambda <= tol``, since the others keep their eigenvalue and
+test-map factor 1: ``K = S + V diag(new - lambda) V^T`` and
+``P = I + V diag(m - 1) V^T`` over those pairs (clip: ``S - V_- D_- V_-^T``
+and ``I - V_- V_-^T``; flip: twice the negative part). ``eigen_solver="auto"``
+computes only them when they are few (see :data:`AUTO_NEGATIVE_FRACTION`).
+Shift needs only ``lambda_min`` (one eigenvalues-only decomposition), square
+no eigenvalue at all.
 
 Erratum followed: Chen et al. define ``M_clip`` with ``I{lambda >= 0}`` but the
 proof of their Proposition 1 drops zero eigenvalues (``I{lambda > 0}``). Both give
@@ -54,7 +62,7 @@ from .._validation import (
     check_similarity,
     check_test_similarity,
 )
-from .._linalg import leading_eigh
+from .._linalg import eigh_below, leading_eigh
 from ..base import PairwiseMixin
 
 __all__ = [
@@ -79,6 +87,14 @@ EIGEN_SOLVERS = ("auto", "dense", "arpack", "randomized")
 #: 2.04 s against 2.13 s for k = 100 and 5.99 s against 2.19 s for k = 300.
 AUTO_PARTIAL_MIN_N = 1000
 AUTO_PARTIAL_RATIO = 40
+#: Clip / flip without ``n_components``: ``eigen_solver="auto"`` reduces a
+#: matrix of ``n >= AUTO_NEGATIVE_MIN_N`` to tridiagonal form, counts the
+#: eigenvalues ``<= tol`` from all eigenvalues (cheap once tridiagonal) and
+#: computes only their eigenvectors when there are at most
+#: ``AUTO_NEGATIVE_FRACTION * n`` of them, else all (the work of the full
+#: decomposition). Measured with ``benchmarks/bench_spectrum.py --negative``.
+AUTO_NEGATIVE_MIN_N = 500
+AUTO_NEGATIVE_FRACTION = 0.2
 
 # LAPACK driver for the eigendecomposition. Divide and conquer ("evd") was the
 # fastest accurate driver in benchmarks/bench_spectrum.py (3-4x faster than the
@@ -250,13 +266,28 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
         (``I{lambda > 0}``) rather than their ``I{lambda >= 0}`` definition of
         ``M_clip``; pass a larger ``tol`` to drop more small eigenvalues.
     eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
-        Eigensolver of a partial spectrum (``n_components`` given; with
-        ``n_components=None`` the full decomposition is always LAPACK's divide
-        and conquer). ``"dense"``: one full decomposition, then the leading
-        pairs; ``"arpack"``: Lanczos (:func:`scipy.sparse.linalg.eigsh`, to
-        machine precision); ``"randomized"``: subspace iteration from a random
-        block, run until every kept Ritz pair has a residual below ``1e-10``
-        of ``max|lambda|`` (then as accurate as ARPACK; ARPACK finishes if 200
+        Without ``n_components`` (exact clip / flip): ``"dense"`` is one full
+        LAPACK divide-and-conquer decomposition; any other value takes the
+        measured rule of ``"auto"``: for ``n >= 500``
+        (:data:`AUTO_NEGATIVE_MIN_N`) the matrix is reduced to tridiagonal
+        form, all eigenvalues follow cheaply, and when at most ``n / 5``
+        (:data:`AUTO_NEGATIVE_FRACTION`) of them are ``<= tol_`` only their
+        eigenvectors are computed (:func:`proxlearn._linalg.eigh_below`;
+        1.5-2.4x faster fits with 1 % negative eigenvalues at n = 1000-4000,
+        docs/benchmarks.md), else all of them (the dense work). The kernel,
+        test map and coefficients equal the full decomposition's to rounding
+        (tested to ``1e-10`` relative). Shift, square and none do not depend
+        on it (shift needs only ``lambda_min`` and stays one eigenvalues-only
+        decomposition; square needs no eigenvalue). ``"arpack"`` and
+        ``"randomized"`` take the route of ``"auto"`` here (a Lanczos route
+        for the pairs ``<= tol_`` would need their count first; not
+        implemented).
+        With ``n_components`` (a partial spectrum): ``"dense"``: one full
+        decomposition, then the leading pairs; ``"arpack"``: Lanczos
+        (:func:`scipy.sparse.linalg.eigsh`, to machine precision);
+        ``"randomized"``: subspace iteration from a random block, run until
+        every kept Ritz pair has a residual below ``1e-10`` of
+        ``max|lambda|`` (then as accurate as ARPACK; ARPACK finishes if 200
         iterations do not get there, which happens on flat spectra: it pays
         on fast-decaying ones). ``"auto"``: ARPACK when ``n >= 1000`` and
         ``n_components <= n / 40``, else dense (measured rule, see
@@ -287,17 +318,20 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
         Ascending eigenvalues of the symmetrised training matrix (``None`` for
         ``"square"``, which needs no eigendecomposition; only the leading ones
         with ``n_components``).
-    eigenvectors_ : ndarray of shape (n, n) or None
+    eigenvectors_ : ndarray of shape (n, n), (n, n_components), (n, k) or None
         Orthonormal eigenvectors (columns). Only computed when needed (clip,
         flip, shift with ``test_transform="linear"``); ``None`` otherwise.
+        With ``eigen_solver_ == "negative"`` only the ``k`` columns of
+        ``eigenvalues_[:k]``, the eigenvalues ``<= tol_``.
     modified_eigenvalues_ : ndarray of shape (n,) or None
         The modified spectrum (see :func:`modify_spectrum`).
     n_negative_ : int
         Number of eigenvalues ``< -tol_`` (0 for square; among the computed
         ones with ``n_components``).
     eigen_solver_ : str or None
-        The eigensolver used (``"dense"`` for the full decomposition, None
-        for square).
+        The eigensolver used (``"dense"`` for the full decomposition,
+        ``"negative"`` for the eigenpairs ``lambda <= tol_`` only, None for
+        square).
     shift_ : float
         ``delta = max(0, -lambda_min)`` for shift, 0.0 otherwise.
     tol_ : float
@@ -305,7 +339,10 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
     P_ : ndarray of shape (n, n) or None
         Symmetric linear test map ``U diag(m) U^T`` (clip, flip, and shift with
         ``"linear"``); ``None`` when the test transform is not a product with a
-        spectral map (square, none, shift with ``"consistent"``, any ``"raw"``).
+        spectral map (square, none, shift with ``"consistent"``, any ``"raw"``)
+        or when it is applied in low-rank form without being formed
+        (``n_components``, and ``eigen_solver_ == "negative"``:
+        ``s~ = s + ((s V) (m - 1)) V^T``).
     train_similarity_ : ndarray of shape (n, n) or None
         Training matrix as given, stored for ``"square"`` only.
     n_features_in_ : int
@@ -376,6 +413,8 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
         self.shift_ = 0.0
         self.n_negative_ = 0
         self._S_sym = None
+        self._factor = None
+        self._plus_identity = False  # test map I + U diag(_factor) U^T (negative path)
         # the settings this fit used (set_params without refit cannot desync)
         self._method, self._test_transform = method, test_transform
 
@@ -389,11 +428,12 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
 
         n = arr.shape[0]
         self.n_features_in_ = n
-        self._factor = None
         k, solver = self._check_partial(method, n)
         self.eigen_solver_ = solver
         if k is not None:
             return self._fit_leading(_own_copy(arr, S), method, test_transform, tol, k, solver)
+        if solver == "negative":
+            return self._fit_negative(_own_copy(arr, S), method, test_transform, tol)
         need_vectors = method in ("clip", "flip") or (
             method == "shift" and test_transform == "linear"
         )
@@ -436,6 +476,10 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
         solver = check_option(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
         k = self.n_components
         if k is None:
+            if solver != "dense" and method in ("clip", "flip") and n >= max(
+                AUTO_NEGATIVE_MIN_N, 2
+            ):
+                return None, "negative"
             return None, "dense"
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= n:
             raise InvalidParameterError(
@@ -457,6 +501,47 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
                 "arpack" if n >= AUTO_PARTIAL_MIN_N and k * AUTO_PARTIAL_RATIO <= n else "dense"
             )
         return int(k), solver
+
+    def _fit_negative(self, S_sym, method, test_transform, tol):
+        """Clip / flip from every eigenvalue and the eigenvectors of ``lambda <= tol_`` only.
+
+        Clip and flip leave the eigenpairs with ``lambda > tol_`` unchanged
+        (new value ``lambda``, test-map factor 1), so with ``V`` the eigenvectors
+        of the others (``D`` their eigenvalues):
+        ``K = S + V diag(new - D) V^T`` (clip: ``S - V D V^T``; flip:
+        ``S - 2 V_- D_- V_-^T`` minus the ``|lambda| <= tol_`` part) and
+        ``P = I + V diag(m - 1) V^T`` (clip: ``I - V V^T``; flip:
+        ``I - 2 V_- V_-^T`` minus the zero part), the full decomposition's
+        kernel and map written differently. When more than
+        ``AUTO_NEGATIVE_FRACTION * n`` eigenvalues are ``<= tol_`` every
+        eigenvector is computed instead and the fit goes on as the dense one.
+        """
+        n = self.n_features_in_
+
+        def threshold(lam):
+            return default_tol(lam) if tol is None else tol
+
+        work = S_sym.copy()  # S_sym is kept for the kernel; LAPACK destroys work
+        lam, U, self.tol_ = eigh_below(
+            work, threshold, max_count=int(AUTO_NEGATIVE_FRACTION * n), overwrite_a=True
+        )
+        new, factor = modify_spectrum(lam, method, self.tol_)
+        self.eigenvalues_ = lam
+        self.modified_eigenvalues_ = new
+        self.eigenvectors_ = U
+        self.n_negative_ = int(np.count_nonzero(lam < -self.tol_))
+        if U.shape[1] == n:  # too many: the dense route's full decomposition
+            self.eigen_solver_ = "dense"
+            del S_sym
+            if test_transform != "raw":
+                self.P_ = self._spectral_map(U, factor, work)
+            return self
+        k = U.shape[1]
+        self._S_sym = S_sym
+        if test_transform != "raw":
+            self._factor = factor[:k] - 1.0
+            self._plus_identity = True
+        return self
 
     def _fit_leading(self, work, method, test_transform, tol, k, solver):
         """Clip / flip from the ``k`` leading eigenpairs only (low-rank kernel and map)."""
@@ -527,7 +612,10 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
             return arr @ self.P_
         if getattr(self, "_factor", None) is not None:  # low-rank map, never formed
             U = self.eigenvectors_
-            return ((arr @ U) * self._factor) @ U.T
+            out = ((arr @ U) * self._factor) @ U.T
+            if getattr(self, "_plus_identity", False):
+                out += arr
+            return out
         # none, or shift with the consistent rule s~ = s
         return _own_copy(arr, S_test)
 
@@ -560,7 +648,10 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
             return self.P_ @ V  # P_ is symmetric: M = P_
         if getattr(self, "_factor", None) is not None:
             U = self.eigenvectors_
-            return U @ (self._factor[:, None] * (U.T @ V))
+            out = U @ (self._factor[:, None] * (U.T @ V))
+            if getattr(self, "_plus_identity", False):
+                out += V
+            return out
         return V.copy()
 
     def fit_transform(self, S, y=None):
@@ -579,13 +670,20 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
             K.flat[:: K.shape[0] + 1] += self.shift_
             return K
         U = self.eigenvectors_
-        lam = self.modified_eigenvalues_
-        keep = lam != 0.0
-        Uk = U[:, keep]
-        K = (Uk * lam[keep]) @ Uk.T
+        if self._S_sym is not None:  # clip / flip from the eigenpairs lambda <= tol_
+            k = U.shape[1]
+            delta = self.modified_eigenvalues_[:k] - self.eigenvalues_[:k]
+            K = (U * delta) @ U.T
+        else:
+            lam = self.modified_eigenvalues_
+            keep = lam != 0.0
+            Uk = U[:, keep]
+            K = (Uk * lam[keep]) @ Uk.T
         # exact symmetry (the product is symmetric only up to rounding)
         K += K.T
         K *= 0.5
+        if self._S_sym is not None:
+            K += self._S_sym
         return K
 
     @property
