@@ -211,10 +211,10 @@ def _table51_claims(sections: dict) -> list[tuple[str, str]]:
         return [(t, "not run") for t in texts]
     t, a = [], []
     for d in sets:
-        s, lp = rows.get((d, "simsvm-socp-l1", "time_ms")), rows.get((d, "simsvm-lp-p10", "time_ms"))
+        s, lp = (rows.get((d, m, "time_ms")) for m in ("simsvm-socp-l1", "simsvm-lp-p10"))
         if s is not None and lp is not None:
             t.append((d, s, lp))
-        f, f200 = rows.get((d, "simsvm-socp-l1", "objective")), rows.get((d, "simsvm-lp-p200", "objective"))
+        f, f200 = (rows.get((d, m, "objective")) for m in ("simsvm-socp-l1", "simsvm-lp-p200"))
         if f is not None and f200 is not None:
             a.append((d, f, f200))
     out = []

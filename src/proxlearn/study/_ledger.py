@@ -46,6 +46,17 @@ class LedgerEntry:
         return None if self.ours is None else self.ours - self.target.mean
 
 
+def digits_agree(ours: float, paper: float, digits: int) -> bool:
+    """Deterministic cells (leave-one-out, whole data set) agree to the printed digits."""
+    return round(ours, digits) == round(paper, digits)
+
+
+def spread_agree(ours: float, paper: float, paper_std: float | None,
+                 our_std: float | None) -> bool:
+    """Random rows of Table 5.1 (LP over draws): within 2 of the larger spread."""
+    return abs(ours - paper) <= 2 * max(paper_std or 0.0, our_std or 0.0)
+
+
 def _observations(key: str, spec, out: dict) -> list[dict]:
     """Every computed number of one section, in the targets' vocabulary."""
     obs = []
@@ -84,14 +95,14 @@ def _judge(t: PaperValue, o: dict, targets) -> LedgerEntry:
         return LedgerEntry(t, "not run", o["section"], reason=o.get("not_run") or "no result")
     kind, digits = o["rule"]
     if kind == "digits":
-        ok = round(o["mean"], digits) == round(t.mean, digits)
+        ok = digits_agree(o["mean"], t.mean, digits)
         return LedgerEntry(**common, status="agrees" if ok else "DIFFERS",
                            sigma_source=f"printed digits ({digits})")
-    if kind == "spread":  # random LP rows of Table 5.1: within 2 of the spreads
-        spread = 2 * max(t.std or 0.0, o.get("std") or 0.0)
-        ok = abs(o["mean"] - t.mean) <= spread
+    if kind == "spread":
+        ok = spread_agree(o["mean"], t.mean, t.std, o.get("std"))
         return LedgerEntry(**common, status="agrees" if ok else "DIFFERS",
-                           sigma=spread / 2, sigma_source="max(paper, ours) std, 2 of it")
+                           sigma=max(t.std or 0.0, o.get("std") or 0.0),
+                           sigma_source="max(paper, ours) std, 2 of it")
     own = (o.get("own_table") or "").split(" (")[0] == f"{t.source} {t.table}" \
         and o.get("own_paper") == t.mean
     if own:

@@ -28,7 +28,7 @@ import numpy as np
 
 from .._files import atomic_write_text
 from ._claims import paper_claims
-from ._ledger import ledger_markdown, verdict_ledger
+from ._ledger import digits_agree, ledger_markdown, spread_agree, verdict_ledger
 from ._methods import METHODS
 from ._protocols import CHEN_METHODS, GU_METHODS, PROTOCOLS, get_protocol
 from ._report import (
@@ -696,7 +696,7 @@ def _printed_digits_verdict(ours, paper, digits):
     """Deterministic cells (leave-one-out, whole data set) agree to the printed digits."""
     if paper is None:
         return ""
-    return "agrees" if round(ours, digits) == round(paper, digits) else "DIFFERS"
+    return "agrees" if digits_agree(ours, paper, digits) else "DIFFERS"
 
 
 def _loo_table(rows) -> list[str]:
@@ -717,9 +717,9 @@ def _full_table(rows) -> list[str]:
     for r in rows:
         verdict = ""
         if r.get("paper") is not None:
-            if r.get("paper_std"):  # random LP rows: within 2 of the paper's spreads
-                spread = 2 * max(r["paper_std"], r.get("std") or 0.0)
-                verdict = "agrees" if abs(r["mean"] - r["paper"]) <= spread else "DIFFERS"
+            if r.get("paper_std"):  # random LP rows: within 2 of the spreads
+                ok = spread_agree(r["mean"], r["paper"], r["paper_std"], r.get("std"))
+                verdict = "agrees" if ok else "DIFFERS"
             else:  # deterministic: the printed digits
                 digits = 1 if r["metric"].endswith("pct") else 3
                 verdict = _printed_digits_verdict(r["mean"], r["paper"], digits)
