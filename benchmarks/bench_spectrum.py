@@ -119,6 +119,9 @@ def main(argv=None):
     parser.add_argument("--large", type=int, default=None,
                         help="one default clip fit at this n (negative path), no dense run; "
                         "with --partial K: the rank-K clip instead")
+    parser.add_argument("--large-data", choices=("lowrank", "l1gauss"), default="lowrank",
+                        help="with --large: the matrix (default: low rank + diagonal, 1%% "
+                        "negative; l1gauss: bench_nystroem's Gaussian of L1 distances)")
     args = parser.parse_args(argv)
     from threadpoolctl import threadpool_limits
 
@@ -128,7 +131,7 @@ def main(argv=None):
         return
     if args.large:
         with threadpool_limits(args.threads):
-            large(args.large, n_components=(args.partial or [None])[0])
+            large(args.large, n_components=(args.partial or [None])[0], data=args.large_data)
         return
 
     if args.negative:
@@ -272,7 +275,7 @@ def shift_min(sizes, repeats):
                   f"{t['eigvals'] / t['arpack']:14.2f} {diff:8.1e}", flush=True)
 
 
-def large(n, n_neg_frac=0.01, seed=0, n_components=None):
+def large(n, n_neg_frac=0.01, seed=0, n_components=None, data="lowrank"):
     """One default ``SpectrumTransformer("clip")`` fit at a size where the full
     decomposition is out of reach: ``S = D + X X^T - Y Y^T`` with ``D``
     diagonal in [0.5, 1.5], ``X`` n x 20 and ``Y = Q diag(sqrt(s))``, ``Q``
@@ -280,12 +283,16 @@ def large(n, n_neg_frac=0.01, seed=0, n_components=None):
     eigenvalues), built in place (one n x n array). Prints the wall time, the
     count, the eigen-residual and orthogonality of the computed vectors, the
     peak traced memory of the fit (n x n arrays, input excluded) and the
-    process's peak resident memory."""
-    import resource
-    import time
-
+    process's peak resident memory. ``n_components=k``: the rank-k clip instead,
+    with a bound on its error against the exact clip; ``data="l1gauss"``: the
+    similarity of bench_nystroem.py instead (a decaying spectrum)."""
     from scipy.linalg import blas
 
+    if data == "l1gauss":  # bench_nystroem's similarity: a decaying, indefinite spectrum
+        from bench_nystroem import make_data
+
+        S = make_data(n, seed=seed)[0]
+        return _large_fit(S, n, n_components)
     rng = np.random.default_rng(seed)
     p = int(round(n_neg_frac * n))
     X = rng.standard_normal((n, 20))
@@ -297,6 +304,13 @@ def large(n, n_neg_frac=0.01, seed=0, n_components=None):
     del X, Q, Y
     S += S.T  # exact symmetry (the in-place product is symmetric to rounding)
     S *= 0.5
+    return _large_fit(S, n, n_components)
+
+
+def _large_fit(S, n, n_components):
+    import resource
+    import time
+
     tracemalloc.start()
     t0 = time.perf_counter()
     est = SpectrumTransformer("clip", n_components=n_components).fit(S)
