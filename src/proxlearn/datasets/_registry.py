@@ -72,24 +72,18 @@ class DatasetRecord:
     description: str
 
 
-def _protein_rbf(ds: SimilarityDataset) -> SimilarityDataset:
-    """Chen et al. (JMLR 2009, sec. 7.1) Protein RBF-sim:
-    ``psi(x, x') = exp(-||s(x) - s(x')||_2)`` over the rows ``s`` of the full
-    213 x 213 matrix (transductive, as in the paper; the norm is not squared)."""
-    S = np.exp(-squareform(pdist(ds.matrix, metric="euclidean")))
-    return SimilarityDataset(matrix=S, labels=ds.labels, name="protein-rbf",
-                             description=REGISTRY["protein-rbf"].description,
-                             class_names=ds.class_names, source=ds.source)
+def _protein_rbf(ds: SimilarityDataset, squared: bool = False) -> SimilarityDataset:
+    """Chen et al. (JMLR 2009, sec. 7.1) Protein RBF-sim over the rows ``s`` of the
+    full 213 x 213 matrix (transductive, as in the paper).
 
-
-def _protein_rbf_squared(ds: SimilarityDataset) -> SimilarityDataset:
-    """Protein RBF-sim with the squared norm, ``exp(-||s(x) - s(x')||_2^2)``: the
-    formula as printed in Chen et al. (JMLR 2009, sec. 7.1). ``protein-rbf`` uses
-    the unsquared norm, which reproduces the paper's Table 3 column; this one
-    is kept to show the difference (issue #18, item 4)."""
-    S = np.exp(-squareform(pdist(ds.matrix, metric="sqeuclidean")))
-    return SimilarityDataset(matrix=S, labels=ds.labels, name="protein-rbf-sq",
-                             description=REGISTRY["protein-rbf-sq"].description,
+    ``squared=False`` (``protein-rbf``): ``exp(-||s(x) - s(x')||_2)``, which
+    reproduces the paper's Table 3 column; ``squared=True`` (``protein-rbf-sq``):
+    ``exp(-||s(x) - s(x')||_2^2)``, the formula as printed, kept to show the
+    difference (issue #18, item 4)."""
+    name = "protein-rbf-sq" if squared else "protein-rbf"
+    S = np.exp(-squareform(pdist(ds.matrix, metric="sqeuclidean" if squared else "euclidean")))
+    return SimilarityDataset(matrix=S, labels=ds.labels, name=name,
+                             description=REGISTRY[name].description,
                              class_names=ds.class_names, source=ds.source)
 
 
@@ -120,7 +114,7 @@ REGISTRY: dict[str, DatasetSpec] = {
         **_uw("Protein RBF-sim: exp(-||s(x)-s(x')||_2) on the rows of Protein "
               "(Chen et al. 2009)", 213)),
     "protein-rbf-sq": DatasetSpec(
-        file="protein.mat", derive=_protein_rbf_squared,
+        file="protein.mat", derive=lambda ds: _protein_rbf(ds, squared=True),
         **_uw("Protein RBF-sim with the squared norm, exp(-||s(x)-s(x')||_2^2), as printed "
               "in Chen et al. (2009) sec. 7.1 (protein-rbf, unsquared, matches its tables)",
               213)),
