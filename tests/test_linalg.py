@@ -60,7 +60,7 @@ def test_svmca_and_ikfd_on_degenerate_spectra(short_lapack):
         assert pred.shape == (24,) and set(pred) <= {0, 1, 2}
 
 
-@pytest.mark.parametrize("solver", ["dense", "arpack", "randomized"])
+@pytest.mark.parametrize("solver", ["dense", "tridiagonal", "arpack", "randomized"])
 @pytest.mark.parametrize("rng", [None, 0, np.random.RandomState(1), np.random.default_rng(2)])
 def test_leading_eigh_matches_full_decomposition(solver, rng):
     from proxlearn._linalg import leading_eigh
@@ -74,6 +74,50 @@ def test_leading_eigh_matches_full_decomposition(solver, rng):
         top = np.sort(lam[np.argsort(key)[-6:]])
         np.testing.assert_allclose(w, top, rtol=1e-10)
         np.testing.assert_allclose(A @ V, V * w, atol=1e-9 * np.abs(lam).max())
+
+
+@pytest.mark.parametrize("by", ["value", "modulus"])
+@pytest.mark.parametrize("k", [1, 5, 29, 30])
+def test_eigh_leading_tridiagonal_matches_full_decomposition(by, k):
+    """The tridiagonal route (issue #19): exactly k pairs, the leading ones by
+    value or modulus, orthonormal, eigen-residuals at rounding level; ties
+    between +c and -c (modulus) and inside a repeated eigenvalue still give k."""
+    from proxlearn._linalg import eigh_leading_tridiagonal
+
+    rng = np.random.default_rng(k)
+    lam = np.concatenate([[9.0, 4.0, 4.0, 4.0, 2.0], rng.uniform(-1, 1, 20), [-4.0, -3.0, -2.0,
+                                                                             -0.5, 0.25]])
+    Q = np.linalg.qr(rng.standard_normal((30, 30)))[0]
+    A = (Q * lam) @ Q.T
+    w, V = eigh_leading_tridiagonal(A, k, by=by)
+    assert w.shape == (k,) and V.shape == (30, k)
+    key = lam if by == "value" else np.abs(lam)
+    np.testing.assert_allclose(np.sort(np.abs(w) if by == "modulus" else w),
+                               np.sort(np.sort(key)[-k:]), atol=1e-12)
+    np.testing.assert_allclose(V.T @ V, np.eye(k), atol=1e-12)
+    np.testing.assert_allclose(A @ V, V * w, atol=1e-12 * 9.0)
+
+
+def test_leading_eigh_budget_falls_back_to_tridiagonal():
+    """ARPACK on a budget of products: when it runs out the tridiagonal route
+    answers (same pairs); the input is left alone unless overwrite_a."""
+    from proxlearn._linalg import leading_eigh
+
+    rng = np.random.default_rng(0)
+    E = rng.standard_normal((200, 200))
+    A = E + E.T  # semicircle spectrum: no gap, slow for Lanczos
+    A0 = A.copy()
+    ref, _ = leading_eigh(A, 8, by="modulus", solver="dense")
+    w, V, route = leading_eigh(A, 8, by="modulus", solver="arpack", max_matvec=5, rng=0,
+                               return_solver=True)
+    assert route == "tridiagonal"
+    np.testing.assert_allclose(w, ref, atol=1e-10)
+    np.testing.assert_allclose(A @ V, V * w, atol=1e-10 * np.abs(ref).max())
+    np.testing.assert_array_equal(A, A0)
+    w2, _, route2 = leading_eigh(A, 8, by="modulus", solver="arpack", max_matvec=10**6, rng=0,
+                                 return_solver=True)
+    assert route2 == "arpack"
+    np.testing.assert_allclose(w2, ref, atol=1e-10)
 
 
 @pytest.mark.parametrize("n", [2, 3, 7])

@@ -25,7 +25,14 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-__all__ = ["center_kernel", "eigh_below", "leading_eigh", "top_eigh", "top_eigh_warm"]
+__all__ = [
+    "center_kernel",
+    "eigh_below",
+    "eigh_leading_tridiagonal",
+    "leading_eigh",
+    "top_eigh",
+    "top_eigh_warm",
+]
 
 
 def top_eigh(A, k: int, B=None, *, eigvals_only: bool = False, check_finite: bool = False):
@@ -96,23 +103,36 @@ def top_eigh_warm(matmat, n, k, v0, *, tol=1e-12, maxiter=None):
     return w[order], V[:, order]
 
 
-def leading_eigh(A, k, *, by="value", solver="arpack", rng=None, rtol=1e-10, max_iter=200):
+def leading_eigh(A, k, *, by="value", solver="arpack", rng=None, rtol=1e-10, max_iter=200,
+                 max_matvec=None, overwrite_a=False, return_solver=False):
     """The ``k`` leading eigenpairs of the symmetric ``A``: largest values
     (``by="value"``) or largest moduli (``by="modulus"``).
 
     ``solver``: ``"dense"`` (one full LAPACK decomposition, then selected),
-    ``"arpack"`` (implicitly restarted Lanczos, :func:`scipy.sparse.linalg.eigsh`,
-    ``which="LA"`` / ``"LM"`` to machine precision, starting vector from
-    ``rng``: None, a seed, a RandomState or a Generator) or ``"randomized"`` (subspace iteration from a Gaussian block of
+    ``"tridiagonal"`` (:func:`eigh_leading_tridiagonal`: the reduction, then the
+    ``k`` wanted vectors only), ``"arpack"`` (implicitly restarted Lanczos,
+    :func:`scipy.sparse.linalg.eigsh`, ``which="LA"`` / ``"LM"`` to machine
+    precision, starting vector from ``rng``: None, a seed, a RandomState or a
+    Generator) or ``"randomized"`` (subspace iteration from a Gaussian block of
     ``k + max(10, k // 5)`` columns, Halko, Martinsson & Tropp 2011, Alg. 4.4
     with a Rayleigh-Ritz step each iteration, stopped when every kept Ritz
     pair has ``||A u - theta u|| <= rtol max|theta|``; after ``max_iter``
     iterations ARPACK finishes the job). Both iterative solvers fall back to
     ``"dense"`` when ``k >= n - 1`` (ARPACK needs ``k < n``).
 
+    ``max_matvec``: a budget of products ``A x`` for ARPACK. Lanczos converges
+    fast on a decaying spectrum and very slowly on a flat one (a bulk of nearly
+    equal eigenvalues next to the wanted ones), which cannot be told in advance;
+    when the budget runs out the ``"tridiagonal"`` route, whose cost does not
+    depend on the spectrum, computes the pairs instead (deterministic: the count
+    of products, not a time, decides). ``overwrite_a`` lets the LAPACK routes
+    destroy ``A``. ``return_solver=True`` adds the route that produced the
+    result.
+
     Returns
     -------
     w : ndarray of shape (k,), ascending; v : ndarray of shape (n, k)
+    (; solver : str)
     """
     import scipy.sparse.linalg as spla
 
@@ -130,9 +150,15 @@ def leading_eigh(A, k, *, by="value", solver="arpack", rng=None, rtol=1e-10, max
         order = np.argsort(w, kind="stable")
         return w[order], V[:, order]
 
+    def done(w, V, used):
+        return (w, V, used) if return_solver else (w, V)
+
     if solver == "dense" or k >= n - 1:
-        w, V = scipy.linalg.eigh(A, check_finite=False, driver="evd")
-        return select(w, V)
+        w, V = scipy.linalg.eigh(A, check_finite=False, driver="evd", overwrite_a=overwrite_a)
+        return done(*select(w, V), "dense")
+    if solver == "tridiagonal":
+        w, V = eigh_leading_tridiagonal(A, k, by=by, overwrite_a=overwrite_a)
+        return done(*select(w, V), "tridiagonal")
     if solver == "randomized":
         p = k + max(10, k // 5)
         if p < n - 1:
@@ -146,12 +172,39 @@ def leading_eigh(A, k, *, by="value", solver="arpack", rng=None, rtol=1e-10, max
                 U = Q @ Z
                 res = np.linalg.norm(AQ @ Z - U * w, axis=0)
                 if res.max() <= rtol * max(np.abs(w).max(), 1e-300):
-                    return w, U
+                    return done(w, U, "randomized")
                 X = AQ
         # not certified within max_iter (or p too close to n): ARPACK
     v0 = rng.standard_normal(n)
-    w, V = spla.eigsh(A, k=k, which="LA" if by == "value" else "LM", v0=v0, tol=0.0)
-    return select(w, V)
+    op = A
+    if max_matvec is not None:
+        op = _budget_operator(A, int(max_matvec))
+    try:
+        w, V = spla.eigsh(op, k=k, which="LA" if by == "value" else "LM", v0=v0, tol=0.0)
+    except _BudgetExhausted:
+        w, V = eigh_leading_tridiagonal(A, k, by=by, overwrite_a=overwrite_a)
+        return done(*select(w, V), "tridiagonal")
+    return done(*select(w, V), "arpack")
+
+
+class _BudgetExhausted(Exception):
+    """Raised inside ARPACK's reverse communication when the budget is spent."""
+
+
+def _budget_operator(A, budget):
+    """``A`` as a linear operator that raises :class:`_BudgetExhausted` on its
+    ``budget + 1``-th product."""
+    import scipy.sparse.linalg as spla
+
+    count = [0]
+
+    def matvec(x):
+        count[0] += 1
+        if count[0] > budget:
+            raise _BudgetExhausted
+        return A @ x
+
+    return spla.LinearOperator(A.shape, matvec=matvec, dtype=np.float64)
 
 
 def eigh_below(A, threshold, *, max_count, overwrite_a=False):
@@ -204,9 +257,60 @@ def eigh_below(A, threshold, *, max_count, overwrite_a=False):
     t : float
         The threshold used.
     """
+    A = np.asarray(A, dtype=np.float64)
+    n = A.shape[0]
+    c, d, e, tau, w = _tridiagonal_reduce(A, overwrite_a)
+    t = float(threshold(w))
+    count = int(np.searchsorted(w, t, side="right"))
+    if count == 0:
+        return w, np.zeros((n, 0)), t
+    if count <= max_count:
+        Z = _tridiagonal_vectors(d, e, [(0, count - 1)])
+    else:
+        _, Z = scipy.linalg.eigh_tridiagonal(d, e, lapack_driver="stevd", check_finite=False)
+        Z = np.asfortranarray(Z)
+    del d, e
+    return w, _back_transform(c, tau, Z), t
+
+
+def eigh_leading_tridiagonal(A, k, *, by="value", overwrite_a=False):
+    """The ``k`` leading eigenpairs of the symmetric ``A`` through the tridiagonal form.
+
+    The route of :func:`eigh_below` with another selection: Householder
+    reduction (``dsytrd``), every eigenvalue (``dsterf``), then bisection and
+    inverse iteration for the ``k`` wanted indices only (the largest values, or
+    the largest moduli: a run at each end of the sorted spectrum) and the
+    back-transformation of those ``k`` vectors. No convergence risk (unlike
+    ARPACK on a flat spectrum) and, for ``k`` well below ``n``, about the cost of
+    the reduction alone, which is a fraction of the full divide and conquer
+    (``benchmarks/bench_spectrum.py --partial``).
+
+    Returns
+    -------
+    w : ndarray of shape (k,), ascending; V : ndarray of shape (n, k)
+    """
+    A = np.asarray(A, dtype=np.float64)
+    n = A.shape[0]
+    c, d, e, tau, w_all = _tridiagonal_reduce(A, overwrite_a)
+    if by == "value":
+        low, high = 0, k
+    else:  # the k largest |w| of an ascending w: the a lowest and the k - a highest
+        top = np.argsort(np.abs(w_all), kind="stable")[n - k:]
+        low = int(np.count_nonzero(w_all[top] < 0))
+        high = k - low
+    ranges = [(0, low - 1)] if low else []
+    if high:
+        ranges.append((n - high, n - 1))
+    Z = _tridiagonal_vectors(d, e, ranges)
+    w = np.concatenate([w_all[:low], w_all[n - high:]]) if high else w_all[:low]
+    del d, e
+    return w, _back_transform(c, tau, Z)
+
+
+def _tridiagonal_reduce(A, overwrite_a):
+    """``dsytrd`` of the lower triangle and every eigenvalue (``dsterf``)."""
     from scipy.linalg import lapack
 
-    A = np.asarray(A, dtype=np.float64)
     n = A.shape[0]
     # A symmetric C-contiguous matrix is its own Fortran-ordered transpose.
     work = A.T if A.flags.c_contiguous else A
@@ -218,27 +322,47 @@ def eigh_below(A, threshold, *, max_count, overwrite_a=False):
     _check(info, "dsytrd")
     w, info = lapack.dsterf(d.copy(), e.copy())
     _check(info, "dsterf")
-    t = float(threshold(w))
-    count = int(np.searchsorted(w, t, side="right"))
-    if count == 0:
-        return w, np.zeros((n, 0)), t
-    if count <= max_count:
-        try:  # bisection + inverse iteration: an n x count output
-            _, Z = scipy.linalg.eigh_tridiagonal(d, e, select="i", select_range=(0, count - 1),
+    return c, d, e, tau, w
+
+
+def _tridiagonal_vectors(d, e, ranges):
+    """Eigenvectors of the tridiagonal ``(d, e)`` for the inclusive index ranges
+    (ascending, disjoint): bisection + inverse iteration (``dstebz`` +
+    ``dstein``, the pair ``dsyevx`` uses), MRRR (``dstemr``) if inverse
+    iteration fails (SciPy's wrapper of ``dstemr`` writes an ``n x n`` output
+    and was 3x slower at n = 5,000). Fortran-ordered ``n x count``."""
+    blocks = []
+    for lo, hi in ranges:
+        count = hi - lo + 1
+        try:
+            _, Z = scipy.linalg.eigh_tridiagonal(d, e, select="i", select_range=(lo, hi),
                                                  lapack_driver="stebz", check_finite=False)
         except np.linalg.LinAlgError:  # dstein did not converge: MRRR
-            _, Z = scipy.linalg.eigh_tridiagonal(d, e, select="i", select_range=(0, count - 1),
+            _, Z = scipy.linalg.eigh_tridiagonal(d, e, select="i", select_range=(lo, hi),
                                                  lapack_driver="stemr", check_finite=False)
-        Z = np.array(Z[:, :count], order="F")  # own buffer (stemr's output is n x n)
-    else:
-        _, Z = scipy.linalg.eigh_tridiagonal(d, e, lapack_driver="stevd", check_finite=False)
-        Z = np.asfortranarray(Z)
-    del d, e
-    # Reflectors: column j of the lower triangle, rows j+2.., i.e. the (n-1) x (n-1)
-    # block c[1:, :n-1]; dormqr applies them to rows 1.. of Z (Q = diag(1, Q')).
+        blocks.append(Z[:, :count])
+    if len(blocks) == 1:
+        return np.array(blocks[0], order="F")  # own buffer (stemr's output is n x n)
+    return np.asfortranarray(np.hstack(blocks))
+
+
+def _back_transform(c, tau, Z):
+    """``Q Z`` for the reflectors ``(c, tau)`` of :func:`_tridiagonal_reduce`, in
+    ``Z``'s own (Fortran-ordered) buffer.
+
+    SciPy exposes ``dsytrd`` and ``dormqr`` but not ``dormtr``; for the lower
+    triangle ``dormtr`` is ``dormqr`` on the block ``c[1:, :n-1]`` holding the
+    reflectors (column ``j``, rows ``j+2..``; LAPACK's own ``dormtr`` does
+    exactly that), which acts on rows ``1..`` of ``Z`` (``Q = diag(1, Q')``).
+    """
+    from scipy.linalg import lapack
+
+    n = c.shape[0]
     refl = _drop_first_row(c, n - 1)
     first = Z[0].copy()
     k = Z.shape[1]
+    if k == 0:
+        return Z
     C = _drop_first_row(Z, k)
     _, qwork, info = lapack.dormqr("L", "N", refl, tau, C, lwork=-1)
     _check(info, "dormqr (workspace query)")
@@ -250,7 +374,7 @@ def eigh_below(A, threshold, *, max_count, overwrite_a=False):
     for j in range(k - 1, -1, -1):
         flat[j * n + 1:(j + 1) * n] = flat[j * (n - 1):(j + 1) * (n - 1)]
     Z[0] = first
-    return w, Z, t
+    return Z
 
 
 def _drop_first_row(F, ncols):

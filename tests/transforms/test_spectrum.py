@@ -326,7 +326,7 @@ def test_fit_never_overwrites_the_callers_matrix(method):
 
 
 # ------------------------------------------------ partial spectra (issue #19)
-PARTIAL_SOLVERS = ["dense", "arpack", "randomized", "auto"]
+PARTIAL_SOLVERS = ["dense", "tridiagonal", "arpack", "randomized", "auto"]
 
 
 def known_spectrum(n=80, seed=0):
@@ -381,6 +381,60 @@ def test_auto_rule_picks_dense_for_small_problems():
     assert SpectrumTransformer(n_components=5).fit(S).eigen_solver_ == "dense"
     assert SpectrumTransformer().fit(S).eigen_solver_ == "dense"
     assert SpectrumTransformer(eigen_solver="arpack", n_components=5).fit(S).eigen_solver_ == "arpack"
+    assert (SpectrumTransformer(eigen_solver="tridiagonal", n_components=5).fit(S).eigen_solver_
+            == "tridiagonal")
+
+
+def _flat_bulk(n, seed=0):
+    """Low rank plus a flat bulk: ``X X^T - Y Y^T + diag(u)``, ``u`` in [0.5, 1.5].
+    The eigenvalues after the first few are a continuum with no gap, where
+    Lanczos needs many products."""
+    rng = np.random.default_rng(seed)
+    X, Y = rng.standard_normal((n, 5)), rng.standard_normal((n, 3))
+    S = X @ X.T - Y @ Y.T
+    S[np.diag_indices(n)] += rng.uniform(0.5, 1.5, n)
+    return S
+
+
+@pytest.mark.parametrize("method", ["clip", "flip"])
+def test_auto_rule_partial_routes(method, monkeypatch):
+    """``eigen_solver="auto"`` with ``n_components`` (issue #19): ARPACK on a
+    budget of products for k <= n / 40, the tridiagonal route when the budget
+    runs out (a flat spectrum) and for k <= n / 5, dense above; every route
+    gives the dense route's kernel and test map."""
+    import proxlearn.transforms._spectrum as spectrum
+
+    S = _flat_bulk(1000)
+    S_test = np.random.default_rng(1).standard_normal((4, 1000))
+    dense = SpectrumTransformer(method, eigen_solver="dense", n_components=20).fit(S)
+    scale = np.abs(dense.kernel_).max()
+
+    def check(est, route):
+        assert est.eigen_solver_ == route
+        np.testing.assert_allclose(est.kernel_, dense.kernel_, rtol=0, atol=1e-9 * scale)
+        np.testing.assert_allclose(est.transform(S_test), dense.transform(S_test), rtol=0,
+                                   atol=1e-9 * scale)
+
+    # k = 20 <= n / 40: ARPACK, which on this flat bulk needs more than n / 10 products
+    check(SpectrumTransformer(method, n_components=20, random_state=0).fit(S), "tridiagonal")
+    with monkeypatch.context() as mp:  # an ample budget: ARPACK itself finishes
+        mp.setattr(spectrum, "AUTO_ARPACK_BUDGET", 100.0)
+        check(SpectrumTransformer(method, n_components=20, random_state=0).fit(S), "arpack")
+    # 20 leading eigenvalues well apart from a decaying rest: ARPACK converges
+    # within the budget (63 products here, against 100)
+    lam = np.concatenate([np.linspace(50, 40, 20), 5 * 0.9 ** np.arange(480),
+                          -np.linspace(30, 20, 10), -3 * 0.9 ** np.arange(490)])
+    Q = np.linalg.qr(np.random.default_rng(3).standard_normal((1000, 1000)))[0]
+    D = (Q * lam) @ Q.T
+    est = SpectrumTransformer(method, n_components=20, random_state=0).fit(D)
+    assert est.eigen_solver_ == "arpack"
+    ref = SpectrumTransformer(method, eigen_solver="dense", n_components=20).fit(D)
+    np.testing.assert_allclose(est.kernel_, ref.kernel_, rtol=0, atol=1e-9 * 50.0)
+    # k between n / 40 and n / 5: tridiagonal; above: dense
+    assert SpectrumTransformer(method, n_components=100).fit(S).eigen_solver_ == "tridiagonal"
+    assert SpectrumTransformer(method, n_components=300).fit(S).eigen_solver_ == "dense"
+    small = _flat_bulk(400)
+    assert SpectrumTransformer(method, n_components=10).fit(small).eigen_solver_ == "dense"
 
 
 @pytest.mark.parametrize(

@@ -78,15 +78,21 @@ SPECTRUM_METHODS = ("clip", "flip", "shift", "square", "none")
 #: Supported ways of treating test rows.
 TEST_TRANSFORMS = ("consistent", "linear", "raw")
 #: Eigensolvers of a partial spectrum (``n_components``).
-EIGEN_SOLVERS = ("auto", "dense", "arpack", "randomized")
-#: ``eigen_solver="auto"`` with ``n_components=k`` uses ARPACK when
-#: ``n >= AUTO_PARTIAL_MIN_N`` and ``k * AUTO_PARTIAL_RATIO <= n``, else one dense
-#: decomposition. Measured with ``benchmarks/bench_spectrum.py --partial``
-#: (random indefinite 3-class similarities, one thread, k leading pairs by
-#: modulus): at n = 2000 ARPACK took 0.95 s against 2.21 s dense for k = 20,
-#: 2.04 s against 2.13 s for k = 100 and 5.99 s against 2.19 s for k = 300.
+EIGEN_SOLVERS = ("auto", "dense", "tridiagonal", "arpack", "randomized")
+#: ``eigen_solver="auto"`` with ``n_components=k``: when ``n >= AUTO_PARTIAL_MIN_N``
+#: and ``k * AUTO_PARTIAL_RATIO <= n``, ARPACK with a budget of
+#: ``AUTO_ARPACK_BUDGET * n`` matrix-vector products, then (budget spent: a flat
+#: spectrum) the tridiagonal route; else the tridiagonal route when
+#: ``n >= AUTO_NEGATIVE_MIN_N`` and ``k <= AUTO_NEGATIVE_FRACTION * n``; else one
+#: dense decomposition. Measured with ``benchmarks/bench_spectrum.py --partial``
+#: (one thread, a flat bulk and a decaying spectrum): the tridiagonal route
+#: (reduction, then the k wanted vectors) took 1.0-1.2 s against 2.3-2.4 s dense
+#: at n = 2000 for k <= 100 (1.5-2.1 s at k = 400) and cost as much as 300-600
+#: products; ARPACK took 0.2-0.5 s (69-154 products) for k = 20-50 on the
+#: decaying spectrum but 491-909 products for k = 20-100 on the flat bulk.
 AUTO_PARTIAL_MIN_N = 1000
 AUTO_PARTIAL_RATIO = 40
+AUTO_ARPACK_BUDGET = 0.1
 #: Clip / flip without ``n_components``: ``eigen_solver="auto"`` reduces a
 #: matrix of ``n >= AUTO_NEGATIVE_MIN_N`` to tridiagonal form, counts the
 #: eigenvalues ``<= tol`` from all eigenvalues (cheap once tridiagonal) and
@@ -265,7 +271,7 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
         ``n * eps * max|lambda|``. This follows Proposition 1 of Chen et al.
         (``I{lambda > 0}``) rather than their ``I{lambda >= 0}`` definition of
         ``M_clip``; pass a larger ``tol`` to drop more small eigenvalues.
-    eigen_solver : {"auto", "dense", "arpack", "randomized"}, default="auto"
+    eigen_solver : {"auto", "dense", "tridiagonal", "arpack", "randomized"}, default="auto"
         Without ``n_components`` (exact clip / flip): ``"dense"`` is one full
         LAPACK divide-and-conquer decomposition; any other value takes the
         measured rule of ``"auto"``: for ``n >= 500``
@@ -283,15 +289,25 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
         for the pairs ``<= tol_`` would need their count first; not
         implemented).
         With ``n_components`` (a partial spectrum): ``"dense"``: one full
-        decomposition, then the leading pairs; ``"arpack"``: Lanczos
-        (:func:`scipy.sparse.linalg.eigsh`, to machine precision);
-        ``"randomized"``: subspace iteration from a random block, run until
-        every kept Ritz pair has a residual below ``1e-10`` of
-        ``max|lambda|`` (then as accurate as ARPACK; ARPACK finishes if 200
-        iterations do not get there, which happens on flat spectra: it pays
-        on fast-decaying ones). ``"auto"``: ARPACK when ``n >= 1000`` and
-        ``n_components <= n / 40``, else dense (measured rule, see
-        :data:`AUTO_PARTIAL_MIN_N`). See :func:`proxlearn._linalg.leading_eigh`.
+        decomposition, then the leading pairs; ``"tridiagonal"``: the
+        tridiagonal reduction, all eigenvalues, then the eigenvectors of the
+        ``k`` leading ones only (bisection, inverse iteration and the
+        back-transformation of ``k`` vectors; about half the dense time for
+        ``k`` up to ``n / 20``, whatever the spectrum); ``"arpack"``: Lanczos
+        (:func:`scipy.sparse.linalg.eigsh`, to machine precision), fast on a
+        decaying spectrum, slow on a flat one; ``"randomized"``: subspace
+        iteration from a random block, run until every kept Ritz pair has a
+        residual below ``1e-10`` of ``max|lambda|`` (then as accurate as
+        ARPACK; ARPACK finishes if 200 iterations do not get there, which
+        happens on flat spectra: it pays on fast-decaying ones). ``"auto"``:
+        for ``n >= 1000`` and ``n_components <= n / 40`` ARPACK with a budget
+        of ``n / 10`` matrix-vector products, and the tridiagonal route if the
+        budget runs out (so a flat spectrum costs at most about 1.5x the
+        tridiagonal route, never ARPACK's slow convergence); else the
+        tridiagonal route for ``n >= 500`` and ``n_components <= n / 5``;
+        else dense (measured rule, see :data:`AUTO_PARTIAL_MIN_N`;
+        ``eigen_solver_`` says which route ran). See
+        :func:`proxlearn._linalg.leading_eigh`.
     n_components : int or None, default=None
         Clip and flip only (the other methods ignore it with a warning): keep
         the ``k`` leading eigenpairs (the ``k``
@@ -331,7 +347,8 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
     eigen_solver_ : str or None
         The eigensolver used (``"dense"`` for the full decomposition,
         ``"negative"`` for the eigenpairs ``lambda <= tol_`` only, None for
-        square).
+        square; with ``n_components`` the route that produced the pairs:
+        ``"dense"``, ``"tridiagonal"``, ``"arpack"`` or ``"randomized"``).
     shift_ : float
         ``delta = max(0, -lambda_min)`` for shift, 0.0 otherwise.
     tol_ : float
@@ -497,9 +514,12 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
             )
             return None, "dense"
         if solver == "auto":
-            solver = (
-                "arpack" if n >= AUTO_PARTIAL_MIN_N and k * AUTO_PARTIAL_RATIO <= n else "dense"
-            )
+            if n >= AUTO_PARTIAL_MIN_N and k * AUTO_PARTIAL_RATIO <= n:
+                solver = "auto-arpack"  # ARPACK on a budget, then tridiagonal
+            elif n >= AUTO_NEGATIVE_MIN_N and k <= AUTO_NEGATIVE_FRACTION * n:
+                solver = "tridiagonal"
+            else:
+                solver = "dense"
         return int(k), solver
 
     def _fit_negative(self, S_sym, method, test_transform, tol):
@@ -546,7 +566,13 @@ class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
     def _fit_leading(self, work, method, test_transform, tol, k, solver):
         """Clip / flip from the ``k`` leading eigenpairs only (low-rank kernel and map)."""
         by = "value" if method == "clip" else "modulus"
-        lam, U = leading_eigh(work, k, by=by, solver=solver, rng=self.random_state)
+        budget = None
+        if solver == "auto-arpack":
+            solver, budget = "arpack", int(AUTO_ARPACK_BUDGET * self.n_features_in_)
+        lam, U, self.eigen_solver_ = leading_eigh(
+            work, k, by=by, solver=solver, rng=self.random_state, max_matvec=budget,
+            overwrite_a=True, return_solver=True,
+        )
         del work
         self.tol_ = default_tol(lam) * (self.n_features_in_ / lam.size) if tol is None else tol
         new, factor = modify_spectrum(lam, method, self.tol_)
