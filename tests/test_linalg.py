@@ -77,7 +77,7 @@ def test_leading_eigh_matches_full_decomposition(solver, rng):
 
 
 @pytest.mark.parametrize("by", ["value", "modulus"])
-@pytest.mark.parametrize("k", [1, 5, 29, 30])
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 29, 30])
 def test_eigh_leading_tridiagonal_matches_full_decomposition(by, k):
     """The tridiagonal route (issue #19): exactly k pairs, the leading ones by
     value or modulus, orthonormal, eigen-residuals at rounding level; ties
