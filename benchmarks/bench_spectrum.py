@@ -124,6 +124,8 @@ def main(argv=None):
     parser.add_argument("--large-data", choices=("lowrank", "l1gauss"), default="lowrank",
                         help="with --large: the matrix (default: low rank + diagonal, 1%% "
                         "negative; l1gauss: bench_nystroem's Gaussian of L1 distances)")
+    parser.add_argument("--eigen-solver", default="auto",
+                        help="with --large: SpectrumTransformer's eigen_solver (default auto)")
     args = parser.parse_args(argv)
     from threadpoolctl import threadpool_limits
 
@@ -133,7 +135,8 @@ def main(argv=None):
         return
     if args.large:
         with threadpool_limits(args.threads):
-            large(args.large, n_components=(args.partial or [None])[0], data=args.large_data)
+            large(args.large, n_components=(args.partial or [None])[0], data=args.large_data,
+                  solver=args.eigen_solver)
         return
 
     if args.negative:
@@ -281,7 +284,7 @@ def shift_min(sizes, repeats):
                   f"{t['eigvals'] / t['arpack']:14.2f} {diff:8.1e}", flush=True)
 
 
-def large(n, n_neg_frac=0.01, seed=0, n_components=None, data="lowrank"):
+def large(n, n_neg_frac=0.01, seed=0, n_components=None, data="lowrank", solver="auto"):
     """One default ``SpectrumTransformer("clip")`` fit at a size where the full
     decomposition is out of reach: ``S = D + X X^T - Y Y^T`` with ``D``
     diagonal in [0.5, 1.5], ``X`` n x 20 and ``Y = Q diag(sqrt(s))``, ``Q``
@@ -298,7 +301,7 @@ def large(n, n_neg_frac=0.01, seed=0, n_components=None, data="lowrank"):
         from bench_nystroem import make_data
 
         S = make_data(n, seed=seed)[0]
-        return _large_fit(S, n, n_components)
+        return _large_fit(S, n, n_components, solver)
     rng = np.random.default_rng(seed)
     p = int(round(n_neg_frac * n))
     X = rng.standard_normal((n, 20))
@@ -310,16 +313,16 @@ def large(n, n_neg_frac=0.01, seed=0, n_components=None, data="lowrank"):
     del X, Q, Y
     S += S.T  # exact symmetry (the in-place product is symmetric to rounding)
     S *= 0.5
-    return _large_fit(S, n, n_components)
+    return _large_fit(S, n, n_components, solver)
 
 
-def _large_fit(S, n, n_components):
+def _large_fit(S, n, n_components, solver="auto"):
     import resource
     import time
 
     tracemalloc.start()
     t0 = time.perf_counter()
-    est = SpectrumTransformer("clip", n_components=n_components).fit(S)
+    est = SpectrumTransformer("clip", n_components=n_components, eigen_solver=solver).fit(S)
     wall = time.perf_counter() - t0
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
