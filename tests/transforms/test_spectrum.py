@@ -420,10 +420,11 @@ def test_auto_rule_partial_routes(method, monkeypatch):
     with monkeypatch.context() as mp:  # an ample budget: ARPACK itself finishes
         mp.setattr(spectrum, "AUTO_ARPACK_BUDGET", 100.0)
         check(SpectrumTransformer(method, n_components=20, random_state=0).fit(S), "arpack")
-    # 20 leading eigenvalues well apart from a decaying rest: ARPACK converges
-    # within the budget (63 products here, against 100)
-    lam = np.concatenate([np.linspace(50, 40, 20), 5 * 0.9 ** np.arange(480),
-                          -np.linspace(30, 20, 10), -3 * 0.9 ** np.arange(490)])
+    # rank 30 (20 positive, 10 negative) plus noise at 1e-6: the first Lanczos pass
+    # (2k + 1 = 41 products) spans the range, so ARPACK ends well inside the budget
+    # of 100 whatever the rounding
+    lam = np.concatenate([np.linspace(50, 40, 20), -np.linspace(30, 20, 10),
+                          1e-6 * np.random.default_rng(1).uniform(-1, 1, 970)])
     Q = np.linalg.qr(np.random.default_rng(3).standard_normal((1000, 1000)))[0]
     D = (Q * lam) @ Q.T
     est = SpectrumTransformer(method, n_components=20, random_state=0).fit(D)
