@@ -243,3 +243,87 @@ def test_projected_step_decreases_the_objective_on_the_simplex():
     new, a_new, trial = _projected_step(solve, d, -0.5 * a, sol.value, None)
     assert new is not None and new.value < sol.value
     assert trial.min() >= 0 and trial.sum() == pytest.approx(1.0)
+
+
+def _libsvm_forbidden(monkeypatch):
+    import proxlearn.mkl._svm_dual as sd
+
+    def boom(*args, **kwargs):
+        raise AssertionError("libsvm was called: the warm start did not hold")
+
+    monkeypatch.setattr(sd, "libsvm_fit", boom)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_warm_started_svm_dual_is_the_svm_of_the_new_kernel(seed, monkeypatch):
+    """From the solution on K, the active-set warm start on a nearby kernel K' gives
+    the SVM of K' (same value and decision values as a cold libsvm solve, libsvm's
+    own stopping test passed) without calling libsvm."""
+    from proxlearn.mkl._svm_dual import kkt_violation
+
+    Ks, y = _problem(n=60, seed=seed)
+    K0 = Ks[:, :, :3] @ np.array([0.5, 0.3, 0.2])
+    K1 = Ks[:, :, :3] @ np.array([0.49, 0.31, 0.2])
+    cold0 = svm_dual(K0, y, 1.0)
+    cold1 = svm_dual(K1, y, 1.0)
+    _libsvm_forbidden(monkeypatch)
+    warm = svm_dual(K1, y, 1.0, alpha0=cold0.alpha)
+    assert kkt_violation(K1, y, 1.0, warm.alpha) <= 1e-7
+    assert abs(y @ warm.alpha) < 1e-10
+    assert warm.alpha.min() >= 0 and warm.alpha.max() <= 1.0
+    assert warm.value == pytest.approx(cold1.value, rel=1e-7)
+    np.testing.assert_allclose(K1 @ (warm.alpha * y) + warm.b,
+                               K1 @ (cold1.alpha * y) + cold1.b, atol=1e-5)
+
+
+def test_warm_start_from_a_wrong_active_set_falls_back_to_libsvm():
+    """A random alpha0 (wrong active set), one of the wrong length and one with no
+    free variable: the answer is still the SVM (libsvm's), never the wrong set's."""
+    Ks, y = _problem(n=50, seed=3)
+    K = Ks[:, :, 1]
+    cold = svm_dual(K, y, 1.0)
+    rng = np.random.default_rng(0)
+    for alpha0 in (rng.uniform(0, 1, size=50), np.zeros(7), np.zeros(50), np.ones(50)):
+        sol = svm_dual(K, y, 1.0, alpha0=alpha0)
+        assert sol.value == pytest.approx(cold.value, rel=1e-7)
+        np.testing.assert_allclose(K @ (sol.alpha * y) + sol.b,
+                                   K @ (cold.alpha * y) + cold.b, atol=1e-5)
+
+
+def test_kkt_violation_is_libsvm_stopping_measure():
+    """At libsvm's answer the measure is below its tol; a feasible non-optimal alpha
+    (all at C/2, balanced classes) is far above it."""
+    from proxlearn.mkl._svm_dual import kkt_violation
+
+    Ks, y = _problem(n=40, seed=4)
+    K = Ks[:, :, 0]
+    for tol in (1e-3, 1e-7):
+        sol = svm_dual(K, y, 1.0, tol=tol)
+        assert kkt_violation(K, y, 1.0, sol.alpha) <= tol * (1 + 1e-6)
+    y = np.where(np.arange(40) % 2 == 0, 1.0, -1.0)
+    assert kkt_violation(K, y, 1.0, np.full(40, 0.5)) > 1e-2
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_nonsparse_mkl_extrapolation_reaches_the_same_certified_optimum(seed):
+    """The SQUAREM path and the plain block ascent certify the same optimum (their
+    lower bounds within the tolerance of each other and of cvxpy), with a kernel whose
+    weight runs to the floor (the case the extrapolation exists for)."""
+    Ks, y = _problem(seed=seed)
+    rng = np.random.default_rng(seed)
+    R = rng.normal(size=(36, 3))
+    Ks = np.concatenate([Ks[:, :, :3], (12.0 * R @ R.T)[:, :, None]], axis=-1)
+    plain = nonsparse_mkl(Ks, y, 1.0, tol=1e-6, accelerate=False, max_iter=2000)
+    fast = nonsparse_mkl(Ks, y, 1.0, tol=1e-6)
+    # eq. 10 over {gamma in simplex, gamma >= floor}, the problem the solver certifies
+    a, g = cp.Variable(36), cp.Variable(4)
+    u = cp.multiply(y, a)
+    obj = cp.sum(a) - 0.5 * sum(cp.quad_over_lin(L.T @ u, g[k])
+                                for k, L in enumerate(_factors(Ks)))
+    cons = [y @ a == 0, a >= 0, a <= 1.0, cp.sum(g) == 1, g >= 1e-3]
+    value = cp.Problem(cp.Maximize(obj), cons).solve(solver="CLARABEL")
+    assert np.any(plain.weights <= 1e-3 + 1e-12)  # a weight at the floor
+    assert fast.gap <= 1e-6 * abs(fast.objective) and plain.gap <= 1e-6 * abs(plain.objective)
+    assert fast.objective == pytest.approx(plain.objective, rel=2e-6)
+    assert fast.objective == pytest.approx(value, rel=1e-4)
+    assert fast.n_iter <= plain.n_iter

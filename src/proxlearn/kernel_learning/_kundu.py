@@ -366,10 +366,11 @@ class EMKL(_MKLBased):
         Ks = np.stack([eg.K for eg in egs], axis=-1)
         track = _Tracker(self.tol)
         lip = 0.0
-        gamma = None
+        gamma = alpha = None
         for t in range(1, int(self.max_iter) + 1):
-            res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma)
-            gamma = res.weights
+            res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma,
+                                alpha0=alpha)
+            gamma, alpha = res.weights, res.alpha
             vals, grads = zip(*(loss(Ks[:, :, i] - Ss[:, :, i]) for i in range(m)),
                               strict=True)
             f = res.objective + self.rho * float(np.sum(vals))
@@ -454,14 +455,15 @@ class REKL(_MKLBased):
         Z = np.zeros((N, m))  # cumulative -sum eta g: mu_i = tau softmax(Z[:, i]) on keeps
         track = _Tracker(self.tol)
         lip = 0.0
-        gamma = None
+        gamma = alpha = None
         for t in range(1, int(self.max_iter) + 1):
             Zk = np.where(keeps, Z, -np.inf)
             W = np.exp(Zk - Zk.max(axis=0))
             mu = tau * W / W.sum(axis=0)
             Ks = np.stack([psd_from_eig(Vs[i], mu[:, i]) for i in range(m)], axis=-1)
-            res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma)
-            gamma = res.weights
+            res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma,
+                                alpha0=alpha)
+            gamma, alpha = res.weights, res.alpha
             vals, grads = zip(*(loss(mu[:, i] - lams[:, i]) for i in range(m)),
                               strict=True)
             f = res.objective + self.rho * float(np.sum(vals))

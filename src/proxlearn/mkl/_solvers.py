@@ -109,16 +109,23 @@ def _warn_stalled(name, rel_gap, tol):
                       ConvergenceWarning, stacklevel=3)
 
 
-def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7) -> MKLResult:
-    """SimpleMKL: reduced gradient on the simplex of kernel weights."""
+def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
+               alpha0=None) -> MKLResult:
+    """SimpleMKL: reduced gradient on the simplex of kernel weights.
+
+    Every SVM after the first is warm-started from the current ``alpha``
+    (:func:`svm_dual`); ``alpha0`` warm-starts the first.
+    """
     m = Ks.shape[2]
     d = np.full(m, 1.0 / m)
+    last = [alpha0]
 
     def solve(d):
-        sol = svm_dual(_combine(Ks, d), y, C, tol=svm_tol)
+        sol = svm_dual(_combine(Ks, d), y, C, tol=svm_tol, alpha0=last[0])
         return sol, _a(Ks, sol.alpha * y)
 
     sol, a = solve(d)
+    last[0] = sol.alpha
     history = []
     step = None  # projected-gradient step length, adapted when that step is used
     for t in range(1, int(max_iter) + 1):
@@ -159,21 +166,26 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7) -> MKLResu
                 return MKLResult(d, d, sol.alpha, sol.b, J, gap, t, history)
             step = float(np.abs(trial - d).max()) / max(float(np.abs(grad).max()), 1e-300)
         d, sol, a = trial, new, a_new
+        last[0] = sol.alpha
     gap = 0.5 * (a.max() - d @ a)
     _warn("simple_mkl", max_iter, gap / max(abs(sol.value), 1e-12))
     return MKLResult(d, d, sol.alpha, sol.b, sol.value, gap, int(max_iter), history)
 
 
-def lp_mkl(Ks, y, C=1.0, p=2.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7) -> MKLResult:
-    """Lp-MKL (``p > 1``) by alternating the SVM and the closed-form ``d``-step."""
+def lp_mkl(Ks, y, C=1.0, p=2.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
+           alpha0=None) -> MKLResult:
+    """Lp-MKL (``p > 1``) by alternating the SVM and the closed-form ``d``-step
+    (each SVM warm-started from the previous ``alpha``; ``alpha0`` for the first)."""
     p = float(p)
     m = Ks.shape[2]
     q = p / (p - 1.0)
     d = np.full(m, m ** (-1.0 / p))
     history = []
     best = None
+    sol = None
     for t in range(1, int(max_iter) + 1):
-        sol = svm_dual(_combine(Ks, d), y, C, tol=svm_tol)
+        sol = svm_dual(_combine(Ks, d), y, C, tol=svm_tol,
+                       alpha0=alpha0 if sol is None else sol.alpha)
         a = np.maximum(_a(Ks, sol.alpha * y), 0.0)
         J = sol.value
         gap = 0.5 * (np.linalg.norm(a, q) - d @ a)
@@ -216,9 +228,23 @@ def gamma_star(a, floor):
 
 
 def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
-                  gamma_floor=1e-3, gamma0=None) -> MKLResult:
+                  gamma_floor=1e-3, gamma0=None, alpha0=None,
+                  accelerate=True) -> MKLResult:
     """Kundu et al. eq. 10 by block ascent: an SVM on ``sum K_k / gamma_k``,
     then the exact maximiser over ``gamma`` (:func:`gamma_star`).
+
+    Each SVM is warm-started from the previous step's ``alpha`` (``alpha0``
+    and ``gamma0`` for the first: EMKL and REKL pass the previous outer
+    iteration's), which replaces libsvm by one bordered solve once the
+    support set settles (:func:`svm_dual`).
+
+    ``accelerate``: the block ascent is a fixed-point map ``gamma -> F(gamma)``
+    that converges linearly, slowly when a weight ``1/gamma_k`` grows (ratios
+    0.85-0.99 per step for 50 steps on a REKL problem); every second step is
+    replaced by a squared extrapolation (SQUAREM, Varadhan & Roland 2008) in
+    ``log gamma``, kept only if the SVM value ``h(gamma) = omega(K_gamma)``,
+    which the optimum maximises, does not fall. The certificate below holds for
+    any sequence of ``gamma``, so this changes the path, not the answer.
 
     ``gamma`` is kept ``>= gamma_floor`` (the digest's floor): a kernel the
     SVM cannot use drives its ``gamma_k`` to 0 and its weight ``1/gamma_k`` to
@@ -239,8 +265,18 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     gamma = gamma / gamma.sum()
     history = []
     lower, best, gap = -np.inf, None, np.inf
+    sol = None
+    chain = []  # (gamma, h(gamma)) of consecutive plain steps, for the extrapolation
+    fallback = None  # the plain step to take if an extrapolated point is rejected
     for t in range(1, int(max_iter) + 1):
-        sol = svm_dual(_combine(Ks, 1.0 / gamma), y, C, tol=svm_tol)
+        sol = svm_dual(_combine(Ks, 1.0 / gamma), y, C, tol=svm_tol,
+                       alpha0=alpha0 if sol is None else sol.alpha)
+        if fallback is not None:  # gamma was extrapolated: keep it only if h rose
+            if sol.value < fallback[1]:
+                gamma, chain = fallback[0], []
+                sol = svm_dual(_combine(Ks, 1.0 / gamma), y, C, tol=svm_tol,
+                               alpha0=sol.alpha)
+            fallback = None
         u = sol.alpha * y
         a = np.maximum(_a(Ks, u), 0.0)
         g_new = gamma_star(a, gamma_floor)
@@ -262,10 +298,34 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
                 "raise gamma_floor or tol).", ConvergenceWarning, stacklevel=2)
             g, s_ = best
             return MKLResult(g, 1.0 / g, s_.alpha, s_.b, lower, gap, t, history)
+        chain = (chain + [(gamma, sol.value)])[-2:]
         gamma = g_new
+        if accelerate and len(chain) == 2:
+            x_ext = _squarem(chain[0][0], chain[1][0], g_new, gamma_floor)
+            if x_ext is not None:
+                fallback, gamma, chain = (g_new, chain[1][1]), x_ext, []
     g, s_ = best
     _warn("nonsparse_mkl", max_iter, gap / max(abs(lower), 1e-12))
     return MKLResult(g, 1.0 / g, s_.alpha, s_.b, lower, gap, int(max_iter), history)
+
+
+def _squarem(g0, g1, g2, floor):
+    """SQUAREM's extrapolation (step ``-|r|/|v|``, at least the plain two steps)
+    from three consecutive iterates of the block ascent, in ``log gamma``,
+    mapped back onto ``{sum = 1, gamma >= floor}``; ``None`` when it would not
+    move beyond ``g2``."""
+    x0, x1, x2 = (np.log(np.maximum(g, 1e-300)) for g in (g0, g1, g2))
+    r = x1 - x0
+    v = x2 - 2.0 * x1 + x0
+    nv = float(np.linalg.norm(v))
+    if nv == 0.0 or not np.isfinite(nv):
+        return None
+    step = -float(np.linalg.norm(r)) / nv
+    if step >= -1.0:
+        return None
+    x = x0 - 2.0 * step * r + step**2 * v
+    x -= x.max()
+    return gamma_star(np.exp(2.0 * x), floor)  # gamma_k = max(floor, c exp(x_k))
 
 
 def uniform_mkl(Ks, y, C=1.0, *, svm_tol=1e-7) -> MKLResult:
