@@ -211,3 +211,27 @@ def test_kta_weights_are_alignf_and_find_the_target():
     est = KTASVC(spectrum=None).fit(Ks, y)
     np.testing.assert_allclose(est.weights_, alignf(Ks, np.outer(ypm, ypm), normalize="l1"))
     assert est.weights_[0] > 0.9
+
+
+def test_stack_operations_agree_across_memory_layouts_without_copying_the_stack():
+    """C-ordered, kernel-major and Fortran-ordered-kernel stacks (np.stack of BLAS
+    outputs) give the same combinations, inner products and quadratic forms, and the
+    F-ordered stack is read through a view, not copied."""
+    from proxlearn.mkl._bank import _flat, stack_combine, stack_inner, stack_quad
+
+    rng = np.random.default_rng(0)
+    mats = [rng.normal(size=(6, 6)) for _ in range(4)]
+    mats = [M + M.T for M in mats]
+    w, u, W = rng.normal(size=4), rng.normal(size=6), rng.normal(size=(6, 6))
+    ref_c = sum(w[t] * mats[t] for t in range(4))
+    ref_i = [np.sum(W * M) for M in mats]
+    ref_q = [u @ M @ u for M in mats]
+    layouts = {"C": np.stack(mats, -1),
+               "kernel-major": np.moveaxis(np.stack(mats, 0), 0, -1),
+               "F kernels": np.stack([np.asfortranarray(M) for M in mats], -1)}
+    for name, S in layouts.items():
+        np.testing.assert_allclose(stack_combine(S, w), ref_c, err_msg=name)
+        np.testing.assert_allclose(stack_inner(S, W), ref_i, err_msg=name)
+        np.testing.assert_allclose(stack_quad(S, u), ref_q, err_msg=name)
+        flat, _ = _flat(S)
+        assert np.shares_memory(flat, S), name

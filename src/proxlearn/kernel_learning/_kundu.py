@@ -280,8 +280,11 @@ class ESKL(_KunduBase):
         K = eg.K
         track = _Tracker(self.tol)
         lip = 0.0
+        sol = None
         for t in range(1, int(self.max_iter) + 1):
-            sol = svm_dual(K[:nl, :nl], y, self.C)
+            # warm start from the previous iterate's alpha (kept only if libsvm's own
+            # test passes on the new kernel; mkl/_svm_dual.py)
+            sol = svm_dual(K[:nl, :nl], y, self.C, alpha0=None if sol is None else sol.alpha)
             vals, grads = zip(*(loss(K - Ss[:, :, i]) for i in range(m)), strict=True)
             f = sol.value + self.rho * float(np.sum(vals))
             track.update(f, (K, sol))

@@ -107,12 +107,13 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
     else:
         mu = np.maximum(np.asarray(mu0, dtype=np.float64), 0.0)
 
-    def evaluate(mu):
+    def evaluate(mu, alpha0=None):
         A = stack_combine(Ks, mu)
         if not np.all(np.abs(A) <= MAX_INNER):  # also catches NaN
             return np.inf, None, None
         K2 = _exp_kernel(A)
-        sol = svm_dual(K2, y, C, tol=svm_tol)
+        # line-search trials are near the accepted point: warm-start from its alpha
+        sol = svm_dual(K2, y, C, tol=svm_tol, alpha0=alpha0)
         return sol.value + mu.sum(), sol, K2
 
     def gradient(sol, K2):
@@ -140,7 +141,7 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
         accepted = False
         for _ in range(40):  # Armijo backtracking on F along the projected path
             trial = np.maximum(mu - eta * g, 0.0)
-            F_t, sol_t, K2_t = evaluate(trial)
+            F_t, sol_t, K2_t = evaluate(trial, sol.alpha)
             if F_t <= F + _ARMIJO * (g @ (trial - mu)):
                 accepted = True
                 break
