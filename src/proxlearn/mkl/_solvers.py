@@ -268,20 +268,31 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     sol = None
     chain = []  # (gamma, h(gamma)) of consecutive plain steps, for the extrapolation
     fallback = None  # the plain step to take if an extrapolated point is rejected
+    cache = []  # the last two (gamma, sum K_k / gamma_k): a step's gradient kernel is
+    # the next step's SVM kernel, so each combination is formed once
+
+    def combined(g):
+        for g_c, K_c in cache:
+            if g_c is g:
+                return K_c
+        cache.append((g, _combine(Ks, 1.0 / g)))
+        del cache[:-2]
+        return cache[-1][1]
+
     for t in range(1, int(max_iter) + 1):
-        sol = svm_dual(_combine(Ks, 1.0 / gamma), y, C, tol=svm_tol,
+        sol = svm_dual(combined(gamma), y, C, tol=svm_tol,
                        alpha0=alpha0 if sol is None else sol.alpha)
         if fallback is not None:  # gamma was extrapolated: keep it only if h rose
             if sol.value < fallback[1]:
                 gamma, chain = fallback[0], []
-                sol = svm_dual(_combine(Ks, 1.0 / gamma), y, C, tol=svm_tol,
-                               alpha0=sol.alpha)
+                sol = svm_dual(combined(gamma), y, C, tol=svm_tol, alpha0=sol.alpha)
             fallback = None
         u = sol.alpha * y
         a = np.maximum(_a(Ks, u), 0.0)
         g_new = gamma_star(a, gamma_floor)
         phi = float(sol.alpha.sum() - 0.5 * np.sum(a / g_new))
-        grad = 1.0 - y * (_combine(Ks, 1.0 / g_new) @ u)
+        sv = np.flatnonzero(u)
+        grad = 1.0 - y * (combined(g_new)[:, sv] @ u[sv])
         upper = phi + box_knapsack_max(grad, y, C) - grad @ sol.alpha
         if phi > lower:
             lower, best = phi, (gamma, sol)  # (gamma used, its SVM): a consistent model
