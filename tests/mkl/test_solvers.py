@@ -327,3 +327,26 @@ def test_nonsparse_mkl_extrapolation_reaches_the_same_certified_optimum(seed):
     assert fast.objective == pytest.approx(plain.objective, rel=2e-6)
     assert fast.objective == pytest.approx(value, rel=1e-4)
     assert fast.n_iter <= plain.n_iter
+
+
+def test_warm_start_is_tried_only_when_the_cost_model_expects_a_gain(monkeypatch):
+    """An SVMDual passed as alpha0 carries libsvm's work on its chain: a solve that
+    took libsvm no work is not worth an active-set attempt (libsvm runs), one that
+    took it a million iterations is; both give the SVM of the new kernel."""
+    import dataclasses
+
+    import proxlearn.mkl._svm_dual as sd
+
+    Ks, y = _problem(n=60, seed=1)
+    K0 = Ks[:, :, :3] @ np.array([0.5, 0.3, 0.2])
+    K1 = Ks[:, :, :3] @ np.array([0.49, 0.31, 0.2])
+    prev = svm_dual(K0, y, 1.0)
+    assert 0 < prev.smo_work < np.inf  # n x libsvm's iterations
+    calls = []
+    real = sd.libsvm_fit
+    monkeypatch.setattr(sd, "libsvm_fit", lambda *a, **k: calls.append(1) or real(*a, **k))
+    cheap = sd.svm_dual(K1, y, 1.0, alpha0=dataclasses.replace(prev, smo_work=0.0))
+    assert calls == [1]
+    costly = sd.svm_dual(K1, y, 1.0, alpha0=dataclasses.replace(prev, smo_work=60e6))
+    assert calls == [1] and costly.smo_work == 60e6  # warm, and the work is inherited
+    assert costly.value == pytest.approx(cheap.value, rel=1e-7)

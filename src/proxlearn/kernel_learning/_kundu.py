@@ -284,7 +284,7 @@ class ESKL(_KunduBase):
         for t in range(1, int(self.max_iter) + 1):
             # warm start from the previous iterate's alpha (kept only if libsvm's own
             # test passes on the new kernel; mkl/_svm_dual.py)
-            sol = svm_dual(K[:nl, :nl], y, self.C, alpha0=None if sol is None else sol.alpha)
+            sol = svm_dual(K[:nl, :nl], y, self.C, alpha0=sol)
             vals, grads = zip(*(loss(K - Ss[:, :, i]) for i in range(m)), strict=True)
             f = sol.value + self.rho * float(np.sum(vals))
             track.update(f, (K, sol))

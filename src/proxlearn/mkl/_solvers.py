@@ -125,7 +125,7 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
         return sol, _a(Ks, sol.alpha * y)
 
     sol, a = solve(d)
-    last[0] = sol.alpha
+    last[0] = sol
     history = []
     step = None  # projected-gradient step length, adapted when that step is used
     for t in range(1, int(max_iter) + 1):
@@ -166,7 +166,7 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
                 return MKLResult(d, d, sol.alpha, sol.b, J, gap, t, history)
             step = float(np.abs(trial - d).max()) / max(float(np.abs(grad).max()), 1e-300)
         d, sol, a = trial, new, a_new
-        last[0] = sol.alpha
+        last[0] = sol
     gap = 0.5 * (a.max() - d @ a)
     _warn("simple_mkl", max_iter, gap / max(abs(sol.value), 1e-12))
     return MKLResult(d, d, sol.alpha, sol.b, sol.value, gap, int(max_iter), history)
@@ -185,7 +185,7 @@ def lp_mkl(Ks, y, C=1.0, p=2.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     sol = None
     for t in range(1, int(max_iter) + 1):
         sol = svm_dual(_combine(Ks, d), y, C, tol=svm_tol,
-                       alpha0=alpha0 if sol is None else sol.alpha)
+                       alpha0=alpha0 if sol is None else sol)
         a = np.maximum(_a(Ks, sol.alpha * y), 0.0)
         J = sol.value
         gap = 0.5 * (np.linalg.norm(a, q) - d @ a)
@@ -281,11 +281,11 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
 
     for t in range(1, int(max_iter) + 1):
         sol = svm_dual(combined(gamma), y, C, tol=svm_tol,
-                       alpha0=alpha0 if sol is None else sol.alpha)
+                       alpha0=alpha0 if sol is None else sol)
         if fallback is not None:  # gamma was extrapolated: keep it only if h rose
             if sol.value < fallback[1]:
                 gamma, chain = fallback[0], []
-                sol = svm_dual(combined(gamma), y, C, tol=svm_tol, alpha0=sol.alpha)
+                sol = svm_dual(combined(gamma), y, C, tol=svm_tol, alpha0=sol)
             fallback = None
         u = sol.alpha * y
         a = np.maximum(_a(Ks, u), 0.0)

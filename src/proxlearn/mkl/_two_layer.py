@@ -141,7 +141,7 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
         accepted = False
         for _ in range(40):  # Armijo backtracking on F along the projected path
             trial = np.maximum(mu - eta * g, 0.0)
-            F_t, sol_t, K2_t = evaluate(trial, sol.alpha)
+            F_t, sol_t, K2_t = evaluate(trial, sol)
             if F_t <= F + _ARMIJO * (g @ (trial - mu)):
                 accepted = True
                 break
