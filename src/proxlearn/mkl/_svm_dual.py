@@ -58,9 +58,15 @@ SMO_SECONDS = 8e-9
 LDL_FLOPS = 2e9
 
 
-def _warm_start_pays(n, n_free, n_sv, smo_work):
-    warm = 2.5 * (n_free**3 / (3.0 * LDL_FLOPS) + n * n_sv / 1e9 + 2.5e-4)
-    return warm < SMO_SECONDS * smo_work
+def _warm_start_rounds(n, n_free, n_sv, smo_work):
+    """Rounds of the active-set solve worth spending: 0 unless 2.5 rounds are
+    expected to cost less than libsvm, and no more than libsvm's expected time
+    (a failed attempt then costs at most one libsvm solve extra)."""
+    per_round = n_free**3 / (3.0 * LDL_FLOPS) + n * n_sv / 1e9 + 2.5e-4
+    budget = SMO_SECONDS * smo_work
+    if 2.5 * per_round >= budget:
+        return 0
+    return int(min(MAX_ACTIVE_SET_ROUNDS, budget // per_round))
 
 
 #: SMO iterations after which libsvm is stopped and re-run at its default
@@ -180,10 +186,10 @@ def svm_dual(K, y, C, *, tol=1e-7, alpha0=None) -> SVMDual:
             work, alpha0 = alpha0.smo_work, alpha0.alpha
             n_sv = int(np.count_nonzero(alpha0))
             n_free = n_sv - int(np.count_nonzero(alpha0 >= float(C) * (1.0 - 1e-10)))
-            attempt = _warm_start_pays(y.size, n_free, n_sv, work)
+            rounds = _warm_start_rounds(y.size, n_free, n_sv, work)
         else:
-            work, attempt = float("inf"), True
-        warm = _active_set_solution(K, y, C, alpha0, tol) if attempt else None
+            work, rounds = float("inf"), MAX_ACTIVE_SET_ROUNDS
+        warm = _active_set_solution(K, y, C, alpha0, tol, rounds) if rounds else None
         if warm is not None:
             warm.smo_work = work
             return warm
