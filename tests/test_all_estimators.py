@@ -31,9 +31,10 @@ PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning",
 NOT_FIT_S_Y = {
     # fit(K11, K_aux): a known kernel block and an auxiliary kernel, no labels
     "KernelCompleter": "tests/kernel_learning/test_completion_conic.py",
-    # fit(X) on features: the kernel bank, and 2LMKL-Inf (its new kernels need features)
+    # fit(X) on features: the kernel bank, 2LMKL-Inf and IKL (their new kernels need features)
     "KernelBank": "tests/mkl/test_bank.py",
     "TwoLayerMKLInf": "tests/mkl/test_two_layer.py",
+    "IKL": "tests/mkl/test_ikl.py",
     "ArcCosineSVC": "tests/mkl/test_arccos.py",
     # fit(X, constraints): a kernel over the given points from pairwise side information
     "SimpleNPKL": "tests/kernel_learning/test_npkl.py",

@@ -85,8 +85,8 @@ def test_competition_ranks_and_zhuang_claims_on_a_small_study():
                         ["svm-rbf", "mkm", "2lmkl-inf", "kpca-gaussian"], proto)
     claims = dict(_zhuang_claims({"zhuang2011-mkl": {"_study": res}}))
     # the ranking needs every MKL method: not all were run here
-    assert claims["Table 4.2: 2LMKL-Inf has the best average rank among the MKL methods (IKL, "
-                  "not implemented, left out of the ranking)"] == "not run"
+    assert claims["Table 4.2: 2LMKL-Inf has the best average rank among the MKL methods (IKL "
+                  "left out of the ranking: no cells)"] == "not run"
     verdict = claims["Table 4.2: 2LMKL-Inf beats the tuned single-RBF SVM on most sets "
                      "(thesis: 8 of 16)"]
     assert verdict.split(" (")[0] in ("holds", "does NOT hold") and "over 1 sets" in verdict

@@ -13,12 +13,16 @@ also accepts a list of matrices).
   :func:`lp_mkl` (Lp-MKL), :func:`nonsparse_mkl` (Kundu et al. 2010 eq. 10),
   :func:`uniform_mkl`; and the classifiers :class:`SimpleMKL`, :class:`LpMKL`,
   :class:`NonSparseMKL`, :class:`AverageKernelSVC` on ``(n, n, m)`` similarities.
+* Zhuang (2011) ch. 4-5 on features: :class:`KernelBank`, :class:`TwoLayerMKL`,
+  :class:`TwoLayerMKLInf`, :class:`IKL` (infinite kernel learning), :class:`GMKL`,
+  :class:`ArcCosineSVC`, :class:`KTASVC`, :class:`UMKL`.
 """
 
 from ._arccos import ArcCosineSVC, arccos_kernel
 from ._bank import DEFAULT_DEGREES, DEFAULT_WIDTHS, KernelBank, LazyKernelStack
 from ._classifiers import KTASVC, AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
 from ._input import check_multi_similarity, check_multi_test
+from ._ikl import IKL
 from ._gmkl import GMKL, GMKLResult, gmkl, gmkl_gradient, product_gaussian_kernel
 from ._kta import alignf, check_kernel_stack
 from ._solvers import MKLResult, lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
@@ -30,6 +34,7 @@ __all__ = [
     "ArcCosineSVC",
     "GMKL",
     "GMKLResult",
+    "IKL",
     "arccos_kernel",
     "gmkl",
     "gmkl_gradient",

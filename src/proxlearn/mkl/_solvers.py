@@ -110,14 +110,19 @@ def _warn_stalled(name, rel_gap, tol):
 
 
 def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
-               alpha0=None) -> MKLResult:
+               alpha0=None, d0=None) -> MKLResult:
     """SimpleMKL: reduced gradient on the simplex of kernel weights.
 
     Every SVM after the first is warm-started from the current ``alpha``
-    (:func:`svm_dual`); ``alpha0`` warm-starts the first.
+    (:func:`svm_dual`); ``alpha0`` warm-starts the first. ``d0``: start weights
+    (nonnegative, normalised to sum 1; default uniform).
     """
     m = Ks.shape[2]
     d = np.full(m, 1.0 / m)
+    if d0 is not None:
+        d0 = np.maximum(np.asarray(d0, dtype=np.float64).ravel(), 0.0)
+        if d0.size == m and d0.sum() > 0:
+            d = d0 / d0.sum()
     last = [alpha0]
 
     def solve(d):

@@ -226,44 +226,35 @@ def _gauss(D2, sigma, n_train):
     return np.exp(D2 * (-0.5 / sigma**2)) / n_train  # unit trace on the training samples
 
 
-class TwoLayerMKLInf(_BaseMKL):
-    """2LMKL with inner Gaussian kernels added one per outer round (Protocol 3).
+def _sq_dists(A, B, feature=None):
+    """Squared distances between the rows of ``A`` and ``B`` (standardised
+    features), on all features or on one."""
+    if feature is not None:
+        return np.subtract.outer(A[:, feature], B[:, feature]) ** 2
+    return np.maximum((A * A).sum(1)[:, None] + (B * B).sum(1)[None] - 2.0 * A @ B.T, 0.0)
 
-    Starts from ``bank``'s kernels on all features (Zhuang: the 10 Gaussian
-    widths and 3 polynomial degrees, ``KernelBank(per_feature=False)``), runs
-    :class:`TwoLayerMKL`'s Protocol 2, then searches the Gaussian width whose
-    kernel (on all standardised features, unit training trace) is most worth
-    adding (module docstring), adds it with ``mu = 0`` and repeats until no
-    width qualifies or ``max_kernels`` were added. Features only (the new
-    kernels are computed from them): ``fit(X, y)`` with ``X`` of shape
-    ``(n, d)``.
 
-    Parameters
-    ----------
-    C : float, default=1.0
-    bank : KernelBank or None, default=None
-        ``None``: ``KernelBank(per_feature=False)``.
-    criterion : {"gradient", "thesis"}, default="gradient"
-    max_kernels : int, default=10
-        Most kernels added (the thesis gives no limit).
-    tol, max_iter : as :class:`TwoLayerMKL` (per Protocol-2 run).
+def best_gaussian(h, grid=None):
+    """``(sigma, h(sigma))`` maximising ``h`` over Gaussian widths: a log grid of 41
+    values in ``[2^-5, 2^8]`` refined by a bounded 1-D search in ``log sigma``
+    around the grid's best point (a local search only: the grid decides the basin)."""
+    grid = 2.0 ** np.linspace(-5, 8, 41) if grid is None else grid
+    vals = np.array([h(s) for s in grid])
+    k = int(np.argmax(vals))
+    lo, hi = np.log2(grid[max(k - 1, 0)]), np.log2(grid[min(k + 1, len(grid) - 1)])
+    opt = scipy.optimize.minimize_scalar(lambda t: -h(2.0**t), bounds=(lo, hi),
+                                         method="bounded")
+    return (float(2.0 ** opt.x), float(-opt.fun)) if -opt.fun > vals[k] else \
+        (float(grid[k]), float(vals[k]))
 
-    Attributes
-    ----------
-    added_widths_ : list of float (per pair of classes for several classes)
-        The ``sigma`` of the Gaussians added, in order.
-    weights_, objective_, objective_history_ (``F`` after each outer round),
-    coef_, intercept_, classes_, bank_, n_kernels_ (per pair: ``m0 +`` added).
-    """
 
-    def __init__(self, C=1.0, *, bank=None, criterion="gradient", max_kernels=10, tol=1e-4,
-                 max_iter=50):
-        self.C = C
-        self.bank = bank
-        self.criterion = criterion
-        self.max_kernels = max_kernels
-        self.tol = tol
-        self.max_iter = max_iter
+class _AddedGaussians(_BaseMKL):
+    """Shared machinery of the estimators that add Gaussian kernels to a bank's
+    kernels during the fit (:class:`TwoLayerMKLInf`, :class:`~proxlearn.mkl.IKL`):
+    features in, one-vs-one pairs, and test kernels with the added Gaussians
+    (``res.widths`` and ``res.features`` per pair; ``features`` ``None`` means
+    all features). Subclasses give ``_solve(Ks, y_pm, idx)`` and ``_outer``, the
+    map from the combined base kernels to the SVM's kernel."""
 
     spectrum = None
 
@@ -273,9 +264,11 @@ class TwoLayerMKLInf(_BaseMKL):
         tags.input_tags.sparse = True  # features: densified
         return tags
 
-    def _check_params(self):
-        super()._check_params()
-        check_option(self.criterion, "criterion", {"gradient", "thesis"})
+    @staticmethod
+    def _outer(A):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _check_max_kernels(self):
         if (isinstance(self.max_kernels, bool) or not isinstance(self.max_kernels, numbers.Integral)
                 or self.max_kernels < 0):
             raise InvalidParameterError(
@@ -289,67 +282,8 @@ class TwoLayerMKLInf(_BaseMKL):
         if not isinstance(Ks, np.ndarray):
             Ks = Ks.toarray()
         Z = self.bank_.Z_
-        sq = (Z * Z).sum(1)
-        self._D2 = np.maximum(sq[:, None] + sq[None] - 2.0 * Z @ Z.T, 0.0)
+        self._D2 = _sq_dists(Z, Z)
         return Ks
-
-    def _test_kernels(self, X_test):
-        check_is_fitted(self, "coef_")
-        T = self.bank_.stack(X_test)
-        if not isinstance(T, np.ndarray):
-            T = T.toarray()
-        Zt = self.bank_.standardized(X_test)
-        Z = self.bank_.Z_
-        D2 = np.maximum((Zt * Zt).sum(1)[:, None] + (Z * Z).sum(1)[None] - 2.0 * Zt @ Z.T, 0.0)
-        return T, D2
-
-    def _solve(self, Ks, y_pm, idx=None):
-        n = Ks.shape[0]
-        D2 = self._D2 if idx is None else self._D2[np.ix_(idx, idx)]
-        n_train = self.bank_.n_train_
-        widths, history = [], []
-        res = two_layer_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter)
-        history.append(res.objective)
-        steps = max(res.n_iter, 1)
-        grid = 2.0 ** np.linspace(-5, 8, 41)
-        for _ in range(int(self.max_kernels)):
-            u = res.alpha * y_pm
-            sv = np.flatnonzero(u)
-            if sv.size == 0:
-                break
-            K2 = _exp_kernel(stack_combine(Ks, res.kernel_weights))
-            U = np.outer(u[sv], u[sv])
-            D2s = D2[np.ix_(sv, sv)]
-            if self.criterion == "gradient":
-                UK2 = U * K2[np.ix_(sv, sv)]
-
-                def h(s, UK2=UK2, D2s=D2s):
-                    return 0.5 * np.vdot(UK2, _gauss(D2s, s, n_train))
-
-                threshold = 1.0
-            else:
-                def h(s, U=U, D2s=D2s):
-                    return 0.5 * np.vdot(U, np.exp(_gauss(D2s, s, n_train)))
-
-                threshold = 0.5 * u @ K2 @ u - res.alpha.sum() - res.kernel_weights.sum()
-            vals = np.array([h(s) for s in grid])
-            k = int(np.argmax(vals))
-            lo, hi = np.log2(grid[max(k - 1, 0)]), np.log2(grid[min(k + 1, len(grid) - 1)])
-            opt = scipy.optimize.minimize_scalar(lambda t: -h(2.0**t), bounds=(lo, hi),
-                                                 method="bounded")
-            s_best, h_best = (2.0 ** opt.x, -opt.fun) if -opt.fun > vals[k] else (grid[k], vals[k])
-            if h_best <= threshold * (1.0 + self.tol):
-                break
-            widths.append(float(s_best))
-            Ks = np.concatenate([Ks, _gauss(D2, s_best, n_train)[:, :, None]], axis=2)
-            mu0 = np.append(res.kernel_weights, 0.0)
-            res = two_layer_mkl(Ks, y_pm, self.C, mu0=mu0, tol=self.tol, max_iter=self.max_iter)
-            history.append(res.objective)
-            steps += res.n_iter
-        res.history = [{"objective": f} for f in history]
-        res.widths = widths
-        res.n_iter = steps
-        return res
 
     def fit(self, X, y):
         self._check_params()
@@ -378,26 +312,128 @@ class TwoLayerMKLInf(_BaseMKL):
         self.coef_ = np.array(self._uw)
         self.weights_ = pick([r.kernel_weights for r in self.results_])
         self.added_widths_ = pick([r.widths for r in self.results_])
+        self.added_features_ = pick([r.features for r in self.results_])
         self.objective_ = pick([r.objective for r in self.results_])
         self.objective_history_ = pick([[h["objective"] for h in r.history]
                                         for r in self.results_])
         self.n_kernels_ = pick([r.kernel_weights.size for r in self.results_])
-        self.n_iter_ = pick([r.n_iter for r in self.results_])  # 2LMKL steps, summed
+        self.n_iter_ = pick([r.n_iter for r in self.results_])
         self.n_features_in_ = self.bank_.n_features_in_
         self.n_train_ = n
         return self
 
     def _raw(self, X_test):
-        T, D2 = self._test_kernels(X_test)
-        raw = np.tile(self.intercept_, (T.shape[0], 1))
+        check_is_fitted(self, "coef_")
+        T = self.bank_.stack(X_test)
+        if not isinstance(T, np.ndarray):
+            T = T.toarray()
+        Zt = self.bank_.standardized(X_test)
+        Z = self.bank_.Z_
         n_train = self.bank_.n_train_
+        raw = np.tile(self.intercept_, (T.shape[0], 1))
+        D2 = {}
         for k, (u, res) in enumerate(zip(self._uw, self.results_)):
             sv = np.flatnonzero(u)
             if not sv.size:
                 continue
             m0 = T.shape[2]
             A = T[:, sv] @ res.kernel_weights[:m0]
-            for j, s in enumerate(res.widths):
-                A += res.kernel_weights[m0 + j] * _gauss(D2[:, sv], s, n_train)
-            raw[:, k] += _exp_kernel(A) @ u[sv]
+            for j, (f, s) in enumerate(zip(res.features, res.widths)):
+                if f not in D2:
+                    D2[f] = _sq_dists(Zt, Z, f)
+                A += res.kernel_weights[m0 + j] * _gauss(D2[f][:, sv], s, n_train)
+            raw[:, k] += self._outer(A) @ u[sv]
         return raw
+
+
+class TwoLayerMKLInf(_AddedGaussians):
+    """2LMKL with inner Gaussian kernels added one per outer round (Protocol 3).
+
+    Starts from ``bank``'s kernels on all features (Zhuang: the 10 Gaussian
+    widths and 3 polynomial degrees, ``KernelBank(per_feature=False)``), runs
+    :class:`TwoLayerMKL`'s Protocol 2, then searches the Gaussian width whose
+    kernel (on all standardised features, unit training trace) is most worth
+    adding (module docstring), adds it with ``mu = 0`` and repeats until no
+    width qualifies or ``max_kernels`` were added. Features only (the new
+    kernels are computed from them): ``fit(X, y)`` with ``X`` of shape
+    ``(n, d)``.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+    bank : KernelBank or None, default=None
+        ``None``: ``KernelBank(per_feature=False)``.
+    criterion : {"gradient", "thesis"}, default="gradient"
+    max_kernels : int, default=10
+        Most kernels added (the thesis gives no limit).
+    tol, max_iter : as :class:`TwoLayerMKL` (per Protocol-2 run).
+
+    Attributes
+    ----------
+    added_widths_ : list of float (per pair of classes for several classes)
+        The ``sigma`` of the Gaussians added, in order.
+    added_features_ : list (per pair of classes for several classes)
+        ``None`` for each added kernel (all features; the attribute is shared
+        with :class:`~proxlearn.mkl.IKL`, which also adds single-feature kernels).
+    weights_, objective_, objective_history_ (``F`` after each outer round),
+    coef_, intercept_, classes_, bank_, n_kernels_ (per pair: ``m0 +`` added).
+    """
+
+    def __init__(self, C=1.0, *, bank=None, criterion="gradient", max_kernels=10, tol=1e-4,
+                 max_iter=50):
+        self.C = C
+        self.bank = bank
+        self.criterion = criterion
+        self.max_kernels = max_kernels
+        self.tol = tol
+        self.max_iter = max_iter
+
+    _outer = staticmethod(_exp_kernel)
+
+    def _check_params(self):
+        super()._check_params()
+        check_option(self.criterion, "criterion", {"gradient", "thesis"})
+        self._check_max_kernels()
+
+    def _solve(self, Ks, y_pm, idx=None):
+        n = Ks.shape[0]
+        D2 = self._D2 if idx is None else self._D2[np.ix_(idx, idx)]
+        n_train = self.bank_.n_train_
+        widths, history = [], []
+        res = two_layer_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter)
+        history.append(res.objective)
+        steps = max(res.n_iter, 1)
+        for _ in range(int(self.max_kernels)):
+            u = res.alpha * y_pm
+            sv = np.flatnonzero(u)
+            if sv.size == 0:
+                break
+            K2 = _exp_kernel(stack_combine(Ks, res.kernel_weights))
+            U = np.outer(u[sv], u[sv])
+            D2s = D2[np.ix_(sv, sv)]
+            if self.criterion == "gradient":
+                UK2 = U * K2[np.ix_(sv, sv)]
+
+                def h(s, UK2=UK2, D2s=D2s):
+                    return 0.5 * np.vdot(UK2, _gauss(D2s, s, n_train))
+
+                threshold = 1.0
+            else:
+                def h(s, U=U, D2s=D2s):
+                    return 0.5 * np.vdot(U, np.exp(_gauss(D2s, s, n_train)))
+
+                threshold = 0.5 * u @ K2 @ u - res.alpha.sum() - res.kernel_weights.sum()
+            s_best, h_best = best_gaussian(h)
+            if h_best <= threshold * (1.0 + self.tol):
+                break
+            widths.append(float(s_best))
+            Ks = np.concatenate([Ks, _gauss(D2, s_best, n_train)[:, :, None]], axis=2)
+            mu0 = np.append(res.kernel_weights, 0.0)
+            res = two_layer_mkl(Ks, y_pm, self.C, mu0=mu0, tol=self.tol, max_iter=self.max_iter)
+            history.append(res.objective)
+            steps += res.n_iter
+        res.history = [{"objective": f} for f in history]
+        res.widths = widths
+        res.features = [None] * len(widths)
+        res.n_iter = steps  # 2LMKL steps, summed
+        return res

@@ -205,7 +205,7 @@ SECTIONS: tuple[Section, ...] = (
         "{0.01, ..., 100}; base kernels: proxlearn.mkl.KernelBank (13 per feature set, "
         "z-scored, unit trace; the polynomial offset 1 and the 2 sigma^2 width convention are "
         "our readings). Methods and the choices the thesis leaves open: "
-        "study._methods_zhuang_mkl. IKL is not implemented. Titanic, Thyroid and FlareSolar "
+        "study._methods_zhuang_mkl. IKL (mkl.IKL) is run where its cells exist. Titanic, Thyroid and FlareSolar "
         "(Raetsch's realisations) are not available; Banana, Ringnorm and Waveform are "
         "generated (datasets._features), so those rows compare different samples of the "
         "same distributions at best. Adult a1a is listed but not run in this round (cost: "
