@@ -340,12 +340,12 @@ def _flat(Ks):
     LAPACK/BLAS outputs) in F order, without the copy of the whole stack that a
     C-order ``reshape`` makes there (it was half of REKL's time at n = 200)."""
     n_r, n_c, m = Ks.shape
-    for order in ("C", "F"):
-        try:
-            return Ks.reshape(n_r * n_c, m, order=order, copy=False), order
-        except ValueError:
-            continue
-    return Ks.reshape(n_r * n_c, m), "C"
+    s_r, s_c, _ = Ks.strides
+    if n_r == 1 or s_r == n_c * s_c:  # rows then columns contiguous: a C-order view
+        return Ks.reshape(n_r * n_c, m), "C"
+    if n_c == 1 or s_c == n_r * s_r:  # columns then rows: an F-order view
+        return Ks.reshape(n_r * n_c, m, order="F"), "F"
+    return Ks.reshape(n_r * n_c, m), "C"  # any other layout: a copy
 
 
 def _kernel_major(Ks):

@@ -56,6 +56,8 @@ class SVMDual:
 #: 0.4 ms) takes it. Only the speed depends on this, never the answer.
 SMO_SECONDS = 8e-9
 LDL_FLOPS = 2e9
+#: Active-set corrections tried from a warm start before libsvm takes over.
+MAX_ACTIVE_SET_ROUNDS = 10
 
 
 def _warm_start_rounds(n, n_free, n_sv, smo_work):
@@ -113,10 +115,6 @@ def _bordered_solve(K, y, F, B, C):
     if info != 0 or not np.all(np.isfinite(sol)):
         return None
     return sol
-
-
-#: Active-set corrections tried from a warm start before libsvm takes over.
-MAX_ACTIVE_SET_ROUNDS = 10
 
 
 def _active_set_solution(K, y, C, alpha0, tol, max_rounds=MAX_ACTIVE_SET_ROUNDS):
