@@ -396,7 +396,6 @@ class TwoLayerMKLInf(_AddedGaussians):
         self._check_max_kernels()
 
     def _solve(self, Ks, y_pm, idx=None):
-        n = Ks.shape[0]
         D2 = self._D2 if idx is None else self._D2[np.ix_(idx, idx)]
         n_train = self.bank_.n_train_
         widths, history = [], []
