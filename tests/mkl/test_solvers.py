@@ -313,8 +313,9 @@ def test_nonsparse_mkl_extrapolation_reaches_the_same_certified_optimum(seed):
     rng = np.random.default_rng(seed)
     R = rng.normal(size=(36, 3))
     Ks = np.concatenate([Ks[:, :, :3], (12.0 * R @ R.T)[:, :, None]], axis=-1)
-    plain = nonsparse_mkl(Ks, y, 1.0, tol=1e-6, accelerate=False, max_iter=2000)
-    fast = nonsparse_mkl(Ks, y, 1.0, tol=1e-6)
+    plain = nonsparse_mkl(Ks, y, 1.0, tol=1e-6, accelerate=False, newton=False,
+                          max_iter=2000)
+    fast = nonsparse_mkl(Ks, y, 1.0, tol=1e-6, newton=False)
     # eq. 10 over {gamma in simplex, gamma >= floor}, the problem the solver certifies
     a, g = cp.Variable(36), cp.Variable(4)
     u = cp.multiply(y, a)

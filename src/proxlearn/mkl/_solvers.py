@@ -44,7 +44,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ._bank import stack_combine, stack_quad
-from ._svm_dual import box_knapsack_max, svm_dual
+from ._eq10_newton import newton_eq10
+from ._svm_dual import SVMDual, box_knapsack_max, svm_dual
 
 __all__ = ["MKLResult", "gamma_star", "lp_mkl", "nonsparse_mkl", "simple_mkl", "uniform_mkl"]
 
@@ -234,7 +235,7 @@ def gamma_star(a, floor):
 
 def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
                   gamma_floor=1e-3, gamma0=None, alpha0=None,
-                  accelerate=True) -> MKLResult:
+                  accelerate=True, newton=True) -> MKLResult:
     """Kundu et al. eq. 10 by block ascent: an SVM on ``sum K_k / gamma_k``,
     then the exact maximiser over ``gamma`` (:func:`gamma_star`).
 
@@ -250,6 +251,12 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     ``log gamma``, kept only if the SVM value ``h(gamma) = omega(K_gamma)``,
     which the optimum maximises, does not fall. The certificate below holds for
     any sequence of ``gamma``, so this changes the path, not the answer.
+
+    ``newton``: after the first SVM, try Newton's method on the joint problem from
+    that SVM's active set (:func:`proxlearn.mkl._eq10_newton.newton_eq10`, dense
+    stacks): quadratic instead of linear convergence, kept only when the result is
+    the SVM (libsvm's test at ``svm_tol``) of the kernel its own ``gamma``
+    defines; else the block ascent runs from where it was.
 
     ``gamma`` is kept ``>= gamma_floor`` (the digest's floor): a kernel the
     SVM cannot use drives its ``gamma_k`` to 0 and its weight ``1/gamma_k`` to
@@ -292,6 +299,12 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
                 gamma, chain = fallback[0], []
                 sol = svm_dual(combined(gamma), y, C, tol=svm_tol, alpha0=sol)
             fallback = None
+        if newton and t == 1:
+            jump = newton_eq10(Ks, y, C, sol.alpha, floor=gamma_floor, tol=svm_tol)
+            if jump is not None:
+                gamma = jump.gamma
+                sol = SVMDual(alpha=jump.alpha, b=jump.b, value=jump.value,
+                              smo_work=sol.smo_work)
         u = sol.alpha * y
         a = np.maximum(_a(Ks, u), 0.0)
         g_new = gamma_star(a, gamma_floor)

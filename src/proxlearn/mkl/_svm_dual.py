@@ -158,13 +158,18 @@ def _active_set_solution(K, y, C, alpha0, tol, max_rounds=MAX_ACTIVE_SET_ROUNDS)
         if kkt_violation(K, y, C, alpha, Ku=Ku) <= tol:
             return SVMDual(alpha=alpha, b=float(sol[-1]),
                            value=float(alpha.sum() - 0.5 * u @ Ku))
-        margin = y * (Ku + sol[-1])
-        wrong = (~free & ~upper & (margin < 1.0 - tol)) | (upper & (margin > 1.0 + tol))
-        if not wrong.any():
+        if not _free_violators(free, upper, y * (Ku + sol[-1]), tol):
             return None
-        free |= wrong
-        upper &= ~wrong
     return None
+
+
+def _free_violators(free, upper, margin, tol):
+    """Free (in place) the bounded points whose margin ``y_i f(x_i)`` violates
+    their KKT condition by more than ``tol``; ``False`` when there is none."""
+    wrong = (~free & ~upper & (margin < 1.0 - tol)) | (upper & (margin > 1.0 + tol))
+    free |= wrong
+    upper &= ~wrong
+    return bool(wrong.any())
 
 
 def svm_dual(K, y, C, *, tol=1e-7, alpha0=None) -> SVMDual:

@@ -1,0 +1,115 @@
+"""Newton's method for Kundu et al. eq. 10 (mkl._eq10_newton): what it returns is the
+certified joint optimum, the same the block ascent and cvxpy reach."""
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from proxlearn.mkl import box_knapsack_max, nonsparse_mkl, svm_dual
+from proxlearn.mkl import _solvers
+from proxlearn.mkl._eq10_newton import newton_eq10
+from proxlearn.mkl._solvers import gamma_star
+from proxlearn.mkl._svm_dual import kkt_violation
+
+
+def _problem(n=40, seed=0, useless=False):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 5))
+    y = np.where(X[:, 0] + 0.7 * rng.normal(size=n) > 0, 1.0, -1.0)
+    d2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    Ks = [np.exp(-d2 / s) for s in (1.0, 5.0, 25.0)]
+    if useless:  # a large kernel unrelated to y: its weight 1/gamma runs to the floor
+        R = rng.normal(size=(n, 3))
+        Ks.append(12.0 * R @ R.T)
+    return np.stack(Ks, -1), y
+
+
+def _cvx_eq10(Ks, y, C, floor):
+    """Eq. 10 over {gamma in simplex, gamma >= floor} (the problem certified)."""
+    n, _, m = Ks.shape
+    a, g = cp.Variable(n), cp.Variable(m)
+    u = cp.multiply(y, a)
+    Ls = []
+    for k in range(m):
+        lam, V = np.linalg.eigh(Ks[:, :, k])
+        Ls.append(V * np.sqrt(np.maximum(lam, 0.0)))
+    obj = cp.sum(a) - 0.5 * sum(cp.quad_over_lin(L.T @ u, g[k]) for k, L in enumerate(Ls))
+    cons = [y @ a == 0, a >= 0, a <= C, cp.sum(g) == 1, g >= floor]
+    return cp.Problem(cp.Maximize(obj), cons).solve(solver="CLARABEL")
+
+
+def _check_certified(Ks, y, C, floor, tol, r):
+    """The result is the SVM (libsvm's test) of the kernel its own gamma defines."""
+    u = r.alpha * y
+    a = np.einsum("i,ijk,j->k", u, Ks, u)
+    np.testing.assert_allclose(r.gamma, gamma_star(a, floor), rtol=1e-9, atol=1e-15)
+    K = Ks @ (1.0 / r.gamma)
+    assert kkt_violation(K, y, C, r.alpha) <= tol * (1.0 + 1e-6)
+    assert abs(r.alpha @ y) <= 1e-9 * C and r.alpha.min() >= 0 and r.alpha.max() <= C
+    assert r.value == pytest.approx(r.alpha.sum() - 0.5 * u @ K @ u, rel=1e-9)
+    return K
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("useless", [False, True])
+def test_newton_from_another_gammas_svm_reaches_the_cvxpy_optimum(seed, useless):
+    Ks, y = _problem(seed=seed, useless=useless)
+    m = Ks.shape[2]
+    start = svm_dual(Ks @ np.full(m, float(m)), y, 1.0)  # the SVM at uniform gamma
+    r = newton_eq10(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
+    assert r is not None
+    _check_certified(Ks, y, 1.0, 1e-3, 1e-7, r)
+    value = _cvx_eq10(Ks, y, 1.0, 1e-3)
+    assert r.value == pytest.approx(value, rel=1e-5)
+    if useless:
+        assert r.gamma[-1] == pytest.approx(1e-3)  # the floored case is the one exercised
+
+
+@pytest.mark.parametrize("useless", [False, True])
+def test_nonsparse_mkl_takes_the_newton_path_and_certifies_the_block_ascent_optimum(
+        monkeypatch, useless):
+    Ks, y = _problem(seed=3, useless=useless)
+    taken = []
+
+    def spy(*args, **kwargs):
+        out = newton_eq10(*args, **kwargs)
+        taken.append(out is not None)
+        return out
+
+    monkeypatch.setattr(_solvers, "newton_eq10", spy)
+    fast = nonsparse_mkl(Ks, y, 1.0, tol=1e-6)
+    plain = nonsparse_mkl(Ks, y, 1.0, tol=1e-6, newton=False, accelerate=False,
+                          max_iter=2000)
+    assert taken == [True]  # tried once (newton=False never calls it), and it succeeded
+    assert fast.gap <= 1e-6 * abs(fast.objective)
+    assert fast.objective == pytest.approx(plain.objective, rel=2e-6)
+    np.testing.assert_allclose(fast.weights, plain.weights, rtol=1e-3, atol=1e-5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(8, 36), m=st.integers(1, 4),
+       C=st.sampled_from([0.1, 1.0, 10.0]), floor=st.sampled_from([1e-3, 0.05]))
+def test_newton_returns_only_certified_points(seed, n, m, C, floor):
+    """Whatever the problem (rank-deficient kernels, all points at a bound, a kernel
+    the SVM cannot use), the result is ``None`` or a certified optimum whose
+    Frank-Wolfe gap is of the order of the SVM tolerance."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    y[:2] = [1.0, -1.0]
+    d2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    cands = [np.exp(-d2 / 2.0), X[:, :1] @ X[:, :1].T, np.exp(-d2 / 20.0),
+             np.outer(rng.normal(size=n), rng.normal(size=n))]
+    cands[3] = cands[3] @ cands[3].T  # rank one, unrelated to y
+    Ks = np.stack(cands[:m], -1)
+    start = svm_dual(Ks @ np.full(m, float(m)), y, C)
+    r = newton_eq10(Ks, y, C, start.alpha, floor=floor, tol=1e-7)
+    if r is None:
+        return
+    K = _check_certified(Ks, y, C, floor, 1e-7, r)
+    u = r.alpha * y
+    grad = 1.0 - y * (K @ u)
+    fw_gap = box_knapsack_max(grad, y, C) - grad @ r.alpha
+    assert -1e-9 <= fw_gap <= 2.0 * n * C * 1e-7 + 1e-9
