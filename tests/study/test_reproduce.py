@@ -160,6 +160,44 @@ def test_update_reruns_some_sections_and_keeps_the_others(tiny_sections, tmp_pat
     assert "--update refreshes whole sections" in capsys.readouterr().err
 
 
+def test_update_of_some_rows_keeps_the_sections_other_rows(monkeypatch, tmp_path, capsys):
+    """--datasets with --update: the named rows are computed now, the others are the
+    stored per-partition numbers (tampered with here, so a recomputation would show)."""
+    two = (Section("two", "Two sets", "gu2012-synthetic", ("synthetic-1", "synthetic-2"),
+                   ("svm-clip",)),)
+    monkeypatch.setattr(_reproduce, "SECTIONS", two)
+    md, js = tmp_path / "r.md", tmp_path / "r.json"
+    first = reproduce(splits=2, jobs=1, cache_dir=tmp_path / "c", out=md, json_path=js)
+    stored = json.loads(js.read_text())
+    stored["sections"]["two"]["results"]["synthetic-1"]["svm-clip"]["errors"] = [50.0, 30.0]
+    js.write_text(json.dumps(stored))
+    res = reproduce(["two"], splits=2, jobs=1, cache_dir=tmp_path / "c2", out=md,
+                    json_path=js, update=js, datasets=["synthetic-2"])
+    out = res["two"]
+    by_set = {r["dataset"]: r for r in out["rows"]}
+    assert by_set["synthetic-1"]["mean"] == pytest.approx(40.0)  # the stored numbers
+    (old2,) = [r for r in first["two"]["rows"] if r["dataset"] == "synthetic-2"]
+    assert by_set["synthetic-2"]["mean"] == pytest.approx(old2["mean"])  # recomputed, same
+    assert out["rerun_cells"] == 2 and out["rerun_cached_cells"] == 0 and out["cells"] == 4
+    assert out["datasets_rerun"] == ["synthetic-2"]
+    assert set(out["results"]) == {"synthetic-1", "synthetic-2"}
+    text = md.read_text()
+    assert "Rows rerun by this invocation: synthetic-2" in text
+    assert json.loads(js.read_text())["sections"]["two"]["results"]["synthetic-1"][
+        "svm-clip"]["errors"] == [50.0, 30.0]
+    with pytest.raises(InvalidParameterError, match="use it with update"):
+        reproduce(["two"], splits=2, out=None, json_path=None, datasets=["synthetic-2"])
+    with pytest.raises(InvalidParameterError, match="its data sets: synthetic-1, synthetic-2"):
+        reproduce(["two"], splits=2, out=None, json_path=None, update=js,
+                  datasets=["sonar"])
+    with pytest.raises(InvalidParameterError, match="stored with 2 partitions"):
+        reproduce(["two"], splits=3, jobs=1, cache_dir=tmp_path / "c", out=None,
+                  json_path=None, update=js, datasets=["synthetic-2"])
+    assert main(["reproduce", "--sections", "two", "--datasets", "synthetic-2",
+                 "--out", str(md)]) == 2
+    assert "use it with --update" in capsys.readouterr().err
+
+
 def _study(protocol, per_partition, dataset):
     from proxlearn.study import StudyResult, get_protocol
     from proxlearn.study._runner import CellResult

@@ -20,7 +20,7 @@ import os
 import platform
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -333,6 +333,14 @@ def _run_study_section(sec, *, splits, jobs, cache_dir, seed, data_home, progres
     out["compute_seconds"] = float(sum(c.seconds for c in result.cells))
     out["cached_cells"] = int(sum(c.cached for c in result.cells))
     out["cells"] = len(result.cells)
+    out["rows"] = _section_rows(sec, result)
+    out["results"] = result.to_json()
+    out["_study"] = result  # for the figures; not written to JSON
+    return out
+
+
+def _section_rows(sec, result):
+    """The summary rows of a study section, with the paper cells of its aliases."""
     targets = load_targets()
     rows = summary_rows(result, targets)
     for r in rows:
@@ -351,10 +359,7 @@ def _run_study_section(sec, *, splits, jobs, cache_dir, seed, data_home, progres
                          paper_table=f"{paper.source} {paper.table} ({alias})",
                          sigma=sigma, sigma_source=source,
                          agrees=agreement(r["mean"], paper.mean, sigma, r["n_partitions"]))
-    out["rows"] = rows
-    out["results"] = result.to_json()
-    out["_study"] = result  # for the figures; not written to JSON
-    return out
+    return rows
 
 
 #: The modules whose source determines the cells of each custom section runner: part
@@ -765,7 +770,18 @@ def _markdown(sections: dict, *, total_seconds, command, jobs, discussion, figur
                          + (" in the protocol; rows marked [R=...] have only that many finished "
                             "(a snapshot of a run in progress; bold is judged on the partitions "
                             "all methods share)." if partial else "."))
-        if "seconds" in out:
+        if "datasets_rerun" in out:
+            lines.append(
+                f"Rows rerun by this invocation: {', '.join(out['datasets_rerun'])} (wall time "
+                f"{out['seconds']:.0f} s; compute time of their cells "
+                f"{out.get('rerun_compute_seconds', out['compute_seconds']):.0f} s, "
+                f"{out.get('rerun_cached_cells', out.get('cached_cells', 0))} of "
+                f"{out.get('rerun_cells', out.get('cells', 0))} cells from the cache). The "
+                "other rows are the previous report's per-partition numbers"
+                + (f" (compute time {out['previous_compute_seconds']:.0f} s for that whole "
+                   "run of the section)." if "previous_compute_seconds" in out else ".")
+                + " Ranks, bold and verdicts are recomputed over all rows.")
+        elif "seconds" in out:
             lines.append(f"Wall time {out['seconds']:.0f} s; compute time of its cells "
                          f"{out['compute_seconds']:.0f} s"
                          + (f" ({out['cached_cells']} of {out['cells']} cells from the cache)."
@@ -840,6 +856,7 @@ def reproduce(
     progress_factory=None,
     cached_only: bool = False,
     update: str | Path | None = None,
+    datasets: Sequence[str] | None = None,
 ) -> dict:
     """Run the reproduction sections and write the report.
 
@@ -869,6 +886,12 @@ def reproduce(
         figures and claims rebuilt from the stored values; the report says which
         sections were rerun), so that one section can be refreshed without the
         many core-hours of the others.
+    datasets : list of str, optional
+        With ``update``: rerun only these data sets' rows of the (study)
+        sections given; the section's other rows keep the stored per-partition
+        numbers, and the merged section's ranks, verdicts and figure are rebuilt
+        from all of them (a data set added to a long section, or one whose
+        method changed, without rerunning the rest).
 
     Returns
     -------
@@ -880,17 +903,25 @@ def reproduce(
     keys = [s.key for s in SECTIONS] if sections is None else list(sections)
     for k in keys:
         _section(k)
+    if datasets is not None:
+        datasets = list(dict.fromkeys(datasets))
+        _check_rerun_datasets(keys, datasets, update, splits)
     if cache_dir is None:
         cache_dir = Path(get_cache_home()) / "reproduce"
     start = time.perf_counter()
     results: dict = {}
     for k in keys:
         sec = _section(k)
+        if datasets is not None:
+            sec = replace(sec, datasets=tuple(d for d in sec.datasets
+                                                          if d in datasets))
         runner = RUNNERS.get(sec.protocol, _run_study_section)
         progress = None if progress_factory is None else progress_factory(sec)
         kwargs = {"cached_only": cached_only} if runner is _run_study_section else {}
         results[k] = runner(sec, splits=splits, jobs=jobs, cache_dir=cache_dir, seed=seed,
                             data_home=data_home, progress=progress, **kwargs)
+        if datasets is not None:
+            results[k]["datasets_rerun"] = list(sec.datasets)
     total = time.perf_counter() - start
     if update is not None:
         results = _merge_previous(results, Path(update), seed)
@@ -932,7 +963,9 @@ def _merge_previous(results: dict, path: Path, seed: int) -> dict:
     stored = json.loads(path.read_text()).get("sections", {})
     merged = {}
     for sec in SECTIONS:
-        if sec.key in results:
+        if sec.key in results and "datasets_rerun" in results[sec.key]:
+            merged[sec.key] = _merge_rows(sec, results[sec.key], stored.get(sec.key), seed)
+        elif sec.key in results:
             merged[sec.key] = results[sec.key]
         elif sec.key in stored:
             out = dict(stored[sec.key])
@@ -942,6 +975,67 @@ def _merge_previous(results: dict, path: Path, seed: int) -> dict:
                 out["_study"] = StudyResult.from_json(out["results"], protocol, seed)
             merged[sec.key] = out
     return merged
+
+
+def _check_rerun_datasets(keys, datasets, update, splits):
+    """``datasets`` (rows to rerun) only with ``update``, on study sections that
+    list every one of them, with the stored sections' number of partitions."""
+    from .._validation import InvalidParameterError
+
+    if update is None:
+        raise InvalidParameterError(
+            "datasets= (--datasets) reruns some rows of a stored report: use it with "
+            "update= (--update), or run the whole sections without it.")
+    if not datasets:
+        raise InvalidParameterError("datasets= (--datasets) is empty: name the data sets "
+                                    "whose rows to rerun.")
+    for k in keys:
+        sec = _section(k)
+        if RUNNERS.get(sec.protocol, _run_study_section) is not _run_study_section:
+            raise InvalidParameterError(
+                f"--datasets reruns rows of the study sections; section {k!r} has its own "
+                "runner: rerun it whole (without --datasets).")
+        unknown = [d for d in datasets if d not in sec.datasets]
+        if unknown:
+            raise InvalidParameterError(
+                f"section {k!r} has no data set {', '.join(unknown)}; its data sets: "
+                f"{', '.join(sec.datasets)}.")
+        stored = (json.loads(Path(update).read_text()).get("sections", {}).get(k, {})
+                  if Path(update).is_file() else {})
+        n_splits = get_protocol(sec.protocol, n_splits=splits).n_splits
+        if stored.get("n_splits") not in (None, n_splits):
+            raise InvalidParameterError(
+                f"section {k!r} was stored with {stored['n_splits']} partitions and would be "
+                f"rerun with {n_splits}: one protocol per section; rerun it whole.")
+
+
+def _merge_rows(sec, new: dict, old: dict | None, seed: int) -> dict:
+    """A section of which only ``new["datasets_rerun"]`` were run now, merged with
+    the other data sets' cells of the stored section ``old`` (rows, verdicts and
+    figure rebuilt from all cells)."""
+    from ._runner import StudyResult
+
+    out = dict(new)
+    if not old or not old.get("results"):
+        return out  # nothing stored: the section is what was run now
+    protocol = get_protocol(sec.protocol, n_splits=new["n_splits"])
+    rerun = set(new["datasets_rerun"])
+    kept = [c for c in StudyResult.from_json(old["results"], protocol, seed).cells
+            if c.dataset not in rerun]
+    fresh = new["_study"].cells if new.get("_study") is not None else []
+    order = {d: i for i, d in enumerate(_section(sec.key).datasets)}
+    cells = sorted(kept + fresh, key=lambda c: order.get(c.dataset, len(order)))
+    combined = StudyResult(protocol=protocol, seed=seed, cells=cells,
+                           warnings=new["_study"].warnings if fresh else [])
+    out.update(rows=_section_rows(sec, combined), results=combined.to_json(), _study=combined,
+               rerun_compute_seconds=new.get("compute_seconds", 0.0),
+               rerun_cells=len(fresh), rerun_cached_cells=new.get("cached_cells", 0),
+               previous_compute_seconds=old.get("compute_seconds", 0.0),
+               compute_seconds=old.get("compute_seconds", 0.0) + new.get("compute_seconds", 0.0),
+               cells=len(cells), cached_cells=new.get("cached_cells", 0) + len(kept),
+               missing_data=[m for m in old.get("missing_data", [])
+                             if m.split(" ")[0] not in rerun] + new.get("missing_data", []))
+    return out
 
 
 def _figures(results: dict, folder: Path) -> dict[str, str]:
