@@ -89,18 +89,20 @@ def psd_from_eig(Q, lam):
     return L + np.tril(L, -1).T
 
 
-def softmax_eig(M, tau):
-    """``tau exp(M) / tr exp(M)`` for symmetric ``M``; returns ``(K, eigvals, eigvecs)``."""
+def softmax_eig(M, tau, form=True):
+    """``tau exp(M) / tr exp(M)`` for symmetric ``M``; returns ``(K, eigvals, eigvecs)``
+    (``K`` is ``None`` with ``form=False``: the caller builds it from the factors)."""
     c, Q = scipy.linalg.eigh(0.5 * (M + M.T), driver="evd")
     w = np.exp(c - c.max())
     lam = tau * w / w.sum()
-    return psd_from_eig(Q, lam), lam, Q
+    return (psd_from_eig(Q, lam) if form else None), lam, Q
 
 
-def eg_spectrahedron(M, G, eta, tau):
-    """One exact matrix-EG step in cumulative form: ``M <- M - eta G``; new ``K``."""
+def eg_spectrahedron(M, G, eta, tau, form=True):
+    """One exact matrix-EG step in cumulative form: ``M <- M - eta G``; new ``K``
+    (``None`` with ``form=False``)."""
     M = M - eta * G
-    K, lam, Q = softmax_eig(M, tau)
+    K, lam, Q = softmax_eig(M, tau, form)
     return M, K, lam, Q
 
 
@@ -138,8 +140,10 @@ class SubspaceEG:
 
     def step(self, Gr, eta):
         """One step with the reduced subgradient ``Gr``; returns the new ``K``."""
-        if self.update == "exact":
-            self.Z, M, self.lam, Q = eg_spectrahedron(self.Z, Gr, eta, self.tau)
+        if self.update == "exact":  # in a subspace the kernel is U Q diag(lam) Q^T U^T:
+            # the r x r product Q diag(lam) Q^T is not needed
+            self.Z, M, self.lam, Q = eg_spectrahedron(self.Z, Gr, eta, self.tau,
+                                                      form=self.U is None)
         else:
             M, self.lam, Q = eg_printed(self.lam, Gr, eta, self.tau)
         self.K = M if self.U is None else psd_from_eig(self.U @ Q, self.lam)
