@@ -428,12 +428,13 @@ def _cmd_reproduce(args, console) -> int:
         return 0
     sections = None if not args.sections else [k.strip() for k in args.sections.split(",") if k.strip()]
     update = None
-    rerun_sets = None if args.datasets is None else \
-        [d.strip() for d in args.datasets.split(",") if d.strip()]
-    if rerun_sets is not None and not args.update:
+    rerun_sets, rerun_methods = (None if v is None else [d.strip() for d in v.split(",")
+                                                         if d.strip()]
+                                 for v in (args.datasets, args.methods))
+    if (rerun_sets is not None or rerun_methods is not None) and not args.update:
         raise InvalidParameterError(
-            "--datasets reruns some rows of the stored report: use it with --update and "
-            "--sections.")
+            "--datasets / --methods rerun some cells of the stored report: use them with "
+            "--update and --sections.")
     if args.update:
         if not sections or args.splits is not None or args.seed != 0:
             raise InvalidParameterError(
@@ -451,7 +452,8 @@ def _cmd_reproduce(args, console) -> int:
     cmd = "proxlearn reproduce" + "".join(
         f" --{k} {v}" for k, v in (("sections", args.sections), ("splits", args.splits)) if v
     ) + (" --cached-only" if args.cached_only else "") + (" --update" if args.update else "") \
-        + (f" --datasets {args.datasets}" if rerun_sets is not None else "")
+        + "".join(f" --{k} {v}" for k, v in (("datasets", args.datasets),
+                                              ("methods", args.methods)) if v is not None)
     with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                   TextColumn("{task.completed}/{task.total} cells"), TimeElapsedColumn(),
                   TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
@@ -468,7 +470,7 @@ def _cmd_reproduce(args, console) -> int:
                         cache_dir=args.cache, out=args.out, json_path=args.json,
                         discussion=args.discussion, data_home=args.data_home, command=cmd,
                         progress_factory=factory, cached_only=args.cached_only, update=update,
-                        datasets=rerun_sets)
+                        datasets=rerun_sets, methods=rerun_methods)
     _print_line(console, f"reproduction finished in {res['_seconds'] / 60:.1f} min; "
                   f"report {args.out}, numbers {args.json}")
     return 0
@@ -733,7 +735,10 @@ def _parser() -> argparse.ArgumentParser:
                         "their stored numbers")
     r.add_argument("--datasets", default=None,
                    help="with --update: rerun only these comma-separated data sets' rows of "
-                        "the --sections; their other rows keep the stored numbers")
+                        "the --sections; the other cells keep the stored numbers")
+    r.add_argument("--methods", default=None,
+                   help="with --update: rerun only these comma-separated methods' cells "
+                        "(of the --datasets, else of every data set)")
     r.add_argument("--list-sections", action="store_true", help="list the sections and exit")
     r.add_argument("--data-home", **home)
     r.set_defaults(func=_cmd_reproduce)

@@ -160,42 +160,55 @@ def test_update_reruns_some_sections_and_keeps_the_others(tiny_sections, tmp_pat
     assert "--update refreshes whole sections" in capsys.readouterr().err
 
 
-def test_update_of_some_rows_keeps_the_sections_other_rows(monkeypatch, tmp_path, capsys):
-    """--datasets with --update: the named rows are computed now, the others are the
-    stored per-partition numbers (tampered with here, so a recomputation would show)."""
+def test_update_of_some_cells_keeps_the_sections_other_cells(monkeypatch, tmp_path, capsys):
+    """--datasets / --methods with --update: the named rows or columns are computed now,
+    the other cells are the stored per-partition numbers (tampered with here, so a
+    recomputation would show)."""
     two = (Section("two", "Two sets", "gu2012-synthetic", ("synthetic-1", "synthetic-2"),
-                   ("svm-clip",)),)
+                   ("svm-clip", "svm-flip")),)
     monkeypatch.setattr(_reproduce, "SECTIONS", two)
     md, js = tmp_path / "r.md", tmp_path / "r.json"
     first = reproduce(splits=2, jobs=1, cache_dir=tmp_path / "c", out=md, json_path=js)
     stored = json.loads(js.read_text())
-    stored["sections"]["two"]["results"]["synthetic-1"]["svm-clip"]["errors"] = [50.0, 30.0]
+    for m in ("svm-clip", "svm-flip"):
+        stored["sections"]["two"]["results"]["synthetic-1"][m]["errors"] = [50.0, 30.0]
     js.write_text(json.dumps(stored))
+
+    def means(out):
+        return {(r["dataset"], r["method"]): r["mean"] for r in out["rows"]}
+
+    old = means(first["two"])
+    # a row: synthetic-2 rerun (fresh cache), synthetic-1 kept as stored
     res = reproduce(["two"], splits=2, jobs=1, cache_dir=tmp_path / "c2", out=md,
                     json_path=js, update=js, datasets=["synthetic-2"])
     out = res["two"]
-    by_set = {r["dataset"]: r for r in out["rows"]}
-    assert by_set["synthetic-1"]["mean"] == pytest.approx(40.0)  # the stored numbers
-    (old2,) = [r for r in first["two"]["rows"] if r["dataset"] == "synthetic-2"]
-    assert by_set["synthetic-2"]["mean"] == pytest.approx(old2["mean"])  # recomputed, same
-    assert out["rerun_cells"] == 2 and out["rerun_cached_cells"] == 0 and out["cells"] == 4
-    assert out["datasets_rerun"] == ["synthetic-2"]
-    assert set(out["results"]) == {"synthetic-1", "synthetic-2"}
-    text = md.read_text()
-    assert "Rows rerun by this invocation: synthetic-2" in text
-    assert json.loads(js.read_text())["sections"]["two"]["results"]["synthetic-1"][
-        "svm-clip"]["errors"] == [50.0, 30.0]
-    with pytest.raises(InvalidParameterError, match="use it with update"):
+    new = means(out)
+    assert new[("synthetic-1", "svm-clip")] == new[("synthetic-1", "svm-flip")] == 40.0
+    assert new[("synthetic-2", "svm-flip")] == pytest.approx(old[("synthetic-2", "svm-flip")])
+    assert out["rerun_cells"] == 4 and out["rerun_cached_cells"] == 0 and out["cells"] == 8
+    assert out["rerun_only"] == {"datasets": ["synthetic-2"], "methods": ["svm-clip", "svm-flip"]}
+    assert "Cells rerun by this invocation: synthetic-2 x svm-clip, svm-flip" in md.read_text()
+    # a column: svm-flip rerun everywhere, svm-clip's tampered synthetic-1 cells kept
+    res = reproduce(["two"], splits=2, jobs=1, cache_dir=tmp_path / "c3", out=md,
+                    json_path=js, update=js, methods=["svm-flip"])
+    new = means(res["two"])
+    assert new[("synthetic-1", "svm-clip")] == 40.0
+    assert new[("synthetic-1", "svm-flip")] == pytest.approx(old[("synthetic-1", "svm-flip")])
+    assert res["two"]["rerun_cells"] == 4
+    assert [r["method"] for r in res["two"]["rows"]][:2] == ["svm-clip", "svm-flip"]
+    with pytest.raises(InvalidParameterError, match="use them with update"):
         reproduce(["two"], splits=2, out=None, json_path=None, datasets=["synthetic-2"])
     with pytest.raises(InvalidParameterError, match="its data sets: synthetic-1, synthetic-2"):
         reproduce(["two"], splits=2, out=None, json_path=None, update=js,
                   datasets=["sonar"])
+    with pytest.raises(InvalidParameterError, match="its methods: svm-clip, svm-flip"):
+        reproduce(["two"], splits=2, out=None, json_path=None, update=js, methods=["ikl"])
     with pytest.raises(InvalidParameterError, match="stored with 2 partitions"):
         reproduce(["two"], splits=3, jobs=1, cache_dir=tmp_path / "c", out=None,
                   json_path=None, update=js, datasets=["synthetic-2"])
-    assert main(["reproduce", "--sections", "two", "--datasets", "synthetic-2",
+    assert main(["reproduce", "--sections", "two", "--methods", "svm-flip",
                  "--out", str(md)]) == 2
-    assert "use it with --update" in capsys.readouterr().err
+    assert "use them with --update" in capsys.readouterr().err
 
 
 def _study(protocol, per_partition, dataset):

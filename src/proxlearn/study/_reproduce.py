@@ -770,17 +770,19 @@ def _markdown(sections: dict, *, total_seconds, command, jobs, discussion, figur
                          + (" in the protocol; rows marked [R=...] have only that many finished "
                             "(a snapshot of a run in progress; bold is judged on the partitions "
                             "all methods share)." if partial else "."))
-        if "datasets_rerun" in out:
+        if "rerun_only" in out:
             lines.append(
-                f"Rows rerun by this invocation: {', '.join(out['datasets_rerun'])} (wall time "
+                "Cells rerun by this invocation: "
+                f"{', '.join(out['rerun_only']['datasets'])} x "
+                f"{', '.join(out['rerun_only']['methods'])} (wall time "
                 f"{out['seconds']:.0f} s; compute time of their cells "
                 f"{out.get('rerun_compute_seconds', out['compute_seconds']):.0f} s, "
                 f"{out.get('rerun_cached_cells', out.get('cached_cells', 0))} of "
                 f"{out.get('rerun_cells', out.get('cells', 0))} cells from the cache). The "
-                "other rows are the previous report's per-partition numbers"
+                "other cells are the previous report's per-partition numbers"
                 + (f" (compute time {out['previous_compute_seconds']:.0f} s for that whole "
                    "run of the section)." if "previous_compute_seconds" in out else ".")
-                + " Ranks, bold and verdicts are recomputed over all rows.")
+                + " Ranks, bold and verdicts are recomputed over all cells.")
         elif "seconds" in out:
             lines.append(f"Wall time {out['seconds']:.0f} s; compute time of its cells "
                          f"{out['compute_seconds']:.0f} s"
@@ -857,6 +859,7 @@ def reproduce(
     cached_only: bool = False,
     update: str | Path | None = None,
     datasets: Sequence[str] | None = None,
+    methods: Sequence[str] | None = None,
 ) -> dict:
     """Run the reproduction sections and write the report.
 
@@ -892,6 +895,9 @@ def reproduce(
         numbers, and the merged section's ranks, verdicts and figure are rebuilt
         from all of them (a data set added to a long section, or one whose
         method changed, without rerunning the rest).
+    methods : list of str, optional
+        The same for columns: with ``update``, rerun only these methods' cells
+        (of the ``datasets`` given, else of every data set of the section).
 
     Returns
     -------
@@ -903,25 +909,30 @@ def reproduce(
     keys = [s.key for s in SECTIONS] if sections is None else list(sections)
     for k in keys:
         _section(k)
-    if datasets is not None:
-        datasets = list(dict.fromkeys(datasets))
-        _check_rerun_datasets(keys, datasets, update, splits)
+    subset = datasets is not None or methods is not None
+    if subset:
+        datasets = None if datasets is None else list(dict.fromkeys(datasets))
+        methods = None if methods is None else list(dict.fromkeys(methods))
+        _check_rerun_cells(keys, datasets, methods, update, splits)
     if cache_dir is None:
         cache_dir = Path(get_cache_home()) / "reproduce"
     start = time.perf_counter()
     results: dict = {}
     for k in keys:
         sec = _section(k)
-        if datasets is not None:
+        if subset:
             sec = replace(sec, datasets=tuple(d for d in sec.datasets
-                                                          if d in datasets))
+                                              if datasets is None or d in datasets),
+                          methods=tuple(m for m in sec.methods
+                                        if methods is None or m in methods))
         runner = RUNNERS.get(sec.protocol, _run_study_section)
         progress = None if progress_factory is None else progress_factory(sec)
         kwargs = {"cached_only": cached_only} if runner is _run_study_section else {}
         results[k] = runner(sec, splits=splits, jobs=jobs, cache_dir=cache_dir, seed=seed,
                             data_home=data_home, progress=progress, **kwargs)
-        if datasets is not None:
-            results[k]["datasets_rerun"] = list(sec.datasets)
+        if subset:
+            results[k]["rerun_only"] = {"datasets": list(sec.datasets),
+                                        "methods": list(sec.methods)}
     total = time.perf_counter() - start
     if update is not None:
         results = _merge_previous(results, Path(update), seed)
@@ -963,7 +974,7 @@ def _merge_previous(results: dict, path: Path, seed: int) -> dict:
     stored = json.loads(path.read_text()).get("sections", {})
     merged = {}
     for sec in SECTIONS:
-        if sec.key in results and "datasets_rerun" in results[sec.key]:
+        if sec.key in results and "rerun_only" in results[sec.key]:
             merged[sec.key] = _merge_rows(sec, results[sec.key], stored.get(sec.key), seed)
         elif sec.key in results:
             merged[sec.key] = results[sec.key]
@@ -977,29 +988,33 @@ def _merge_previous(results: dict, path: Path, seed: int) -> dict:
     return merged
 
 
-def _check_rerun_datasets(keys, datasets, update, splits):
-    """``datasets`` (rows to rerun) only with ``update``, on study sections that
-    list every one of them, with the stored sections' number of partitions."""
+def _check_rerun_cells(keys, datasets, methods, update, splits):
+    """Rows (``datasets``) or columns (``methods``) to rerun: only with ``update``,
+    on study sections that list every one of them, with the stored sections'
+    number of partitions."""
     from .._validation import InvalidParameterError
 
     if update is None:
         raise InvalidParameterError(
-            "datasets= (--datasets) reruns some rows of a stored report: use it with "
-            "update= (--update), or run the whole sections without it.")
-    if not datasets:
-        raise InvalidParameterError("datasets= (--datasets) is empty: name the data sets "
-                                    "whose rows to rerun.")
+            "datasets= / methods= (--datasets / --methods) rerun some cells of a stored "
+            "report: use them with update= (--update), or run the whole sections without.")
+    for what, names in (("datasets", datasets), ("methods", methods)):
+        if names is not None and not names:
+            raise InvalidParameterError(f"{what}= (--{what}) is empty: name the {what} "
+                                        "whose cells to rerun.")
     for k in keys:
         sec = _section(k)
         if RUNNERS.get(sec.protocol, _run_study_section) is not _run_study_section:
             raise InvalidParameterError(
-                f"--datasets reruns rows of the study sections; section {k!r} has its own "
-                "runner: rerun it whole (without --datasets).")
-        unknown = [d for d in datasets if d not in sec.datasets]
-        if unknown:
-            raise InvalidParameterError(
-                f"section {k!r} has no data set {', '.join(unknown)}; its data sets: "
-                f"{', '.join(sec.datasets)}.")
+                f"--datasets / --methods rerun cells of the study sections; section {k!r} "
+                "has its own runner: rerun it whole (without them).")
+        for what, names, have in (("data set", datasets, sec.datasets),
+                                  ("method", methods, sec.methods)):
+            unknown = [d for d in names or () if d not in have]
+            if unknown:
+                raise InvalidParameterError(
+                    f"section {k!r} has no {what} {', '.join(unknown)}; its {what}s: "
+                    f"{', '.join(have)}.")
         stored = (json.loads(Path(update).read_text()).get("sections", {}).get(k, {})
                   if Path(update).is_file() else {})
         n_splits = get_protocol(sec.protocol, n_splits=splits).n_splits
@@ -1010,21 +1025,25 @@ def _check_rerun_datasets(keys, datasets, update, splits):
 
 
 def _merge_rows(sec, new: dict, old: dict | None, seed: int) -> dict:
-    """A section of which only ``new["datasets_rerun"]`` were run now, merged with
-    the other data sets' cells of the stored section ``old`` (rows, verdicts and
-    figure rebuilt from all cells)."""
+    """A section of which only the cells ``new["rerun_only"]`` (data sets x
+    methods) were run now, merged with the other cells of the stored section
+    ``old`` (rows, verdicts and figure rebuilt from all cells)."""
     from ._runner import StudyResult
 
     out = dict(new)
     if not old or not old.get("results"):
         return out  # nothing stored: the section is what was run now
     protocol = get_protocol(sec.protocol, n_splits=new["n_splits"])
-    rerun = set(new["datasets_rerun"])
+    sets, meths = (set(new["rerun_only"][k]) for k in ("datasets", "methods"))
     kept = [c for c in StudyResult.from_json(old["results"], protocol, seed).cells
-            if c.dataset not in rerun]
+            if not (c.dataset in sets and c.method in meths)]
     fresh = new["_study"].cells if new.get("_study") is not None else []
-    order = {d: i for i, d in enumerate(_section(sec.key).datasets)}
-    cells = sorted(kept + fresh, key=lambda c: order.get(c.dataset, len(order)))
+    full = _section(sec.key)
+    dorder = {d: i for i, d in enumerate(full.datasets)}
+    morder = {m: i for i, m in enumerate(full.methods)}
+    cells = sorted(kept + fresh, key=lambda c: (dorder.get(c.dataset, len(dorder)),
+                                                 morder.get(c.method, len(morder)),
+                                                 c.partition))
     combined = StudyResult(protocol=protocol, seed=seed, cells=cells,
                            warnings=new["_study"].warnings if fresh else [])
     out.update(rows=_section_rows(sec, combined), results=combined.to_json(), _study=combined,
@@ -1033,8 +1052,10 @@ def _merge_rows(sec, new: dict, old: dict | None, seed: int) -> dict:
                previous_compute_seconds=old.get("compute_seconds", 0.0),
                compute_seconds=old.get("compute_seconds", 0.0) + new.get("compute_seconds", 0.0),
                cells=len(cells), cached_cells=new.get("cached_cells", 0) + len(kept),
-               missing_data=[m for m in old.get("missing_data", [])
-                             if m.split(" ")[0] not in rerun] + new.get("missing_data", []))
+               missing_data=list(dict.fromkeys(old.get("missing_data", [])
+                                               + new.get("missing_data", []))),
+               not_registered=list(dict.fromkeys(old.get("not_registered", [])
+                                                 + new.get("not_registered", []))))
     return out
 
 
