@@ -106,7 +106,7 @@ def _h(y_u, a, floor):
     return y_u - 0.5 * float(np.sum(a / g))
 
 
-def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6, reidentify=True):
+def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
     """The eq. 10 optimum reached by Newton steps from the active set of
     ``alpha`` (an SVM solution at a nearby ``gamma``), or ``None``.
 
@@ -167,11 +167,13 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6, reid
             y_u = float(y @ u)
             y_du = float(y[F] @ du)
             h0 = _h(y_u, a, floor)
-            slope = float(resid @ du)  # directional derivative of h
+            slope = float(resid @ du)  # directional derivative of h (du^T M du >= 0)
+            if slope < -1e-12 * max(1.0, abs(h0)):  # not an ascent direction: M_FF is
+                return None  # not PSD numerically
             t = t_max
             for _ in range(40):
                 if _h(y_u + t * y_du, np.maximum(a + t * c1 + t * t * c2, 0.0), floor) \
-                        >= h0 + 1e-4 * t * slope:
+                        >= h0 + 1e-4 * t * max(slope, 0.0):
                     break
                 t *= 0.5
             else:
@@ -184,15 +186,15 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6, reid
                 alpha[hit] = C if at_c else 0.0
                 free[hit] = False
                 upper[hit] = at_c
-                if reidentify:  # the face moved: let the SVM at gamma*(alpha) find the new
-                    # one (bulk moves of the active-set SVM solver; a block-ascent step, so
-                    # h does not fall) rather than leaving it one variable per step
-                    u = alpha * y
-                    g = _gamma_star(np.maximum(u @ Q, 0.0), floor)
-                    svm = _active_set_solution(stack_combine(Ks, 1.0 / g), y, C, alpha, tol)
-                    if svm is not None:
-                        alpha, free, upper = _face(svm.alpha, C)
-                        Q = None
+                # the face moved: the SVM at gamma*(alpha) finds the new one (bulk moves
+                # of the active-set SVM solver; a block-ascent step, so h does not fall)
+                # rather than leaving it one variable per Newton step
+                u = alpha * y
+                g = _gamma_star(np.maximum(u @ Q, 0.0), floor)
+                svm = _active_set_solution(stack_combine(Ks, 1.0 / g), y, C, alpha, tol)
+                if svm is not None:
+                    alpha, free, upper = _face(svm.alpha, C)
+                    Q = None
         state = _state(Ks, y, alpha, floor)  # the final test on fresh products
         if state is None:
             return None
