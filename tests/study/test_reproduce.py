@@ -196,6 +196,13 @@ def test_update_of_some_cells_keeps_the_sections_other_cells(monkeypatch, tmp_pa
     assert new[("synthetic-1", "svm-flip")] == pytest.approx(old[("synthetic-1", "svm-flip")])
     assert res["two"]["rerun_cells"] == 4
     assert [r["method"] for r in res["two"]["rows"]][:2] == ["svm-clip", "svm-flip"]
+    # a later --update of other sections shows this one as stored, not as rerun now
+    monkeypatch.setattr(_reproduce, "SECTIONS", two + TINY[:1])
+    reproduce(["tiny"], splits=2, jobs=1, cache_dir=tmp_path / "c", out=md, json_path=js,
+              update=js)
+    part = md.read_text().split("## Two sets")[1].split("## A tiny study")[0]
+    assert "Numbers of the previous report" in part and "Cells rerun" not in part
+    monkeypatch.setattr(_reproduce, "SECTIONS", two)
     with pytest.raises(InvalidParameterError, match="use them with update"):
         reproduce(["two"], splits=2, out=None, json_path=None, datasets=["synthetic-2"])
     with pytest.raises(InvalidParameterError, match="its data sets: synthetic-1, synthetic-2"):

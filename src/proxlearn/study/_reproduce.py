@@ -770,7 +770,7 @@ def _markdown(sections: dict, *, total_seconds, command, jobs, discussion, figur
                          + (" in the protocol; rows marked [R=...] have only that many finished "
                             "(a snapshot of a run in progress; bold is judged on the partitions "
                             "all methods share)." if partial else "."))
-        if "rerun_only" in out:
+        if "rerun_only" in out and not out.get("_previous"):
             lines.append(
                 "Cells rerun by this invocation: "
                 f"{', '.join(out['rerun_only']['datasets'])} x "
