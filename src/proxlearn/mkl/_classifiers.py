@@ -283,8 +283,7 @@ class NonSparseMKL(_IterativeMKL):
 
     ``max_{gamma in Delta} max_alpha 1^T alpha - 1/2 alpha^T Y (sum_k K_k / gamma_k) Y alpha``,
     solved by block ascent: an SVM on ``sum_k K_k / gamma_k``, then the closed
-    form ``gamma_k = sqrt(a_k) / sum_j sqrt(a_j)`` (digest 2.2), after a Newton
-    attempt on the joint problem (kept only when certified); certified by
+    form ``gamma_k = sqrt(a_k) / sum_j sqrt(a_j)`` (digest 2.2); certified by
     a Frank-Wolfe upper bound (:func:`proxlearn.mkl.nonsparse_mkl`). It is the
     MKL that EMKL and REKL call; ``weights_`` are the ``gamma``, the combined
     kernel is ``sum_k K_k / gamma_k``.
