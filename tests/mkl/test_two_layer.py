@@ -5,6 +5,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.model_selection import KFold, cross_val_score
 from sklearn.svm import SVC
@@ -179,3 +181,23 @@ def test_default_start_is_scaled_down_for_outliers():
     res = two_layer_mkl(Ks, 2.0 * y - 1, 1.0, max_iter=5)
     assert np.max(Ks @ res.weights) <= MAX_INNER
     assert res.history[-1]["objective"] <= res.history[0]["objective"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 30), levels=st.sampled_from([2, 4, None]))
+def test_pair_profile_gives_the_same_weighted_sums(seed, n, levels):
+    """The width searches' sums over pairs, from the merged profile: equal to the full
+    double sum for any function of the distance, with few distinct distances (a
+    categorical feature: merged) or many (continuous: the triangle)."""
+    from proxlearn.mkl._two_layer import pair_profile
+
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, levels, n).astype(float) if levels else rng.normal(size=n)
+    D2 = np.subtract.outer(x, x) ** 2
+    u = rng.normal(size=n)
+    W = np.outer(u, u) * np.exp(-rng.random() * D2)  # symmetric weights, as U o K2
+    d, c = pair_profile(W, D2)
+    if levels:
+        assert d.size <= levels * levels  # merged
+    for phi in (lambda v: np.exp(-v / 0.7), lambda v: np.exp(np.exp(-v)), np.sqrt):
+        assert c @ phi(d) == pytest.approx(np.sum(W * phi(D2)), rel=1e-10, abs=1e-10)

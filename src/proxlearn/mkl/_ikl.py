@@ -32,7 +32,7 @@ import numpy as np
 from .._validation import check_positive
 from ._bank import stack_quad
 from ._solvers import simple_mkl
-from ._two_layer import _AddedGaussians, _gauss, _sq_dists, best_gaussian
+from ._two_layer import _AddedGaussians, _gauss, _sq_dists, best_gaussian, pair_profile
 
 __all__ = ["IKL"]
 
@@ -119,8 +119,9 @@ class IKL(_AddedGaussians):
             U = np.outer(u[sv], u[sv])
             best = (-np.inf, None, None)
             for f in families:
-                D2s = D2_all[np.ix_(sv, sv)] if f is None else _sq_dists(Z[sv], Z[sv], f)
-                s_b, a_b = best_gaussian(lambda s, D2s=D2s: np.vdot(U, _gauss(D2s, s, n_train)))
+                d, c = pair_profile(U, D2_all[np.ix_(sv, sv)] if f is None
+                                    else _sq_dists(Z[sv], Z[sv], f))
+                s_b, a_b = best_gaussian(lambda s, d=d, c=c: c @ _gauss(d, s, n_train))
                 if a_b > best[0]:
                     best = (a_b, f, s_b)
             a_b, f, s_b = best

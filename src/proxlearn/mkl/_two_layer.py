@@ -234,6 +234,24 @@ def _sq_dists(A, B, feature=None):
     return np.maximum((A * A).sum(1)[:, None] + (B * B).sum(1)[None] - 2.0 * A @ B.T, 0.0)
 
 
+def pair_profile(W, D2):
+    """``(d, c)`` with ``sum_ij W_ij phi(D2_ij) = sum_k c_k phi(d_k)`` for any ``phi``
+    (``W`` and ``D2`` symmetric): the upper triangle with doubled weights, and pairs at
+    the same squared distance merged when that at least halves their number.
+
+    The width searches evaluate such sums for 50-70 widths per feature set and round:
+    on a single categorical feature (Splice's nucleotides: at most 7 distinct
+    distances among 125,000 pairs) each evaluation costs a few exponentials instead
+    of ``n^2``; on continuous features the triangle halves it."""
+    iu = np.triu_indices(D2.shape[0], 1)
+    d = np.concatenate([np.diag(D2), D2[iu]])
+    c = np.concatenate([np.diag(W), 2.0 * W[iu]])
+    vals, inv = np.unique(d, return_inverse=True)
+    if 2 * vals.size <= d.size:
+        return vals, np.bincount(inv, weights=c, minlength=vals.size)
+    return d, c
+
+
 def best_gaussian(h, grid=None):
     """``(sigma, h(sigma))`` maximising ``h`` over Gaussian widths: a log grid of 41
     values in ``[2^-5, 2^8]`` refined by a bounded 1-D search in ``log sigma``
@@ -411,15 +429,17 @@ class TwoLayerMKLInf(_AddedGaussians):
             U = np.outer(u[sv], u[sv])
             D2s = D2[np.ix_(sv, sv)]
             if self.criterion == "gradient":
-                UK2 = U * K2[np.ix_(sv, sv)]
+                d, c = pair_profile(U * K2[np.ix_(sv, sv)], D2s)
 
-                def h(s, UK2=UK2, D2s=D2s):
-                    return 0.5 * np.vdot(UK2, _gauss(D2s, s, n_train))
+                def h(s, d=d, c=c):
+                    return 0.5 * (c @ _gauss(d, s, n_train))
 
                 threshold = 1.0
             else:
-                def h(s, U=U, D2s=D2s):
-                    return 0.5 * np.vdot(U, np.exp(_gauss(D2s, s, n_train)))
+                d, c = pair_profile(U, D2s)
+
+                def h(s, d=d, c=c):
+                    return 0.5 * (c @ np.exp(_gauss(d, s, n_train)))
 
                 threshold = 0.5 * u @ K2 @ u - res.alpha.sum() - res.kernel_weights.sum()
             s_best, h_best = best_gaussian(h)
