@@ -56,15 +56,20 @@ def test_bad_or_missing_files(tmp_path, isolated_search):
     assert "proxlearn fetch" not in str(exc.value)  # not a UW file: no fetch advice
 
 
-def test_stand_in_similarity_does_not_depend_on_blas_threads():
+def test_generated_similarities_do_not_depend_on_blas_threads():
     """Its bits are part of every study cell's cache key: a run under
     OMP_NUM_THREADS=1 must find the cells of a multi-threaded one (at 351 x 34, the
     size of Ionosphere, the product's last bit differed with 2 threads)."""
     from threadpoolctl import threadpool_limits
 
+    from proxlearn.datasets import make_digits_similarity
+
     X = np.random.default_rng(0).normal(size=(351, 34))
-    with threadpool_limits(limits=1):
-        one = perturbed_gaussian_similarity(X)
-    with threadpool_limits(limits=2):
-        two = perturbed_gaussian_similarity(X)
-    np.testing.assert_array_equal(one, two)
+    for build in (lambda: perturbed_gaussian_similarity(X),
+                  lambda: make_digits_similarity("rbf").matrix,
+                  lambda: make_digits_similarity("hog").matrix):
+        with threadpool_limits(limits=1):
+            one = build()
+        with threadpool_limits(limits=2):
+            two = build()
+        np.testing.assert_array_equal(one, two)

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ._base import SimilarityDataset
+from ._gram import gram
 
 __all__ = [
     "IDM_VERSION",
@@ -281,7 +282,7 @@ def make_wine_sigmoid(a=None, c=-0.5):
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     a = 1.0 / X.shape[1] if a is None else float(a)
     return SimilarityDataset(
-        matrix=np.tanh(a * (X @ X.T) + c), labels=wine.target, name="wine-sigmoid",
+        matrix=np.tanh(a * gram(X) + c), labels=wine.target, name="wine-sigmoid",
         kind="similarity", class_names=tuple(str(t) for t in wine.target_names),
         description=(
             f"sklearn wine (standardised), sigmoid kernel tanh({a:.4g}<x,x'> {c:+g}) "
@@ -323,14 +324,14 @@ def make_digits_similarity(measure, n_per_class=40, *, random_state=0):
     if measure == "rbf":
         X = images.reshape(len(images), -1).astype(np.float64)
         sq = (X * X).sum(1)
-        D2 = np.maximum(sq[:, None] + sq[None] - 2 * X @ X.T, 0.0)
+        D2 = np.maximum(sq[:, None] + sq[None] - 2 * gram(X), 0.0)
         np.fill_diagonal(D2, 0.0)
         S = np.exp(-D2 / float(np.median(D2[~np.eye(len(X), dtype=bool)])))
         what = "Euclidean RBF exp(-d^2/median) on the 64 pixels"
     elif measure == "hog":
         Hh = _orientation_histograms(images)
         Hh /= np.maximum(np.linalg.norm(Hh, axis=1, keepdims=True), 1e-300)
-        S = Hh @ Hh.T
+        S = gram(Hh)
         what = "cosine of gradient-orientation histograms (8 bins, 4x4 cells)"
     else:
         raise ValueError(f"measure must be 'rbf' or 'hog', got {measure!r}.")

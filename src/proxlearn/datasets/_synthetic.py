@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import SimilarityDataset
+from ._gram import gram
 
 __all__ = ["GU_GUO_MEANS", "GU_GUO_SETTINGS", "make_gu_guo_synthetic", "make_noisy_blobs"]
 
@@ -65,7 +66,7 @@ def make_gu_guo_synthetic(sigma2, eta, n_per_class=100, noise_std=None,
     Z = np.triu(rng.normal(0.0, std, size=(n, n)))
     Z = Z + np.triu(Z, 1).T
     ds = SimilarityDataset(
-        matrix=X @ X.T + Z, labels=y,
+        matrix=gram(X) + Z, labels=y,
         name=f"gu-guo-synthetic(sigma2={sigma2:g}, eta={eta:g})",
         kind="similarity",
         description=(
@@ -97,4 +98,4 @@ def make_noisy_blobs(n_classes, n_per_class, random_state=None, noise=4.0):
     X = np.vstack([rng.normal(m, 1.5, (n_per_class, 2)) for m in means])
     y = np.repeat(np.arange(n_classes), n_per_class)
     N = rng.normal(0, noise, (len(X), len(X)))
-    return X @ X.T + 0.5 * (N + N.T), y
+    return gram(X) + 0.5 * (N + N.T), y

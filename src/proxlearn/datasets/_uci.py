@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from ._base import SimilarityDataset
+from ._gram import gram
 
 __all__ = ["UCI_FILES", "UCI_FORMATS", "UCIFormat", "perturbed_gaussian_similarity",
            "read_uci", "uci_similarity_dataset"]
@@ -118,12 +118,7 @@ def perturbed_gaussian_similarity(X, *, eta=0.1, random_state=0):
     sd = X.std(axis=0)
     Z = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)  # constant columns stay 0
     sq = (Z * Z).sum(1)
-    # one BLAS thread: the product's last bits depend on the thread count, and the
-    # matrix's bits are part of every study cell's cache key (a run under
-    # OMP_NUM_THREADS=1, as scripts/reproduce.sh does, missed the cells of a 2-thread run)
-    with threadpool_limits(limits=1, user_api="blas"):
-        G = Z @ Z.T
-    D2 = np.maximum(sq[:, None] + sq[None] - 2 * G, 0.0)
+    D2 = np.maximum(sq[:, None] + sq[None] - 2 * gram(Z), 0.0)  # thread-independent bits
     np.fill_diagonal(D2, 0.0)
     K = np.exp(-D2 / float(np.median(D2[~np.eye(len(Z), dtype=bool)])))
     R = np.random.default_rng(random_state).normal(size=K.shape)
