@@ -63,11 +63,11 @@ def _products(Ks, v, cols):
     n, _, m = Ks.shape
     out = np.empty((n, m))
     whole = 3 * cols.size > n
+    vv = np.zeros(n)  # v on cols, zero elsewhere: the whole-kernel gemv's vector
+    vv[cols] = v[cols]
     for k in range(m):
         K = Ks[:, :, k]
         if whole and (K.flags.f_contiguous or K.flags.c_contiguous):
-            vv = np.zeros(n)
-            vv[cols] = v[cols]
             out[:, k] = K @ vv
         else:
             out[:, k] = K[:, cols] @ v[cols]
