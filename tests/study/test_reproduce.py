@@ -196,6 +196,14 @@ def test_update_of_some_cells_keeps_the_sections_other_cells(monkeypatch, tmp_pa
     assert new[("synthetic-1", "svm-flip")] == pytest.approx(old[("synthetic-1", "svm-flip")])
     assert res["two"]["rerun_cells"] == 4
     assert [r["method"] for r in res["two"]["rows"]][:2] == ["svm-clip", "svm-flip"]
+    # a column that was not registered at the stored run: listed as absent until run
+    stored = json.loads(js.read_text())
+    stored["sections"]["two"]["not_registered"] = ["svm-flip", "ikl"]
+    js.write_text(json.dumps(stored))
+    res = reproduce(["two"], splits=2, jobs=1, cache_dir=tmp_path / "c3", out=md,
+                    json_path=js, update=js, methods=["svm-flip"])
+    assert res["two"]["not_registered"] == ["ikl"]
+    assert "Not run (method not available): ikl." in md.read_text()
     # a later --update of other sections shows this one as stored, not as rerun now
     monkeypatch.setattr(_reproduce, "SECTIONS", two + TINY[:1])
     reproduce(["tiny"], splits=2, jobs=1, cache_dir=tmp_path / "c", out=md, json_path=js,

@@ -189,15 +189,14 @@ SECTIONS: tuple[Section, ...] = (
         note="APPROXIMATE: the paper's similarities follow Ying et al. (2009), whose recipe "
         "is not printed; ours is a Gaussian kernel on z-scored features plus symmetric "
         "N(0, 0.1^2) noise (datasets._uci). Protocol and grids as section kundu2010. "
-        "Liver is a snapshot ([R=...]): its ESKL-L1 cells take about 2,100 s each (at C = "
-        "100, rho = 10 libsvm reaches its 10^6-iteration cap on the learned kernels, 138 s "
-        "per fit against 3 s elsewhere on the grid); `--update --datasets liver-noisy` "
-        "continues it. Diabetes is not run: its training set of 428 makes one ESKL fit "
-        "(300 iterations) about 10 s on one core, so its 15 ESKL cells (16 grid points x 5 "
-        "folds each) would take about 3.5 more core-hours, more with that L1 corner.",
-        not_run={"diabetes-noisy": "not run for cost: about 3.5 core-hours of ESKL fits "
-                 "(training set of 428, about 10 s per fit on one core, 81 fits per cell); "
-                 "the similarities are stand-ins anyway"},
+        "Liver's ESKL-L1 cells took about 2,100 s each until libsvm's slow solves on its "
+        "learned kernels were polished (mkl._svm_dual, 2026-11-27: 280-380 s now). "
+        "Diabetes is not run: one ESKL fit (300 iterations) on its inner folds' 342 "
+        "rows takes 8.5-17 s on one core, so its 15 ESKL cells (16 grid points x 5 folds "
+        "each) would take about 4 core-hours.",
+        not_run={"diabetes-noisy": "not run for cost: about 4 core-hours of ESKL fits "
+                 "(8.5-17 s per fit on one core at the inner folds' 342 rows, 81 fits per "
+                 "cell); the similarities are stand-ins anyway"},
     ),
     Section(
         "zhuang2011-mkl",
@@ -1057,8 +1056,10 @@ def _merge_rows(sec, new: dict, old: dict | None, seed: int) -> dict:
                cells=len(cells), cached_cells=new.get("cached_cells", 0) + len(kept),
                missing_data=list(dict.fromkeys(old.get("missing_data", [])
                                                + new.get("missing_data", []))),
-               not_registered=list(dict.fromkeys(old.get("not_registered", [])
-                                                 + new.get("not_registered", []))))
+               # a method the stored run lacked and this one ran is no longer absent
+               not_registered=list(dict.fromkeys(
+                   [m for m in old.get("not_registered", []) if m not in meths]
+                   + new.get("not_registered", []))))
     return out
 
 
