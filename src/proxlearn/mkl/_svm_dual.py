@@ -29,8 +29,9 @@ iterations to reach 1e-7, or never does (ESKL-L1 on Liver at C = 100, rho = 10:
 primal active-set method (:func:`_monotone_active_set`) reaches the same
 certificate at 1e-7 in about a tenth of the time, and a chain of solves that met
 such a kernel keeps using that route (:func:`svm_dual`). One ESKL-L1 fit on a
-Liver training set: 125.5 s -> 9.9 s at that corner, 14.2 -> 7.3 s at C = rho = 1,
-3.9 -> 3.7 s at C = 10, rho = 0.1 (one BLAS thread).
+Liver training set (benchmarks/bench_svm_polish.py, A/B alternating, medians):
+127.3 s -> 8.8 s at that corner, 12.1 -> 6.6 s at C = rho = 1, unchanged (3.3 s) at
+C = 10, rho = 0.1.
 """
 
 from __future__ import annotations
