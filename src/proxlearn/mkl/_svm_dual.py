@@ -290,8 +290,8 @@ def _libsvm(K, y, C, tol):
 def _loose_then_polished(K, y, C, tol):
     """libsvm at its default 1e-3, then the monotone active-set solve from that
     ``alpha`` at ``tol``: the :class:`SVMDual` certified at ``tol`` (or ``None``)
-    with libsvm's ``alpha``, ``b`` and iterations. On the kernels where SMO cannot reach 1e-7 within
-    :data:`MAX_SMO_ITER` (ESKL-L1's learned kernels on Liver at C = 100,
+    with libsvm's ``alpha``, ``b`` and iterations. On the kernels where SMO cannot
+    reach 1e-7 within :data:`MAX_SMO_ITER` (ESKL-L1's learned kernels on Liver at C = 100,
     rho = 10: 1.3-3.7 s per capped solve at n = 232), the loose solve takes
     0.03-0.09 s and the polish 0.01-0.08 s, and the polished ``alpha`` passes
     the test at 1e-7 that libsvm's own did not reach."""
@@ -326,7 +326,7 @@ def svm_dual(K, y, C, *, tol=1e-7, alpha0=None) -> SVMDual:
         if isinstance(alpha0, SVMDual):
             work, polish, alpha0 = alpha0.smo_work, alpha0.polish, alpha0.alpha
             n_sv = int(np.count_nonzero(alpha0))
-            n_free = n_sv - int(np.count_nonzero(alpha0 >= float(C) * (1.0 - 1e-10)))
+            n_free = n_sv - int(np.count_nonzero(_bound_sets(alpha0, float(C))[0]))
             rounds = _warm_start_rounds(y.size, n_free, n_sv, work)
         else:
             work, rounds = float("inf"), MAX_ACTIVE_SET_ROUNDS
