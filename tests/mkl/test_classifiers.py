@@ -12,7 +12,7 @@ from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.svm import SVC
 
 from proxlearn.base import is_pairwise
-from proxlearn.exceptions import SimilarityMatrixError, TestMatrixError
+from proxlearn.exceptions import InvalidParameterError, SimilarityMatrixError, TestMatrixError
 from proxlearn.mkl import (
     AverageKernelSVC,
     LpMKL,
@@ -126,3 +126,16 @@ def test_bad_input_names_the_matrix():
         check_multi_test(T, 45, 3)
     with pytest.raises(SimilarityMatrixError, match="not positive semidefinite"):
         SimpleMKL(spectrum=None).fit(X, y)
+
+
+def test_simple_mkl_solvers_reach_the_same_classifier():
+    """The spectral projected gradient and SimpleMKL's reduced gradient solve the same
+    convex problem: at a tight tolerance their objectives and decisions agree."""
+    X, y = _stack(n=40, seed=7, n_classes=2)
+    a = SimpleMKL(C=10.0, tol=1e-7, max_iter=5000).fit(X, y)
+    b = SimpleMKL(C=10.0, tol=1e-7, max_iter=5000, solver="reduced-gradient").fit(X, y)
+    assert a.objective_ == pytest.approx(b.objective_, rel=1e-5)
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), atol=1e-2)
+    assert np.array_equal(a.predict(X), b.predict(X))
+    with pytest.raises(InvalidParameterError, match="solver='level' is not supported"):
+        SimpleMKL(solver="level").fit(X, y)

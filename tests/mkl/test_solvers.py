@@ -6,6 +6,7 @@ import pytest
 import scipy.optimize
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
 from proxlearn.mkl import (
@@ -16,6 +17,7 @@ from proxlearn.mkl import (
     svm_dual,
     uniform_mkl,
 )
+from proxlearn.mkl._bank import stack_combine
 from proxlearn.mkl._solvers import gamma_star
 
 
@@ -54,11 +56,12 @@ def _cvx_dual(Ks, y, C, kind, p=None):
     return prob.value, a.value
 
 
+@pytest.mark.parametrize("solver", ["spg", "reduced-gradient"])
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("C", [0.5, 5.0])
-def test_simple_mkl_reaches_the_cvxpy_optimum(seed, C):
+def test_simple_mkl_reaches_the_cvxpy_optimum(seed, C, solver):
     Ks, y = _problem(seed=seed)
-    res = simple_mkl(Ks, y, C, tol=1e-6)
+    res = simple_mkl(Ks, y, C, tol=1e-6, solver=solver)
     value, _ = _cvx_dual(Ks, y, C, "simple")
     assert res.objective == pytest.approx(value, rel=1e-5)
     assert res.gap <= 1e-6 * abs(res.objective) + 1e-9
@@ -278,8 +281,9 @@ def test_slow_smo_switches_the_chain_to_loose_solve_and_polish(monkeypatch):
     assert sol.value == pytest.approx(exact1.value, rel=1e-7)
 
 
+@pytest.mark.parametrize("solver", ["spg", "reduced-gradient"])
 @pytest.mark.parametrize("seed", [4, 5])
-def test_simple_mkl_with_many_kernels_reaches_the_optimum(seed):
+def test_simple_mkl_with_many_kernels_reaches_the_optimum(seed, solver):
     """With Zhuang's bank (42 kernels here) the reduced gradient's feasible step can be
     capped by a weight near 0 (on Ionosphere's 442 kernels it stalled at a relative
     gap of 3, silently); a projected gradient step on the simplex takes over. On these
@@ -291,10 +295,40 @@ def test_simple_mkl_with_many_kernels_reaches_the_optimum(seed):
     X = rng.normal(size=(40, 6))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 1.0, -1.0)
     Ks = KernelBank(widths=[0.5, 2.0, 8.0], degrees=[1, 2, 3]).fit(X).stack()
-    res = simple_mkl(Ks, y, 100.0, tol=1e-6, max_iter=2000)
+    res = simple_mkl(Ks, y, 100.0, tol=1e-6, max_iter=2000, solver=solver)
     value, _ = _cvx_dual(np.ascontiguousarray(Ks), y, 100.0, "simple")
     assert res.objective == pytest.approx(value, rel=1e-4)
     assert res.gap <= 1e-6 * abs(res.objective)
+
+
+def test_simple_mkl_spg_returns_its_best_iterate_with_an_honest_gap():
+    """Stopped early, the spectral projected gradient (nonmonotone) returns the lowest
+    objective it evaluated, with that iterate's own certificate."""
+    from proxlearn.mkl import KernelBank
+    from proxlearn.mkl._solvers import _a
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(40, 6))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 1.0, -1.0)
+    Ks = KernelBank(widths=[0.5, 2.0, 8.0], degrees=[1, 2, 3]).fit(X).stack()
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        res = simple_mkl(Ks, y, 100.0, tol=1e-12, max_iter=3)
+    assert res.objective <= min(h["objective"] for h in res.history)
+    assert res.weights.min() >= 0 and res.weights.sum() == pytest.approx(1.0)
+    a = _a(Ks, res.alpha * y)
+    assert 0 <= res.gap <= 0.5 * (a.max() - res.weights @ a) * (1 + 1e-12)
+    sol = svm_dual(stack_combine(Ks, res.weights), y, 100.0)
+    assert res.objective == pytest.approx(sol.value, rel=1e-6)
+    # the certificate brackets the optimum (cvxpy's dual of the same problem)
+    value, _ = _cvx_dual(np.ascontiguousarray(Ks), y, 100.0, "simple")
+    assert res.objective - res.gap <= value * (1 + 1e-6)
+    assert value <= res.objective * (1 + 1e-6)
+
+
+def test_simple_mkl_rejects_an_unknown_solver():
+    Ks, y = _problem()
+    with pytest.raises(ValueError, match="solver must be one of"):
+        simple_mkl(Ks, y, 1.0, solver="level")
 
 
 def test_projected_step_decreases_the_objective_on_the_simplex():

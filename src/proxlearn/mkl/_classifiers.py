@@ -35,7 +35,14 @@ from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subpr
 from ..transforms import SpectrumTransformer
 from ._bank import stack_combine, stack_take
 from ._input import check_multi_similarity, check_multi_test
-from ._solvers import MKLResult, lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
+from ._solvers import (
+    SIMPLE_MKL_SOLVERS,
+    MKLResult,
+    lp_mkl,
+    nonsparse_mkl,
+    simple_mkl,
+    uniform_mkl,
+)
 
 __all__ = ["AverageKernelSVC", "KTASVC", "LpMKL", "NonSparseMKL", "SimpleMKL"]
 
@@ -236,16 +243,32 @@ class _IterativeMKL(_BaseMKL):
 class SimpleMKL(_IterativeMKL):
     __doc__ = """Convex MKL, ``min_{d in simplex} omega(sum_k d_k K_k)`` (SimpleMKL).
 
-    Rakotomamonjy, Bach, Canu & Grandvalet (JMLR 2008): reduced gradient on
-    the simplex with an Armijo line search; stops at a certified duality gap
-    (:func:`proxlearn.mkl.simple_mkl`). The baseline of Kundu et al. 2010,
-    Table 3 (on clipped similarities).
+    The problem of Rakotomamonjy, Bach, Canu & Grandvalet (JMLR 2008), solved
+    by a spectral projected gradient on the simplex (default) or by their
+    reduced gradient with an Armijo line search; either stops at a certified
+    duality gap (:func:`proxlearn.mkl.simple_mkl`). The baseline of Kundu et
+    al. 2010, Table 3 (on clipped similarities), and Zhuang 2011's convex MKL.
 
     Parameters
-    ----------""" + _PARAMS_DOC + _ATTRS_DOC
+    ----------""" + _PARAMS_DOC + """    solver : {"spg", "reduced-gradient"}, default="spg"
+        ``"spg"``: spectral projected gradient (Birgin, Martinez & Raydan 2000),
+        which zeroes many weights per step; ``"reduced-gradient"``: SimpleMKL's
+        own algorithm, which zeroes one weight per step (slow with hundreds of
+        kernels: docs/benchmarks.md). Same optimum, same certificate.
+    """ + _ATTRS_DOC
+
+    def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None,
+                 solver="spg"):
+        super().__init__(C, spectrum=spectrum, tol=tol, max_iter=max_iter, bank=bank)
+        self.solver = solver
+
+    def _check_params(self):
+        super()._check_params()
+        check_option(self.solver, "solver", SIMPLE_MKL_SOLVERS)
 
     def _solve(self, Ks, y_pm):
-        return simple_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter)
+        return simple_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter,
+                          solver=self.solver)
 
 
 class LpMKL(_BaseMKL):

@@ -8,10 +8,9 @@ With ``a_k(alpha) = (y o alpha)^T K_k (y o alpha)`` and the SVM dual set
 solver              problem (dual form) and combined kernel
 ==================  =========================================================
 ``simple_mkl``      ``min_{d in simplex} omega(sum d_k K_k)``; dual
-                    ``max_A 1^T alpha - 1/2 max_k a_k`` (Rakotomamonjy,
-                    Bach, Canu & Grandvalet 2008: reduced gradient + Armijo;
-                    a projected gradient step on the simplex when the
-                    reduced gradient's feasible step is too short)
+                    ``max_A 1^T alpha - 1/2 max_k a_k``: spectral projected
+                    gradient (default) or SimpleMKL's reduced gradient +
+                    Armijo (Rakotomamonjy, Bach, Canu & Grandvalet 2008)
 ``lp_mkl``          ``min_{d >= 0, ||d||_p <= 1} omega(sum d_k K_k)``; dual
                     ``max_A 1^T alpha - 1/2 ||a||_{p/(p-1)}`` (Kloft, Brefeld,
                     Sonnenburg & Zien 2011, their closed-form d-update)
@@ -110,14 +109,34 @@ def _warn_stalled(name, rel_gap, tol):
                       ConvergenceWarning, stacklevel=3)
 
 
+#: Solvers of :func:`simple_mkl`'s problem.
+SIMPLE_MKL_SOLVERS = ("spg", "reduced-gradient")
+#: Nonmonotone memory of the spectral projected gradient (Birgin, Martinez & Raydan 2000).
+SPG_MEMORY = 10
+
+
 def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
-               alpha0=None, d0=None) -> MKLResult:
-    """SimpleMKL: reduced gradient on the simplex of kernel weights.
+               alpha0=None, d0=None, solver="spg") -> MKLResult:
+    """Convex MKL ``min_{d in simplex} omega(sum_k d_k K_k)`` with a certified gap.
+
+    ``solver="spg"`` (default): spectral projected gradient on the simplex
+    (Birgin, Martinez & Raydan, SIAM J. Optim. 2000; used for MKL by Jain,
+    Vishwanathan & Varma, KDD 2012): a Barzilai-Borwein step projected on the
+    simplex (so many weights reach 0 in one step) and a nonmonotone Armijo search
+    over the last :data:`SPG_MEMORY` objectives. ``"reduced-gradient"``:
+    SimpleMKL's reduced gradient with Armijo (Rakotomamonjy, Bach, Canu &
+    Grandvalet, JMLR 2008), whose largest feasible step zeroes one weight per
+    iteration: with Zhuang's banks of 442-793 kernels it stopped at
+    ``max_iter = 100`` with relative gaps of 0.006 (Ionosphere, C = 1) to 3.1
+    (C = 100) where the spectral step certifies 1e-3 (docs/benchmarks.md). Both
+    stop at the same certificate ``1/2 (max_k a_k - sum_k d_k a_k) <= tol |J|``.
 
     Every SVM after the first is warm-started from the current ``alpha``
     (:func:`svm_dual`); ``alpha0`` warm-starts the first. ``d0``: start weights
     (nonnegative, normalised to sum 1; default uniform).
     """
+    if solver not in SIMPLE_MKL_SOLVERS:
+        raise ValueError(f"solver must be one of {SIMPLE_MKL_SOLVERS}, got {solver!r}.")
     m = Ks.shape[2]
     d = np.full(m, 1.0 / m)
     if d0 is not None:
@@ -132,6 +151,8 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
 
     sol, a = solve(d)
     last[0] = sol
+    if solver == "spg":
+        return _spg_simplex(solve, d, sol, a, tol, max_iter, last)
     history = []
     step = None  # projected-gradient step length, adapted when that step is used
     for t in range(1, int(max_iter) + 1):
@@ -176,6 +197,68 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     gap = 0.5 * (a.max() - d @ a)
     _warn("simple_mkl", max_iter, gap / max(abs(sol.value), 1e-12))
     return MKLResult(d, d, sol.alpha, sol.b, sol.value, gap, int(max_iter), history)
+
+
+def _spg_simplex(solve, d, sol, a, tol, max_iter, last):
+    """Spectral projected gradient for :func:`simple_mkl` from ``d`` (SVM ``sol``,
+    ``a_k = u^T K_k u``). Returns the iterate of lowest objective seen; its gap is
+    against the best dual value seen, ``max_t 1^T alpha_t - 1/2 max_k a_k(alpha_t)``
+    (every ``alpha_t`` is dual feasible, so this bounds the optimum from below)."""
+    from ..solvers import project_simplex
+
+    J = sol.value
+    grad = -0.5 * a
+    spread = float(np.ptp(grad))
+    step = 1.0 / spread if spread > 0 else 1.0  # first step: weights move by about 1
+    recent = [J]
+    best = (J, d, sol)
+    dual = J - 0.5 * (a.max() - d @ a)
+    history = []
+    reason = "stalled"
+    for t in range(1, int(max_iter) + 1):
+        gap = best[0] - dual
+        history.append({"iter": t, "objective": J, "gap": gap})
+        if gap <= tol * max(abs(best[0]), 1e-12):
+            reason = "converged"
+            break
+        direction = project_simplex(d - step * grad) - d
+        slope = float(grad @ direction)
+        if not slope < 0:  # the projected step is not a descent direction: d is optimal
+            break       # to the SVM's precision
+        ref = max(recent[-SPG_MEMORY:])
+        lam, new = 1.0, None
+        while lam >= 1e-10:  # nonmonotone Armijo, safeguarded quadratic backtracking
+            trial = np.maximum(d + lam * direction, 0.0)
+            trial /= trial.sum()
+            new, a_new = solve(trial)
+            if new.value <= ref + 1e-4 * lam * slope:
+                break
+            curv = 2.0 * (new.value - J - lam * slope)
+            lam_q = -slope * lam * lam / curv if curv > 0 else 0.5 * lam
+            lam = min(max(lam_q, 0.1 * lam), 0.5 * lam)
+            new = None
+        if new is None:
+            break
+        g_new = -0.5 * a_new
+        s_vec, y_vec = trial - d, g_new - grad
+        sy = float(s_vec @ y_vec)
+        # Barzilai-Borwein step, kept within [1e-12, 1e12] (BMR's safeguard)
+        step = min(max(float(s_vec @ s_vec) / sy, 1e-12), 1e12) if sy > 0 else 1e12
+        d, sol, a, grad, J = trial, new, a_new, g_new, new.value
+        last[0] = sol
+        recent.append(J)
+        dual = max(dual, J - 0.5 * (a.max() - d @ a))
+        if J < best[0]:
+            best = (J, d, sol)
+    else:
+        reason = "max_iter"
+    J, d, sol = best
+    gap = J - dual
+    if reason == "max_iter":
+        _warn("simple_mkl", max_iter, gap / max(abs(J), 1e-12))
+    elif reason == "stalled":
+        _warn_stalled("simple_mkl", gap / max(abs(J), 1e-12), tol)
+    return MKLResult(d, d, sol.alpha, sol.b, J, gap, len(history), history)
 
 
 def lp_mkl(Ks, y, C=1.0, p=2.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
