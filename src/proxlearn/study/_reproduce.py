@@ -192,10 +192,11 @@ SECTIONS: tuple[Section, ...] = (
         "Liver's ESKL-L1 cells took about 2,100 s each until libsvm's slow solves on its "
         "learned kernels were polished (mkl._svm_dual, 2026-11-27: 280-380 s now). "
         "Diabetes is not run: one ESKL fit (300 iterations) on its inner folds' 342 "
-        "rows takes 8.5-17 s on one core, so its 15 ESKL cells (16 grid points x 5 folds "
-        "each) would take about 4 core-hours.",
-        not_run={"diabetes-noisy": "not run for cost: about 4 core-hours of ESKL fits "
-                 "(8.5-17 s per fit on one core at the inner folds' 342 rows, 81 fits per "
+        "rows takes 8.5-17 s on one core (25-33 s for ESKL-L1 at C = 1 and 100 with "
+        "three processes on the 2 cores), so its 15 ESKL cells (16 grid points x 5 "
+        "folds each) would take 4-7 core-hours.",
+        not_run={"diabetes-noisy": "not run for cost: 4-7 core-hours of ESKL fits "
+                 "(8.5-33 s per fit on one core at the inner folds' 342 rows, 81 fits per "
                  "cell); the similarities are stand-ins anyway"},
     ),
     Section(
