@@ -201,3 +201,35 @@ def test_pair_profile_gives_the_same_weighted_sums(seed, n, levels):
         assert d.size <= levels * levels  # merged
     for phi in (lambda v: np.exp(-v / 0.7), lambda v: np.exp(np.exp(-v)), np.sqrt):
         assert c @ phi(d) == pytest.approx(np.sum(W * phi(D2)), rel=1e-10, abs=1e-10)
+
+
+@pytest.mark.parametrize("layout", ["kernel-major", "C", "F-kernels"])
+def test_packed_stack_combines_and_takes_inner_products_like_the_stack(layout):
+    from proxlearn.mkl._bank import PackedSymmetricStack, stack_combine, stack_inner
+
+    Ks, _ = _stack(n=23, seed=3)
+    if layout == "C":
+        Ks = np.ascontiguousarray(Ks)
+    elif layout == "F-kernels":
+        Ks = np.stack([np.asfortranarray(Ks[:, :, t]) for t in range(Ks.shape[2])], -1)
+    P = PackedSymmetricStack(Ks)
+    assert P.shape == Ks.shape
+    rng = np.random.default_rng(0)
+    for w in (rng.random(Ks.shape[2]), np.r_[0.7, np.zeros(Ks.shape[2] - 1)]):
+        np.testing.assert_allclose(P.combine(w), stack_combine(Ks, w), rtol=1e-13, atol=1e-15)
+    W = rng.normal(size=(23, 23))
+    W = W + W.T
+    np.testing.assert_allclose(P.inner(W), stack_inner(Ks, W), rtol=1e-12)
+    with pytest.raises(ValueError, match="square"):
+        PackedSymmetricStack(Ks[:, :20])
+
+
+def test_two_layer_mkl_packed_and_full_passes_reach_the_same_point(monkeypatch):
+    import proxlearn.mkl._two_layer as tl
+
+    Ks, y = _stack(n=50, seed=5)
+    a = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
+    monkeypatch.setattr(tl, "PACK_MAX_BYTES", 0)  # the full stack, as given
+    b = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
+    assert a.objective == pytest.approx(b.objective, rel=1e-9)
+    np.testing.assert_allclose(a.weights, b.weights, rtol=1e-6, atol=1e-9)
