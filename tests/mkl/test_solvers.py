@@ -452,3 +452,16 @@ def test_warm_start_is_tried_only_when_the_cost_model_expects_a_gain(monkeypatch
     costly = sd.svm_dual(K1, y, 1.0, alpha0=dataclasses.replace(prev, smo_work=60e6))
     assert calls == [1] and costly.smo_work == 60e6  # warm, and the work is inherited
     assert costly.value == pytest.approx(cheap.value, rel=1e-7)
+
+
+@pytest.mark.parametrize("solver", ["spg", "reduced-gradient"])
+def test_simple_mkl_packed_and_full_passes_reach_the_same_optimum(solver, monkeypatch):
+    import proxlearn.mkl._bank as bank
+
+    Ks, y = _problem(n=40, seed=8)
+    monkeypatch.setattr(bank, "PACK_AFTER", 1)  # packed from the first pass
+    a = simple_mkl(Ks, y, 5.0, tol=1e-8, solver=solver)
+    monkeypatch.setattr(bank, "PACK_MAX_BYTES", 0)  # the full stack, as given
+    b = simple_mkl(Ks, y, 5.0, tol=1e-8, solver=solver)
+    assert a.objective == pytest.approx(b.objective, rel=1e-9)
+    np.testing.assert_allclose(a.weights, b.weights, atol=1e-6)

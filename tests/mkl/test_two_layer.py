@@ -225,11 +225,35 @@ def test_packed_stack_combines_and_takes_inner_products_like_the_stack(layout):
 
 
 def test_two_layer_mkl_packed_and_full_passes_reach_the_same_point(monkeypatch):
-    import proxlearn.mkl._two_layer as tl
+    import proxlearn.mkl._bank as bank
 
     Ks, y = _stack(n=50, seed=5)
+    monkeypatch.setattr(bank, "PACK_AFTER", 1)  # packed from the first pass
     a = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
-    monkeypatch.setattr(tl, "PACK_MAX_BYTES", 0)  # the full stack, as given
+    monkeypatch.setattr(bank, "PACK_MAX_BYTES", 0)  # the full stack, as given
     b = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
     assert a.objective == pytest.approx(b.objective, rel=1e-9)
     np.testing.assert_allclose(a.weights, b.weights, rtol=1e-6, atol=1e-9)
+
+
+def test_stack_passes_pack_a_dense_stack_after_a_few_passes_and_never_a_lazy_one():
+    from proxlearn.mkl._bank import PACK_AFTER, StackPasses, stack_combine, stack_inner, stack_quad
+
+    X, _ = _features(n=30, seed=2)
+    bank = KernelBank(widths=[0.5, 2.0], degrees=[1]).fit(X)
+    Ks = bank.stack()
+    passes = StackPasses(Ks)
+    rng = np.random.default_rng(1)
+    u = rng.normal(size=30)
+    sv = np.flatnonzero(u > 0)
+    for k in range(PACK_AFTER + 2):
+        w = rng.random(Ks.shape[2])
+        np.testing.assert_allclose(passes.combine(w), stack_combine(Ks, w), rtol=1e-13)
+        W = np.outer(u[sv], u[sv])
+        np.testing.assert_allclose(passes.inner(W, sv), stack_inner(Ks, W, sv), rtol=1e-12)
+        np.testing.assert_allclose(passes.quad(u), stack_quad(Ks, u), rtol=1e-12)
+        assert (passes.packed is None) == (3 * k + 3 < PACK_AFTER)
+    lazy = StackPasses(KernelBank(widths=[0.5, 2.0], degrees=[1], max_memory=1).fit(X).stack())
+    for _ in range(PACK_AFTER + 1):
+        lazy.quad(u)
+    assert lazy.packed is None

@@ -411,8 +411,8 @@ class PackedSymmetricStack:
 
     Hand-written because neither numpy nor scipy has a packed-symmetric batched
     ``gemv``; the rows of the pack are plain BLAS ``gemv``/``axpy`` operands. Used by
-    :func:`proxlearn.mkl.two_layer_mkl` for dense training stacks (it makes one
-    copy, half the stack's size, per fit).
+    :func:`proxlearn.mkl.two_layer_mkl` and :func:`proxlearn.mkl.simple_mkl` for dense
+    training stacks (one copy, half the stack's size, per fit; :class:`StackPasses`).
     """
 
     def __init__(self, Ks):
@@ -456,6 +456,58 @@ class PackedSymmetricStack:
     def inner(self, W):
         """``<W, K_t>_F`` for every kernel, ``W`` symmetric ``n x n``."""
         return self.P @ (np.asarray(W, dtype=np.float64)[self.rows, self.cols] * self._double)
+
+
+#: Largest packed copy (bytes) the MKL solvers make of a dense training stack (half
+#: the stack's size): beyond it they read the full stack as given.
+PACK_MAX_BYTES = 2**30
+#: Passes over the full stack before :class:`StackPasses` packs it. The copy costs
+#: about three passes (it reads the upper halves and writes half a stack), so a fit
+#: that ends soon after would lose: at 20, at most about 15% on a fit of 21 passes,
+#: and a 100-iteration fit (about 220 passes) gains nearly the whole halving.
+PACK_AFTER = 20
+
+
+class StackPasses:
+    """The per-iteration passes of an MKL solver over a stack (dense or lazy):
+    ``combine(w)``, ``inner(W, idx)`` and ``quad(u)``, as :func:`stack_combine`,
+    :func:`stack_inner` and :func:`stack_quad`. A dense square stack of at least two
+    kernels is read through a :class:`PackedSymmetricStack` from the
+    :data:`PACK_AFTER`-th pass on, when the pack fits in :data:`PACK_MAX_BYTES`."""
+
+    def __init__(self, Ks):
+        self.Ks = Ks
+        self.packed = None
+        self._calls = 0
+        self._eligible = (isinstance(Ks, np.ndarray) and Ks.ndim == 3
+                          and Ks.shape[0] == Ks.shape[1] and Ks.shape[2] > 1
+                          and Ks.nbytes <= 2 * PACK_MAX_BYTES)
+
+    def _tick(self):
+        self._calls += 1
+        if self._eligible and self.packed is None and self._calls >= PACK_AFTER:
+            self.packed = PackedSymmetricStack(self.Ks)
+
+    def combine(self, w):
+        self._tick()
+        return stack_combine(self.Ks, w) if self.packed is None else self.packed.combine(w)
+
+    def inner(self, W, idx=None):
+        self._tick()
+        if self.packed is None:
+            return stack_inner(self.Ks, W, idx)
+        if idx is not None:
+            full = np.zeros((self.packed.n, self.packed.n))
+            full[np.ix_(idx, idx)] = W
+            W = full
+        return self.packed.inner(W)
+
+    def quad(self, u):
+        self._tick()
+        if self.packed is None:
+            return stack_quad(self.Ks, u)
+        u = np.asarray(u, dtype=np.float64)
+        return self.packed.inner(np.outer(u, u))
 
 
 def stack_take(Ks, rows, cols):

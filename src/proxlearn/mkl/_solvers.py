@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ._bank import stack_combine, stack_quad
+from ._bank import StackPasses, stack_combine, stack_quad
 from ._eq10_newton import newton_eq10
 from ._svm_dual import SVMDual, box_knapsack_max, svm_dual
 
@@ -144,10 +144,11 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
         if d0.size == m and d0.sum() > 0:
             d = d0 / d0.sum()
     last = [alpha0]
+    passes = StackPasses(Ks)  # a dense stack is packed once the fit runs a while
 
     def solve(d):
-        sol = svm_dual(_combine(Ks, d), y, C, tol=svm_tol, alpha0=last[0])
-        return sol, _a(Ks, sol.alpha * y)
+        sol = svm_dual(passes.combine(d), y, C, tol=svm_tol, alpha0=last[0])
+        return sol, passes.quad(sol.alpha * y)
 
     sol, a = solve(d)
     last[0] = sol

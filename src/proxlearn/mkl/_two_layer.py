@@ -55,7 +55,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import InvalidParameterError, check_option
-from ._bank import KernelBank, PackedSymmetricStack, stack_combine, stack_inner
+from ._bank import KernelBank, StackPasses, stack_combine
 from ._classifiers import _BaseMKL
 from ._solvers import MKLResult
 from ._svm_dual import svm_dual
@@ -67,9 +67,6 @@ _ARMIJO = 1e-4
 #: ``K2`` above ``e^30`` stalled libsvm's SMO for minutes on one line-search trial
 #: (Liver, C = 0.01); optima seen are far below (``max sum mu K`` about 1-5).
 MAX_INNER = 30.0
-#: Largest packed copy (bytes) :func:`two_layer_mkl` makes of a dense training stack
-#: (half the stack): beyond it the full stack is read as given.
-PACK_MAX_BYTES = 2**30
 
 
 def _exp_kernel(A):
@@ -102,13 +99,8 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
     of the projected gradient, and ``history`` one record per accepted step.
     """
     y = np.asarray(y, dtype=np.float64)
-    packed = None
-    if isinstance(Ks, np.ndarray) and Ks.shape[0] == Ks.shape[1] and Ks.shape[2] > 1 \
-            and Ks.nbytes <= 2 * PACK_MAX_BYTES:
-        packed = PackedSymmetricStack(Ks)  # the combination and gradient passes read half
-
-    def combine(mu):
-        return stack_combine(Ks, mu) if packed is None else packed.combine(mu)
+    passes = StackPasses(Ks)  # a dense stack is packed once the fit runs a while
+    combine = passes.combine
 
     if mu0 is None:
         mu = default_mu0(Ks)
@@ -132,10 +124,8 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
         sv = np.flatnonzero(u)
         if sv.size == 0:
             return np.ones_like(mu)
-        if packed is not None:
-            return 1.0 - 0.5 * packed.inner(np.outer(u, u) * K2)
         W = np.outer(u[sv], u[sv]) * K2[np.ix_(sv, sv)]
-        return 1.0 - 0.5 * stack_inner(Ks, W, sv)
+        return 1.0 - 0.5 * passes.inner(W, sv)
 
     F, sol, K2 = evaluate(mu)
     if sol is None:
