@@ -21,7 +21,8 @@ chosen by Armijo's rule on ``F`` itself (each trial re-solves the SVM, as
 SimpleMKL does), so ``objective_history_`` never increases; a trial whose
 inner combination exceeds ``MAX_INNER = 30`` anywhere is rejected (libsvm
 stalls on kernels with entries above ``e^30``). The thesis gives
-no Armijo constants, no tolerance and a random start: ours are
+no step rule, no Armijo constants, no tolerance and a random start: ours are
+a Barzilai-Borwein first trial after each accepted step (Barzilai & Borwein 1988),
 ``sigma = 1e-4``, halving, a relative decrease below ``tol`` (or a projected
 gradient below ``tol``) to stop, and the deterministic start ``mu_t = 1 / (m
 mean_i K_t(x_i, x_i))`` (the inner combination then has mean diagonal 1, as
@@ -152,11 +153,19 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
         if not accepted:
             break
         decrease = F - F_t
+        g_old, mu_old = g, mu
         mu, F, sol, K2 = trial, F_t, sol_t, K2_t
         g = gradient(sol, K2)
         pg = np.linalg.norm(mu - np.maximum(mu - g, 0.0))
         history.append({"iter": n_iter, "objective": F, "eta": eta, "proj_grad": pg})
-        eta *= 2.0
+        # next trial step: Barzilai-Borwein's s's / s'y from the accepted step (kept
+        # within 1e-3..1e3 times the last step; doubling where the curvature is not
+        # positive). Sonar's bank: 1.45-1.61 SVMs per step against 1.81-1.83 with
+        # doubling alone, and 29 SVMs per fit against 38-53 (docs/benchmarks.md).
+        s_vec, y_vec = mu - mu_old, g - g_old
+        sy = float(s_vec @ y_vec)
+        eta = (min(max(float(s_vec @ s_vec) / sy, 1e-3 * eta), 1e3 * eta) if sy > 0
+               else 2.0 * eta)
         if decrease <= tol * max(abs(F), 1e-12):
             break
     else:
