@@ -215,7 +215,8 @@ SECTIONS: tuple[Section, ...] = (
         "same distributions at best. Adult a1a is listed but not run in this round (cost: "
         "see the discussion).",
         not_run={"adult": "not run in this round for cost: one TwoLayerMKL fit on its "
-                          "training half takes 22 s per C (see the discussion)"},
+                          "training half takes 7.5 s per C and one mkl-level cell 385 s "
+                          "(see the discussion)"},
     ),
     Section(
         "zhuang2011-umkl",
