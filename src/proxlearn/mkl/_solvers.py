@@ -129,7 +129,10 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     iteration: with Zhuang's banks of 442-793 kernels it stopped at
     ``max_iter = 100`` with relative gaps of 0.006 (Ionosphere, C = 1) to 3.1
     (C = 100) where the spectral step certifies 1e-3 (docs/benchmarks.md). Both
-    stop at the same certificate ``1/2 (max_k a_k - sum_k d_k a_k) <= tol |J|``.
+    stop at a certified relative gap ``<= tol``: the reduced gradient's is its
+    iterate's ``1/2 (max_k a_k - sum_k d_k a_k)``, the spectral solver's its best
+    objective minus the best dual value ``1^T alpha - 1/2 max_k a_k`` of the SVMs it
+    accepted (never larger than the former at the returned iterate).
 
     Every SVM after the first is warm-started from the current ``alpha``
     (:func:`svm_dual`); ``alpha0`` warm-starts the first. ``d0``: start weights
