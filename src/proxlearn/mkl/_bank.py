@@ -355,6 +355,14 @@ def _kernel_major(Ks):
     return base.reshape(base.shape[0], -1) if base.flags.c_contiguous else None
 
 
+def _weighted_rows(rows, w, nz):
+    """``sum_{t in nz} w_t rows[t]``: one contiguous axpy per nonzero weight."""
+    out = np.zeros(rows.shape[1])
+    for t in nz:
+        out += w[t] * rows[t]
+    return out
+
+
 def stack_combine(Ks, w):
     """``sum_t w_t K_t`` of a dense ``(n_r, n_c, m)`` or lazy stack. A kernel-major
     dense stack with few nonzero weights (fewer than ``m / 2``) adds only those
@@ -368,10 +376,7 @@ def stack_combine(Ks, w):
         if rows is None:
             flat, order = _flat(Ks)
             return (flat @ w).reshape(n_r, n_c, order=order)
-        out = np.zeros(n_r * n_c)
-        for t in nz:
-            out += w[t] * rows[t]
-        return out.reshape(n_r, n_c)
+        return _weighted_rows(rows, w, nz).reshape(n_r, n_c)
     return Ks.combine(w)
 
 
@@ -445,12 +450,7 @@ class PackedSymmetricStack:
         they are fewer than half."""
         w = np.asarray(w, dtype=np.float64)
         nz = np.flatnonzero(w)
-        if nz.size < self.m // 2:
-            out = np.zeros(self.P.shape[1])
-            for t in nz:
-                out += w[t] * self.P[t]
-        else:
-            out = w @ self.P
+        out = _weighted_rows(self.P, w, nz) if nz.size < self.m // 2 else w @ self.P
         return self.unpack(out)
 
     def inner(self, W):

@@ -254,7 +254,7 @@ class SimpleMKL(_IterativeMKL):
         ``"spg"``: spectral projected gradient (Birgin, Martinez & Raydan 2000),
         which zeroes many weights per step; ``"reduced-gradient"``: SimpleMKL's
         own algorithm, which zeroes one weight per step (slow with hundreds of
-        kernels: docs/benchmarks.md). Same optimum, same certificate.
+        kernels: docs/benchmarks.md). Same optimum, each with a certified gap.
     """ + _ATTRS_DOC
 
     def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None,
