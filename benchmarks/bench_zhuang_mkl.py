@@ -6,8 +6,8 @@
    (Clarabel) at n = 400 with m = 20 Gaussian kernels (goal >= 5x); A and B
    alternate, medians; both objective values shown.
 2. 2LMKL: time per outer iteration (marginal: ``(T(2k) - T(k)) / (iters(2k) -
-   iters(k))``, ``k = 12``, with the tolerance off; A with the packed copy of a dense
-   stack, B without, alternating) against one SVM solve on the combined
+   iters(k))``, ``k = 12``, with the tolerance off; A with the float32 packed copy of
+   a dense stack, B with the float64 one, alternating) against one SVM solve on the combined
    kernel ``exp(sum mu K)`` at the returned ``mu`` (goal <= 3x), on the bank of
    Sonar's training half (m = 793, dense) and Adult a1a's (m = 1,352 after the
    constant features, n = 802, lazy with the one-hot path).
@@ -79,12 +79,12 @@ def training_half(name, seed=0):
 
 
 def bench_two_layer(repeats, iters=12):
-    from proxlearn.mkl import _bank
+    from proxlearn.mkl import _two_layer
 
     print("\n2. 2LMKL: time per outer iteration / one SVM solve on exp(sum mu K) (goal <= 3);"
-          "\n   A: dense stacks read through the packed copy (default), B: the full stack"
-          " (PACK_MAX_BYTES = 0); alternating, medians")
-    default = _bank.PACK_MAX_BYTES
+          "\n   A: dense stacks read through the float32 packed copy (default), B: the float64"
+          " packed copy (the default before 2026-11-27); alternating, medians")
+    default = _two_layer.SEARCH_DTYPE
     for name in ("sonar", "adult"):
         data = training_half(name)
         if data is None:
@@ -96,13 +96,13 @@ def bench_two_layer(repeats, iters=12):
         unit = []
         for _ in range(repeats):
             for mode in ("A", "B"):
-                _bank.PACK_MAX_BYTES = default if mode == "A" else 0
+                _two_layer.SEARCH_DTYPE = default if mode == "A" else np.float64
                 t1, r1 = timed(lambda: two_layer_mkl(Ks, y, 10.0, tol=0.0, max_iter=iters))
                 t2, r2 = timed(lambda: two_layer_mkl(Ks, y, 10.0, tol=0.0, max_iter=2 * iters))
                 per[mode].append((t2 - t1) / max(r2.n_iter - r1.n_iter, 1))
             K2 = np.exp(stack_combine(Ks, r2.weights))
             unit.append(timed(lambda: svm_dual(K2, y, 10.0))[0])
-        _bank.PACK_MAX_BYTES = default
+        _two_layer.SEARCH_DTYPE = default
         a, b, u = (float(np.median(v)) for v in (per["A"], per["B"], unit))
         print(f"  {name}: n = {len(y)}, m = {Ks.shape[2]} ({kind}): A {a * 1e3:8.1f} ms / iteration, "
               f"B {b * 1e3:8.1f} ms, SVM {u * 1e3:7.1f} ms; ratios A {a / u:.2f}, B {b / u:.2f}; "

@@ -224,16 +224,64 @@ def test_packed_stack_combines_and_takes_inner_products_like_the_stack(layout):
         PackedSymmetricStack(Ks[:, :20])
 
 
+def test_float32_pack_passes_are_within_float32_rounding_of_the_stack():
+    from proxlearn.mkl._bank import PackedSymmetricStack, stack_combine, stack_inner
+
+    Ks, _ = _stack(n=23, seed=3)
+    P = PackedSymmetricStack(Ks, np.float32)
+    assert P.P.dtype == np.float32 and P.P.nbytes * 2 == PackedSymmetricStack(Ks).P.nbytes
+    rng = np.random.default_rng(0)
+    m = Ks.shape[2]
+    for w in (rng.random(m), np.r_[0.7, np.zeros(m - 1)]):
+        exact = stack_combine(Ks, w)
+        got = P.combine(w)
+        assert got.dtype == np.float64
+        err = np.abs(got - exact).max() / np.abs(exact).max()
+        assert err <= 1e-7 * m
+    W = rng.normal(size=(23, 23))
+    W = W + W.T
+    exact = stack_inner(Ks, W)
+    got = P.inner(W)
+    assert got.dtype == np.float64
+    assert np.abs(got - exact).max() <= 1e-6 * np.abs(W).sum() * np.abs(Ks).max()
+
+
 def test_two_layer_mkl_packed_and_full_passes_reach_the_same_point(monkeypatch):
     import proxlearn.mkl._bank as bank
+    import proxlearn.mkl._two_layer as two_layer
 
     Ks, y = _stack(n=50, seed=5)
     monkeypatch.setattr(bank, "PACK_AFTER", 1)  # packed from the first pass
+    monkeypatch.setattr(two_layer, "SEARCH_DTYPE", np.float64)  # a float64 pack
     a = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
     monkeypatch.setattr(bank, "PACK_MAX_BYTES", 0)  # the full stack, as given
     b = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
     assert a.objective == pytest.approx(b.objective, rel=1e-9)
     np.testing.assert_allclose(a.weights, b.weights, rtol=1e-6, atol=1e-9)
+
+
+def test_float32_search_returns_the_float64_answer_at_its_weights(monkeypatch):
+    """The float32 pack steers the search only: the objective, SVM and gap returned
+    are those of the float64 stack at the returned mu, and the optimum reached
+    matches the float64 search's to the pack's rounding."""
+    import proxlearn.mkl._bank as bank
+    import proxlearn.mkl._two_layer as two_layer
+
+    Ks, y = _stack(n=50, seed=5)
+    monkeypatch.setattr(bank, "PACK_AFTER", 1)
+    res = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
+    K2 = np.exp(Ks @ res.weights)
+    sol = svm_dual(K2, y, 10.0, tol=1e-7)
+    assert res.objective == pytest.approx(sol.value + res.weights.sum(), rel=1e-9)
+    u = res.alpha * y
+    f = K2 @ u + res.b
+    np.testing.assert_allclose(f, K2 @ (sol.alpha * y) + sol.b, atol=1e-5)
+    g = 1.0 - 0.5 * np.einsum("i,ijt,ij,j->t", u, Ks, K2, u)
+    assert res.gap == pytest.approx(np.linalg.norm(res.weights - np.maximum(res.weights - g, 0)),
+                                    rel=1e-6, abs=1e-12)
+    monkeypatch.setattr(two_layer, "SEARCH_DTYPE", np.float64)
+    exact = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
+    assert res.objective == pytest.approx(exact.objective, rel=1e-6)
 
 
 def test_stack_passes_pack_a_dense_stack_after_a_few_passes_and_never_a_lazy_one():
