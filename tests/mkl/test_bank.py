@@ -122,6 +122,37 @@ def test_categorical_features_take_the_one_hot_path_with_the_same_numbers():
     np.testing.assert_allclose(stack_combine(test, w), (dense @ w)[:7], atol=1e-14)
 
 
+@pytest.mark.parametrize("room", [0, 5, 10_000])
+def test_lazy_stack_cache_gives_the_same_numbers_within_its_budget(room):
+    """Kernels kept from a first full pass are served (sliced) to later passes with
+    the numbers a fresh computation gives; the cache never exceeds its budget."""
+    rng = np.random.default_rng(7)
+    X = np.hstack([rng.normal(size=(30, 2)), rng.integers(0, 2, size=(30, 2))])
+    dense = KernelBank().fit(X).stack()
+    lazy = KernelBank(max_memory=1).fit(X).stack()
+    lazy.cache_bytes = room * 8 * 30 * 30  # room for `room` kernels
+    w = rng.random(dense.shape[2])
+    u = rng.normal(size=30)
+    u[::4] = 0.0
+    idx = np.array([1, 4, 6, 20, 29])
+    W = rng.normal(size=(5, 5))
+    for _ in range(2):  # the first pass fills the cache, the second reads it
+        np.testing.assert_allclose(stack_combine(lazy, w), dense @ w, atol=1e-14)
+        np.testing.assert_allclose(stack_quad(lazy, u), np.einsum("i,ijt,j->t", u, dense, u),
+                                   atol=1e-14)
+        np.testing.assert_allclose(stack_inner(lazy, W, idx), stack_inner(dense, W, idx),
+                                   atol=1e-14)
+        np.testing.assert_allclose(stack_entries(lazy, idx, idx[::-1]),
+                                   dense[idx, idx[::-1], :], atol=1e-15)
+        np.testing.assert_allclose(lazy.toarray(), dense, atol=1e-15)
+        kept = len(lazy._dense)
+        assert kept <= room and kept * 8 * 30 * 30 <= lazy.cache_bytes
+    # 39 non-categorical kernels (all features and the 2 continuous ones), kept while
+    # there is room
+    assert kept == min(room, 39)
+    assert all(t in lazy._tables for t in range(dense.shape[2]) if lazy.kernels[t][0] in lazy.cat)
+
+
 def test_memory_rule():
     X, _ = _data(n=50)
     bank = KernelBank(max_memory=8 * 52 * 50 * 50).fit(X)  # exactly fits
