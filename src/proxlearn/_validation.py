@@ -444,8 +444,10 @@ def check_features(X, *, name: str = "X", n_features: int | None = None) -> np.n
     return arr
 
 
-def check_labels(y, n: int, *, min_classes: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """Validate class labels for an n x n training matrix.
+def check_labels(y, n: int, *, min_classes: int = 2,
+                 rows_of: str = "the similarity matrix") -> tuple[np.ndarray, np.ndarray]:
+    """Validate class labels for an n x n training matrix (``rows_of``: what the
+    ``n`` rows belong to, for the message; ``"X"`` for feature data).
 
     Returns
     -------
@@ -476,8 +478,8 @@ def check_labels(y, n: int, *, min_classes: int = 2) -> tuple[np.ndarray, np.nda
         )
     if arr.shape[0] != n:
         raise LabelError(
-            f"y has {arr.shape[0]} labels but the similarity matrix has {n} rows. "
-            "Pass exactly one label per training sample, in the matrix's order."
+            f"y has {arr.shape[0]} labels but {rows_of} has {n} rows. "
+            "Pass exactly one label per training sample, in the same order."
         )
     if isinstance(y, np.ma.MaskedArray) and np.ma.count_masked(y):
         missing = np.flatnonzero(np.ma.getmaskarray(y).ravel())

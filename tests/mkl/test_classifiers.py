@@ -12,9 +12,15 @@ from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.svm import SVC
 
 from proxlearn.base import is_pairwise
-from proxlearn.exceptions import InvalidParameterError, SimilarityMatrixError, TestMatrixError
+from proxlearn.exceptions import (
+    InvalidParameterError,
+    LabelError,
+    SimilarityMatrixError,
+    TestMatrixError,
+)
 from proxlearn.mkl import (
     AverageKernelSVC,
+    KernelBank,
     LpMKL,
     NonSparseMKL,
     SimpleMKL,
@@ -113,6 +119,10 @@ def test_bad_input_names_the_matrix():
         check_multi_similarity(np.zeros((3, 5, 5)))
     with pytest.raises(SimilarityMatrixError, match="dimensions"):
         check_multi_similarity(np.zeros((3, 3, 2, 2)))
+    with pytest.raises(LabelError, match=f"{len(y) - 1} labels but the similarity stack has"):
+        SimpleMKL().fit(X, y[:-1])
+    with pytest.raises(LabelError, match=f"{len(y) - 1} labels but X has"):
+        SimpleMKL(bank=KernelBank()).fit(X[:, 0, :], y[:-1])
     clf = SimpleMKL().fit(X, y)
     with pytest.raises(TestMatrixError, match="m = 3"):
         clf.predict(X[:, :, :2])

@@ -116,6 +116,8 @@ def test_bad_labels_and_wrong_test_width_are_refused():
     assert not is_pairwise(est)
     with pytest.raises(LabelError):
         clone(est).fit(X, np.zeros(40))
+    with pytest.raises(LabelError, match="39 labels but X has 40 rows"):  # features, not a matrix
+        clone(est).fit(X, y[:-1])
     fitted = clone(est).fit(X, y)
     with pytest.raises(FeatureMatrixError):
         fitted.predict(X[:, :2])

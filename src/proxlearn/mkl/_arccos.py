@@ -84,7 +84,7 @@ def _check_features(X, *, name: str = "X", n_features: int | None = None) -> np.
 
 def _check_class_labels(y, n):
     """:func:`proxlearn._validation.check_labels`, refusing continuous targets."""
-    classes, y_idx = check_labels(y, n)
+    classes, y_idx = check_labels(y, n, rows_of="X")
     if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
         raise LabelError(
             "Unknown label type: continuous. y holds non-integer numbers; classifiers "

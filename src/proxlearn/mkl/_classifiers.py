@@ -58,6 +58,10 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = not tags.input_tags.pairwise  # features: densified
         return tags
 
+    def _rows_of(self):
+        """What the training rows are, for error messages."""
+        return "the similarity stack" if self.__sklearn_tags__().input_tags.pairwise else "X"
+
     def _solve(self, Ks, y_pm):  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -135,7 +139,7 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self._check_params()
         Ks = self._kernels(X)
         n, _, m = Ks.shape
-        classes, y_idx = check_labels(y, n)
+        classes, y_idx = check_labels(y, n, rows_of=self._rows_of())
         self._uw = []
         if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
             raise LabelError("Unknown label type: continuous. Pass class labels.")

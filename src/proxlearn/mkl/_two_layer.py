@@ -346,7 +346,7 @@ class _AddedGaussians(_BaseMKL):
         from ..svm._ovo import ovo_pairs, ovo_subproblems
 
         n = Ks.shape[0]
-        classes, y_idx = check_labels(y, n)
+        classes, y_idx = check_labels(y, n, rows_of=self._rows_of())
         if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
             raise LabelError("Unknown label type: continuous. Pass class labels.")
         pairs = ovo_pairs(len(classes))
