@@ -29,10 +29,14 @@ def test_run_cell_slices_feature_rows_only():
     assert out["error"] == pytest.approx(err)
 
 
-@pytest.mark.parametrize("name", ["kta", "average-kernel"])
-def test_fold_evaluators_equal_fitting_per_c(name):
+@pytest.mark.parametrize("name,classes", [("kta", 2), ("average-kernel", 2), ("mkl-level", 2),
+                                          ("lp-mkl-best", 2), ("2lmkl", 2), ("mkl-level", 3)])
+def test_fold_evaluators_equal_fitting_per_c(name, classes):
     X, y = _data(50)
+    if classes == 3:
+        y = np.where(X[:, 0] > 0.5, 2, y)
     m = get_method(name)
+    assert m.evaluate is not None  # the shared evaluator, not the per-point default
     grid = m.grid("zhuang2011")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

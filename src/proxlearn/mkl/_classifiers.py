@@ -137,7 +137,18 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         y : array-like of shape (n,)
         """
         self._check_params()
-        Ks = self._kernels(X)
+        return self._fit_stack(self._kernels(X), y)
+
+    def _fit_prebuilt(self, bank_, Ks, y):
+        """``fit(X, y)`` of an estimator with a ``bank``, given ``bank_`` (its bank
+        fitted on ``X``) and ``Ks = bank_.stack()``: what ``fit`` computes first, so
+        that the study's fold evaluators build them once per fold for a whole grid."""
+        self._check_params()
+        self.bank_, self.spectra_ = bank_, []
+        return self._fit_stack(Ks, y)
+
+    def _fit_stack(self, Ks, y):
+        """The fit on the training kernels ``Ks`` (an ``(n, n, m)`` stack, dense or lazy)."""
         n, _, m = Ks.shape
         classes, y_idx = check_labels(y, n, rows_of=self._rows_of())
         self._uw = []
@@ -173,7 +184,10 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _raw(self, X_test):
-        T = self._test_kernels(X_test)
+        return self._raw_stack(self._test_kernels(X_test))
+
+    def _raw_stack(self, T):
+        """One-vs-one decision values on the test kernels ``T`` (``(n_test, n_train, m)``)."""
         if not hasattr(self, "_uw"):  # subclasses that set coef_ themselves (EMKL, REKL)
             return np.einsum("tnm,pnm->tp", T, self.coef_) + self.intercept_
         raw = np.tile(self.intercept_, (T.shape[0], 1))

@@ -251,8 +251,8 @@ class TwoLayerMKL(_BaseMKL):
     def _combine_test(self, T, res):
         return _exp_kernel(stack_combine(T, res.kernel_weights))
 
-    def fit(self, X, y):
-        super().fit(X, y)
+    def _fit_stack(self, Ks, y):
+        super()._fit_stack(Ks, y)
         hist = [[h["objective"] for h in r.history] for r in self.results_]
         self.objective_history_ = hist[0] if len(hist) == 1 else hist
         return self
