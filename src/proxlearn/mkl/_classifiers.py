@@ -215,7 +215,10 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def predict(self, X_test):
         """Class labels for ``(n_test, n_train, m)`` test rows."""
-        raw = self._raw(X_test)
+        return self._labels(self._raw(X_test))
+
+    def _labels(self, raw):
+        """Class labels from one-vs-one decision values."""
         return self.classes_[ovo_predict_index(raw, len(self.classes_))]
 
 

@@ -212,15 +212,13 @@ def _shared_bank_evaluator(build):
     def evaluate(X_train, y_train, X_test, params_list):
         from sklearn.base import clone
 
-        from ..svm._ovo import ovo_predict_index
-
         first = build(**params_list[0])
         bank_ = clone(first.bank).fit(X_train)
         Ks, T = bank_.stack(), bank_.stack(X_test)
         out = []
         for p in params_list:
             est = build(**p)._fit_prebuilt(bank_, Ks, y_train)
-            out.append(est.classes_[ovo_predict_index(est._raw_stack(T), len(est.classes_))])
+            out.append(est._labels(est._raw_stack(T)))
         return out
 
     return evaluate
