@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy.optimize import minimize
+from sklearn.exceptions import ConvergenceWarning
 
 from proxlearn.exceptions import InvalidParameterError, SimilarityMatrixError
 from proxlearn.kernel_learning import em_complete, stein_loss
@@ -70,7 +71,7 @@ def test_m_step_weights_are_the_projections():
     K, A, n1 = _pair(seed=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = em_complete(K[:n1, :n1], A, max_iter=1)
+        res = em_complete(K[:n1, :n1], A, max_iter=1, acceleration="none")
     V = np.linalg.eigh(A)[1]
     K1 = _e_step(K[:n1, :n1], A, n1)  # the first e-step starts from M = K_aux
     np.testing.assert_allclose(res.weights, np.einsum("ij,ik,kj->j", V, K1, V), rtol=1e-8)
@@ -82,3 +83,38 @@ def test_bad_input():
         em_complete(-np.eye(n1), A)
     with pytest.raises(InvalidParameterError, match="nothing to complete"):
         em_complete(K, K[:5, :5])
+    for bad in (0, -1, 2.5, True):
+        with pytest.raises(InvalidParameterError, match="max_iter must be an integer >= 1"):
+            em_complete(K[:n1, :n1], A, max_iter=bad)
+    with pytest.raises(InvalidParameterError, match="acceleration"):
+        em_complete(K[:n1, :n1], A, acceleration="aitken")
+
+
+def _digits_pair():
+    """A slow case for the plain em iteration: ``K_aux`` an RBF on all 64 pixels of 60
+    digits, ``K11`` an RBF on every second pixel of the first 40."""
+    from sklearn.datasets import load_digits
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    X = load_digits().data[:60]
+    return rbf_kernel(X[:40, ::2], gamma=2e-3), rbf_kernel(X, gamma=1e-3)
+
+
+def test_squarem_converges_where_plain_em_stops_at_its_limit():
+    """At the defaults (200 iterations, tol 1e-10) the plain em iteration stops at its
+    limit on this pair; the accelerated one converges, never increases the loss, and
+    reaches the plain iteration's own fixed point (run to convergence)."""
+    K11, A = _digits_pair()
+    with pytest.warns(ConvergenceWarning):
+        em_complete(K11, A, acceleration="none")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        fast = em_complete(K11, A)
+        slow = em_complete(K11, A, acceleration="none", max_iter=20000)
+    h = np.array(fast.objective_history)
+    assert np.all(np.diff(h) <= 0)
+    assert h[-1] <= slow.objective_history[-1] + 1e-10 * abs(h[-1])
+    np.testing.assert_array_equal(fast.kernel[:40, :40], K11)
+    # the loss is flat along some weights: at equal loss (1e-10) entries differ by ~2e-4
+    np.testing.assert_allclose(fast.kernel, slow.kernel, rtol=0, atol=1e-3)
+    assert fast.n_iter < slow.n_iter / 5
