@@ -65,3 +65,19 @@ def test_the_venv_has_exactly_the_pinned_versions():
         if got != pinned:
             wrong.append(f"{name} {got} (pinned {pinned})")
     assert not wrong, "installed versions differ from constraints.txt: " + ", ".join(wrong)
+
+
+def test_every_subpackage_is_reachable_from_the_top_level_import():
+    """``import proxlearn; proxlearn.<sub>`` works for every subpackage on disk, and the
+    package docstring describes each (issue #39: manifold and pairwise were missing)."""
+    import importlib
+    import pkgutil
+
+    import proxlearn
+
+    on_disk = {m.name for m in pkgutil.iter_modules(proxlearn.__path__)
+               if not m.name.startswith("_") and m.name not in ("base", "cli")}
+    assert on_disk <= set(proxlearn.__all__)
+    for name in sorted(on_disk):
+        assert getattr(proxlearn, name) is importlib.import_module(f"proxlearn.{name}")
+        assert f"\n{name}\n" in proxlearn.__doc__, f"the package docstring omits {name}"

@@ -8,27 +8,39 @@ similarities.
 Subpackages
 -----------
 datasets
-    Loaders (.mat/.npz/.csv/.txt), the data search path, embedded and synthetic sets.
+    Loaders (.mat/.npz/.csv/.txt), the data search path, embedded, feature and synthetic sets.
+pairwise
+    Similarity builders from raw objects (strings, sequences, time series, sets), blockwise and Dask.
 transforms
     Symmetrise, dissimilarity -> similarity, spectrum clip/flip/shift/square, similarity features.
+kernel_approximation
+    Nystroem-style spectrum correction at linear cost.
 svm
-    SVMs on similarities: as a kernel, as features, P-SVM, the LP machine.
+    SVMs on similarities: as a kernel, as features, P-SVM, the LP machine, calibration.
 neighbors
     Weighted k-NN (uniform, affinity, KRI, KRR) and SVM-KNN.
 discriminant
     Similarity discriminant analysis (global, local) and the indefinite kernel Fisher discriminant.
 kernel_learning
-    SimSVM, the Indefinite SVM, full kernel SVM, SimMKL with base kernels, SVM-CA.
+    SimSVM, the Indefinite SVM, full kernel SVM, SimMKL, SVM-CA, ESKL/EMKL/REKL, SimpleNPKL/NPKL,
+    kernel completion.
+mkl
+    Several kernels: SimpleMKL, Lp-MKL, non-sparse MKL, KTA, alignf; the base-kernel bank,
+    two-layer MKL, IKL, UMKL, GMKL, arc-cosine kernels.
+cluster
+    Kernel k-means, constrained k-means, pairwise constraints, the Rand index.
+manifold
+    Embeddings by kernel learning: MVE, SPE, colored MVU.
+ranking
+    VisualRank, the NPK re-ranking kernel, pair kernels and kernel logistic tie strength.
 solvers
     Small solvers owned by the project, each with its optimality certificate.
 study
     Reproduction protocols, the nested-CV study runner, reports.
-mkl
-    Combining several kernels: alignf (centred kernel-target alignment).
 metrics
     Perplexity and normalised cross-entropy of class posteriors; HSIC and centred alignment.
-ranking
-    VisualRank on a kernel graph.
+plotting
+    Matrix and spectrum plots.
 exceptions
     Public errors and warnings (``SimilarityMatrixError``, ``DissimilarityWarning``, ...).
 
@@ -50,9 +62,11 @@ _SUBMODULES = (
     "exceptions",
     "kernel_approximation",
     "kernel_learning",
+    "manifold",
     "metrics",
     "mkl",
     "neighbors",
+    "pairwise",
     "plotting",
     "ranking",
     "solvers",
