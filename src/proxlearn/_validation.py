@@ -586,6 +586,14 @@ def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
     return value
 
 
+def check_int(value, name: str, low: int = 1) -> int:
+    """Check that a count hyperparameter (``max_iter``, ``n_clusters``, ...) is an
+    integer ``>= low`` (``bool`` is refused)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < low:
+        raise InvalidParameterError(f"{name} must be an integer >= {low}, got {value!r}.")
+    return int(value)
+
+
 def check_option(value, name: str, options) -> str:
     """Check that a string option is one of ``options``."""
     if value not in options:

@@ -162,3 +162,24 @@ def test_bad_input():
         est.predict(K[:, :5])
     with pytest.warns(ConvergenceWarning):
         KernelLogisticRegression(C=1e-4, max_iter=2).fit(K, y)
+
+
+@pytest.mark.parametrize("bad,match", [
+    (np.nan, "NaN or infinite"), (np.inf, "NaN or infinite"), (-1.0, "negative entries")])
+def test_sample_tie_pairs_refuses_entries_it_would_read_as_ties(bad, match):
+    """NaN and -1 are not zero, so they used to count as ties (issue #39, item 2.9)."""
+    T = np.zeros((6, 6))
+    T[0, 1] = T[1, 0] = 1
+    T[2, 3] = bad
+    with pytest.raises(InvalidParameterError, match=match):
+        sample_tie_pairs(T, random_state=0)
+    with pytest.raises(InvalidParameterError, match="numbers"):
+        sample_tie_pairs(np.full((3, 3), "x", dtype=object))
+
+
+@pytest.mark.parametrize("max_iter", [0, -1, 1.5, True])
+def test_kernel_logistic_regression_validates_max_iter(max_iter):
+    """max_iter=0 raised UnboundLocalError (issue #39, item 2.11)."""
+    K = np.eye(4) + 0.1
+    with pytest.raises(InvalidParameterError, match="max_iter must be an integer >= 1"):
+        KernelLogisticRegression(max_iter=max_iter).fit(K, [0, 0, 1, 1])

@@ -35,7 +35,6 @@ the loss changes by less than ``tol`` (relative).
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from dataclasses import dataclass, field
 
@@ -46,6 +45,7 @@ from sklearn.exceptions import ConvergenceWarning
 from .._validation import (
     InvalidParameterError,
     SimilarityMatrixError,
+    check_int,
     check_option,
     check_similarity,
 )
@@ -120,8 +120,7 @@ def em_complete(K11, K_aux, *, max_iter=200, tol=1e-10, eig_floor=1e-10,
     K11 = check_similarity(K11, name="K11", symmetric="symmetrize", dissimilarity_check=False)
     A = check_similarity(K_aux, name="K_aux", symmetric="symmetrize", dissimilarity_check=False)
     check_option(acceleration, "acceleration", {"squarem", "none"})
-    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
-        raise InvalidParameterError(f"max_iter must be an integer >= 1, got {max_iter!r}.")
+    max_iter = check_int(max_iter, "max_iter")
     n1, n = K11.shape[0], A.shape[0]
     if n <= n1:
         raise InvalidParameterError(

@@ -46,6 +46,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     InvalidParameterError,
     check_classification_data,
+    check_int,
     check_positive,
     check_test_similarity,
 )
@@ -116,6 +117,7 @@ class KernelLogisticRegression(PairwiseMixin, ClassifierMixin, BaseEstimator):
         K, self.classes_, y_idx = check_classification_data(K, y)
         C = check_positive(self.C, "C")
         tol = check_positive(self.tol, "tol")
+        check_int(self.max_iter, "max_iter")
         n = K.shape[0]
         if self.n_import is None:
             idx = np.arange(n)

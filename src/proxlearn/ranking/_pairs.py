@@ -118,6 +118,17 @@ def sample_tie_pairs(ties, kernels=None, *, n_negative=1.0, top=None, random_sta
     T = np.asarray(ties)
     if T.ndim != 2 or T.shape[0] != T.shape[1]:
         raise InvalidParameterError(f"ties must be a square (n, n) matrix, got {T.shape}.")
+    if T.dtype == object or not (np.issubdtype(T.dtype, np.number) or T.dtype == bool):
+        raise InvalidParameterError(
+            f"ties must hold numbers (tie counts or 0/1 indicators), got dtype {T.dtype}.")
+    if not np.all(np.isfinite(T)):
+        raise InvalidParameterError(
+            "ties has NaN or infinite entries; mark an unknown or absent tie with 0 (absent "
+            "users' rows can be left out of the training pairs instead).")
+    if np.any(T < 0):
+        raise InvalidParameterError(
+            "ties has negative entries; ties are counts or 0/1 indicators (0 = no tie), "
+            "not +1/-1 labels.")
     n = T.shape[0]
     tie = (T != 0) & ~np.eye(n, dtype=bool)
     if not tie.any():
