@@ -136,3 +136,12 @@ def test_bad_input():
     est = NPKReranker(n_neighbors=3).fit(S, tags)
     with pytest.raises(TestMatrixError):
         est.transform(S[:, :-1])
+
+
+@pytest.mark.parametrize("tags", [[0, 1, None, 1], [0.0, 1.0, np.nan, 1.0], [None, 1, None, 0]])
+def test_label_kernel_refuses_missing_tags(tags):
+    """A NaN tag gave K_ii = 0 and None tags shared one tag (issue #39, item 2.8)."""
+    with pytest.raises(LabelError, match="no tag"):
+        label_kernel(np.array(tags, dtype=object if None in tags else float))
+    with pytest.raises(LabelError, match="no tag"):
+        NPKReranker().fit(np.eye(4) + 0.5, np.array(tags, dtype=object))

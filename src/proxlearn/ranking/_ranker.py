@@ -19,6 +19,8 @@ from .._validation import (
     DissimilarityWarning,
     InvalidParameterError,
     LabelError,
+    _first,
+    _is_missing,
     check_option,
     check_similarity,
     check_test_similarity,
@@ -65,8 +67,22 @@ def kernel_affinity(K, bandwidth=None) -> np.ndarray:
 
 
 def label_kernel(y) -> np.ndarray:
-    """The equality kernel ``[y_i == y_j]`` of one categorical tag per item (PSD)."""
+    """The equality kernel ``[y_i == y_j]`` of one categorical tag per item (PSD).
+
+    A missing tag (``None`` or NaN) raises :class:`~proxlearn.exceptions.LabelError`:
+    it is not equal to itself (NaN) or would make every untagged item share one tag
+    (``None``). For items without a tag, pass an ``(n, n)`` text kernel whose rows of
+    those items are zero.
+    """
     y = np.asarray(y)
+    if y.ndim != 1:
+        raise LabelError(f"label_kernel takes one tag per item (a 1-D array), got shape {y.shape}.")
+    missing = [i for i, v in enumerate(y.tolist()) if _is_missing(v)]
+    if missing:
+        raise LabelError(
+            f"{len(missing)} item(s) have no tag (None or NaN), first at positions "
+            f"{_first(missing)}; give every item a tag, or pass an (n, n) text kernel with "
+            "zero rows for the untagged items.")
     return (y[:, None] == y[None, :]).astype(np.float64)
 
 
