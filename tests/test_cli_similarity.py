@@ -140,6 +140,8 @@ def test_interrupted_cli_run_resumes(fasta, tmp_path, monkeypatch):
     ("d.fasta", ">a\nACGT\n>b\nACGE\n", ["--metric", "needleman-wunsch", "--matrix", "nuc44"],
      ["d.fasta", "object 1 (b)", "'E'", "alphabet of nuc44"]),
     ("n.csv", "1,2,3\n4,NaN,6\n", ["--metric", "dtw"], ["n.csv", "line 2, value 2: NaN"]),
+    ("v.csv", "1,2,3\n4,5,6\n", ["--metric", "dtw", "--window", "-1"],
+     ["DTW parameter window must be an integer >= 1"]),
     ("m.csv", "1,2,3\n4,5,6\n", ["--metric", "levenshtein"],
      ["--metric levenshtein compares strings", "csv"]),
     ("w.txt", "abc\n", ["--metric", "levenshtein", "--matrix", "blosum62"],

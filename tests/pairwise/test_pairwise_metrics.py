@@ -195,3 +195,34 @@ def test_mutated_strings_are_classes_by_edit_distance():
     same = y[:, None] == y[None, :]
     off = ~np.eye(len(X), dtype=bool)
     assert D[same & off].mean() < 0.5 * D[~same].mean()
+
+
+@pytest.mark.parametrize("params", [
+    {"window": -1}, {"window": 0}, {"window": 2.5}, {"psi": -1}, {"psi": (1, 2)},
+    {"psi": (0, 0, -1, 0)}, {"psi": (1, 0, 0, 1)}, {"max_step": -0.5}, {"max_step": 0}, {"max_length_diff": -1},
+    {"penalty": -1.0}, {"penalty": float("nan")}, {"window": True}])
+def test_dtw_parameters_out_of_range_are_refused(params):
+    """A negative window returned an all-zero matrix, negative psi / max_step /
+    max_length_diff infinite entries (issue #39, item 2.2)."""
+    key = next(iter(params))
+    with pytest.raises(InvalidParameterError, match=f"DTW parameter {key}[ =]"):
+        pairwise_similarity([[1.0, 2.0, 3.0], [1.0, 3.0]], metric="dtw", metric_params=params)
+
+
+def test_dtw_parameters_in_range_are_passed_on():
+    series = [[1.0, 2.0, 3.0, 2.0], [1.0, 3.0, 2.0], [0.0, 1.0, 2.0, 4.0, 1.0]]
+    for params in ({"window": 2}, {"psi": 1}, {"psi": (1, 0, 1, 0)}, {"max_step": 2.5},
+                   {"max_length_diff": 1}, {"penalty": 0.5}):
+        D = pairwise_similarity(series, metric="dtw", metric_params=params)
+        expect = _direct(lambda a, b, p=params: dtw.distance_fast(
+            np.asarray(a, float), np.asarray(b, float), **p), series)
+        np.testing.assert_array_equal(D, expect)
+
+
+def test_a_callable_returning_nan_is_named():
+    """The NaN matrix came back without a word (issue #39, item 2.13)."""
+    def half_defined(a, b):
+        return float("nan") if "x" in a + b else float(len(a) == len(b))
+
+    with pytest.raises(InvalidParameterError, match="half_defined returned NaN for the objects 'ab' and 'x'"):
+        pairwise_similarity(["ab", "x", "cd"], metric=half_defined)

@@ -64,6 +64,7 @@ for DTW; Jaccard (1912), Tanimoto (1958).
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -320,9 +321,50 @@ for _name, _desc in (("smith-waterman", "local alignment score"),
                      "parasail (striped SIMD, profile)",
                      f"{_desc} / sqrt(self-scores)", dict(_ALIGN)),
               _sequences_block, _prepare_sequences)
+def _dtw_prepare(name, X, params, what, ids):
+    _check_dtw_params(params)
+    return check_series(X, what, ids=ids)
+
+
+def _check_dtw_params(params):
+    """dtaidistance does not check these: a negative window returned all zeros, negative
+    psi / max_step / max_length_diff infinite distances (issue #39)."""
+    def number(key, integer, low, strict):
+        v = params.get(key)
+        if v is None:
+            return
+        kind = numbers.Integral if integer else numbers.Real
+        ok = not isinstance(v, bool) and isinstance(v, kind) and np.isfinite(v) and (
+            v > low if strict else v >= low)
+        if not ok:
+            what = "an integer" if integer else "a finite number"
+            raise InvalidParameterError(
+                f"DTW parameter {key} must be {what} {'>' if strict else '>='} {low} (or None "
+                f"for no limit), got {v!r}.")
+
+    number("window", True, 1, False)
+    number("penalty", False, 0, False)
+    number("max_step", False, 0, True)
+    number("max_length_diff", True, 0, False)
+    psi = params.get("psi")
+    if psi is not None:
+        parts = psi if isinstance(psi, tuple | list) else (psi,)
+        if len(parts) not in (1, 4) or not all(
+                not isinstance(p, bool) and isinstance(p, numbers.Integral) and p >= 0
+                for p in parts):
+            raise InvalidParameterError(
+                "DTW parameter psi must be an integer >= 0 or a tuple of four of them "
+                f"(relaxation at both ends of both series), got {psi!r}.")
+        if len(parts) == 4 and (parts[0] != parts[2] or parts[1] != parts[3]):
+            raise InvalidParameterError(
+                f"DTW parameter psi={tuple(parts)!r} relaxes the two series differently, so "
+                "d(a, b) != d(b, a), but the matrix is built as symmetric: use "
+                "(start, end, start, end) or one integer.")
+
+
 _register(Metric("dtw", "dissimilarity", "series", "dtaidistance (C)",
                  "dynamic time warping distance", dict.fromkeys(_DTW_KEYS)),
-          _dtw_block, lambda name, X, params, what, ids: check_series(X, what, ids=ids))
+          _dtw_block, _dtw_prepare)
 for _name, _kind, _desc in (("jaccard", "similarity", "|a & b| / |a | b|"),
                             ("tanimoto", "similarity", "Tanimoto = Jaccard on sets"),
                             ("jaccard-distance", "dissimilarity", "1 - Jaccard")):
@@ -365,13 +407,25 @@ def compute_block(name, A, B, params, same):
     return np.asarray(_BLOCK[name](name, A, B, params, same), dtype=np.float64)
 
 
+def _short(obj, width=40) -> str:
+    text = repr(obj)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def callable_block(func, A, B, same, symmetric):
     """A block of a user's ``f(a, b)``, pair by pair (one triangle when symmetric)."""
     out = np.empty((len(A), len(B)), dtype=np.float64)
     for i, a in enumerate(A):
         start = i if (same and symmetric) else 0
         for j in range(start, len(B)):
-            out[i, j] = float(func(a, B[j]))
+            v = float(func(a, B[j]))
+            if v != v:
+                name = getattr(func, "__name__", "the metric")
+                raise InvalidParameterError(
+                    f"{name} returned NaN for the objects {_short(a)} and {_short(B[j])}; a "
+                    "similarity must be a number for every pair (return a finite value, or "
+                    "drop the objects it cannot compare).")
+            out[i, j] = v
     if same and symmetric:
         iu = np.triu_indices(len(A), 1)
         out[iu[1], iu[0]] = out[iu]
