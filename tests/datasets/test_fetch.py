@@ -110,3 +110,29 @@ def test_cli_fetch_errors(tmp_path, capsys, monkeypatch):
     assert err.startswith("proxlearn: error: could not download") and err.count("\n") == 1
     assert main(["fetch", "--data-home", str(tmp_path)]) == 2
     assert "name at least one" in capsys.readouterr().err
+
+
+def test_fetch_from_a_file_url(uw_dir, tmp_path, monkeypatch):
+    """A file:// mirror crashed on the response's missing .length (issue #39, item 2.12)."""
+    monkeypatch.setenv("PROXLEARN_UW_URL", uw_dir.resolve().as_uri())
+    seen = []
+    path = fetch_uw("aural_sonar", data_home=tmp_path, progress=lambda d, t: seen.append((d, t)))
+    assert path == tmp_path / "uw" / "aural_sonar.mat"
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == UW_FILES["aural_sonar.mat"]
+    assert seen and seen[-1][0] == path.stat().st_size
+
+
+@pytest.mark.parametrize("url", ["not a url", "ftp//missing-colon", "nosuchscheme://x/"])
+def test_malformed_mirror_url_is_a_download_error(url, tmp_path, monkeypatch):
+    monkeypatch.setenv("PROXLEARN_UW_URL", url)
+    with pytest.raises(DownloadError, match="PROXLEARN_UW_URL must be a URL"):
+        fetch_uw("voting", data_home=tmp_path)
+
+
+def test_a_failed_fetch_leaves_no_empty_folder(tmp_path, monkeypatch):
+    """An offline fetch left an empty uw/ folder behind (issue #39, section 4)."""
+    monkeypatch.setenv("PROXLEARN_UW_URL", f"http://127.0.0.1:{_closed_port()}/")
+    home = tmp_path / "new-home"
+    with pytest.raises(DownloadError):
+        fetch_uw("voting", data_home=home)
+    assert not home.exists()

@@ -16,6 +16,7 @@ import hashlib
 import os
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -90,13 +91,20 @@ def fetch_uw(name: str, data_home=None, *, force: bool = False,
         return target
     base = os.environ.get("PROXLEARN_UW_URL") or UW_BASE_URL
     url = base.rstrip("/") + "/" + spec.file
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https", "file") or not (parts.netloc or parts.scheme == "file"):
+        raise DownloadError(
+            f"cannot download from {url!r}: PROXLEARN_UW_URL must be a URL such as "
+            "https://host/path or file:///folder (the folder holding the .mat files).")
+    made = [d for d in (target.parent, *target.parent.parents) if not d.exists()]
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{spec.file}.", suffix=".part")
     try:
         h = hashlib.sha256()
         try:
             with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as resp:
-                total = resp.length
+                size = resp.headers.get("Content-Length")  # file:// responses have no .length
+                total = int(size) if size and size.isdigit() else None
                 done = 0
                 for block in iter(lambda: resp.read(_CHUNK), b""):
                     out.write(block)
@@ -122,4 +130,9 @@ def fetch_uw(name: str, data_home=None, *, force: bool = False,
     finally:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
+            for d in made:  # folders this call created stay only with a file in them
+                try:
+                    d.rmdir()
+                except OSError:
+                    break
     return target
