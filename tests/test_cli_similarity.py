@@ -182,3 +182,27 @@ def test_scheduler_option_runs_on_a_local_cluster(fasta, tmp_path):
     with np.load(local) as a, np.load(remote) as b:
         np.testing.assert_array_equal(a["S"], b["S"])
         assert a["S"][3, 7] == parasail.sw(X[3], X[7], 11, 1, parasail.blosum62).score
+
+
+def test_input_that_is_not_utf8_is_one_line_and_encoding_reads_it(tmp_path, capsys):
+    """A latin-1 byte printed a UnicodeDecodeError traceback (issue #39, item 2.6)."""
+    p = tmp_path / "l1.fasta"
+    p.write_bytes(">a caf\xe9\nACDE\n>b tea\nACDF\n".encode("latin-1"))
+    out = tmp_path / "S.npz"
+    argv = ["similarity", str(p), "--metric", "smith-waterman", "--quiet", "--out", str(out)]
+    assert main(argv) == 2
+    _error_line(capsys, "l1.fasta: line 1", "not valid utf-8", "--encoding latin-1")
+    assert not out.exists()
+    assert main([*argv, "--encoding", "latin-1"]) == 0
+    assert np.load(out)["y"].tolist() == ["café", "tea"]
+
+
+def test_csv_header_rule_is_said_and_can_be_overridden(tmp_path, capsys):
+    p = tmp_path / "pd.csv"
+    p.write_text("0,1,2\n1,2,3\n3,2,1\n")
+    out = tmp_path / "S.npz"
+    argv = ["similarity", str(p), "--metric", "dtw", "--quiet", "--out", str(out)]
+    assert main(argv) == 0
+    assert "note:" in capsys.readouterr().out and np.load(out)["S"].shape == (2, 2)
+    assert main([*argv, "--header", "no"]) == 0
+    assert np.load(out)["S"].shape == (3, 3)

@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 
 from . import __version__
@@ -502,7 +503,7 @@ _FORMAT_OBJECTS = {"fasta": ("strings", "sequences"), "text": ("strings", "seque
 
 def run_similarity_command(path, metric, out, console, *, format="auto", label_column=None,
                            metric_params=None, jobs=1, block_size=None, scheduler=None,
-                           progress=True):
+                           progress=True, header="auto", encoding="utf-8"):
     """``proxlearn similarity``: read objects, build the matrix, write ``out`` (.npz).
 
     The matrix is built into ``<out stem>.partial.npy`` (memory-mapped, with its
@@ -526,9 +527,14 @@ def run_similarity_command(path, metric, out, console, *, format="auto", label_c
         raise _UserError(f"--out {out}: give a file name ending in .npz.")
     spec = get_metric(metric)
     try:
-        data = read_objects(path, format, label_column=label_column)
+        with warnings.catch_warnings(record=True) as notes:
+            warnings.simplefilter("always", UserWarning)
+            data = read_objects(path, format, label_column=label_column, header=header,
+                                encoding=encoding)
     except ObjectListError as exc:
         raise _UserError(str(exc)) from None
+    for note in notes:  # the header rule that was applied, say
+        _print_line(console, f"note: {note.message}")
     if spec.objects not in _FORMAT_OBJECTS[data.format]:
         raise _UserError(
             f"--metric {metric} compares {spec.objects}, but {path} is read as {data.format} "
@@ -581,7 +587,9 @@ def _cmd_similarity(args, console) -> int:
     run_similarity_command(args.input, args.metric, args.out, console, format=args.format,
                            label_column=args.label_column, metric_params=params or None,
                            jobs=args.jobs, block_size=args.block_size,
-                           scheduler=args.scheduler, progress=not args.quiet)
+                           scheduler=args.scheduler, progress=not args.quiet,
+                           header={"auto": "auto", "yes": True, "no": False}[args.header],
+                           encoding=args.encoding)
     return 0
 
 
@@ -762,6 +770,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="output archive: S, y (labels), ids, metric, kind")
     sim.add_argument("--format", choices=("auto", "fasta", "text", "csv"), default="auto",
                      help="input format (auto: from the suffix)")
+    sim.add_argument("--header", choices=("auto", "yes", "no"), default="auto",
+                     help="CSV: is the first row a header? auto: when it holds names only, or "
+                          "pandas' column numbers 0, 1, 2, ... (said in a note)")
+    sim.add_argument("--encoding", default="utf-8",
+                     help="text encoding of the input file (default utf-8; e.g. latin-1)")
     sim.add_argument("--label-column", type=int, default=None, metavar="J",
                      help="CSV: column of the labels (0 first, -1 last)")
     sim.add_argument("--matrix", default=None,

@@ -86,3 +86,49 @@ def test_format_from_suffix_or_named(tmp_path):
         read_objects(p, "text", label_column=0)
     with pytest.raises(ObjectListError, match="no fasta records"):
         read_objects(_write(tmp_path, "empty.fa", "\n"))
+
+
+def test_a_first_row_mixing_names_and_numbers_is_an_error_not_a_dropped_header(tmp_path):
+    """One typo in the first data row dropped it as a header (issue #39, item 2.7)."""
+    p = _write(tmp_path, "typo.csv", "1,2,3o\n4,5,6\n")
+    with pytest.raises(ObjectListError, match=r"line 1 mixes names and numbers \('3o'"):
+        read_objects(p)
+    f = read_objects(p, header=True)  # the user says it is a header
+    assert len(f.objects) == 1 and f.ids == ["line 2"]
+
+
+def test_pandas_column_numbers_are_a_header_and_said_so(tmp_path):
+    """pandas' header 0,1,2 was read as a data row (issue #39, item 2.7)."""
+    p = _write(tmp_path, "pd.csv", "0,1,2,3\n5,6,7,8\n9,8,7,6\n")
+    with pytest.warns(UserWarning, match="read as a header of column numbers"):
+        f = read_objects(p)
+    assert f.ids == ["line 2", "line 3"]
+    g = read_objects(p, header=False)
+    assert len(g.objects) == 3
+    np.testing.assert_array_equal(g.objects[0], [0, 1, 2, 3])
+    with pytest.raises(InvalidParameterError, match="header must be"):
+        read_objects(p, header="yes")
+
+
+@pytest.mark.parametrize("labels,expect", [
+    (["01", "1", "+1"], ["01", "1", "+1"]), (["1", "2", "-3"], [1, 2, -3]),
+    (["1", "1.0"], ["1", "1.0"]), (["0", "10"], [0, 10])])
+def test_labels_are_integers_only_in_plain_form(tmp_path, labels, expect):
+    """01, 1 and +1 were one class after int() (issue #39, item 2.8)."""
+    text = "".join(f">s{i} {lab}\nACD\n" for i, lab in enumerate(labels))
+    y = read_objects(_write(tmp_path, "l.fasta", text)).labels
+    assert y.tolist() == expect and len(set(y.tolist())) == len(set(expect))
+
+
+def test_a_file_that_is_not_utf8_is_named_with_its_line(tmp_path):
+    """A latin-1 byte raised a bare UnicodeDecodeError (issue #39, item 2.6)."""
+    p = tmp_path / "l1.fasta"
+    p.write_bytes(">a caf\xe9\nACD\n>b tea\nACE\n".encode("latin-1"))
+    with pytest.raises(ObjectListError, match=r"l1\.fasta: line 1: byte b'\\xe9' is not valid utf-8"):
+        read_objects(p)
+    assert read_objects(p, encoding="latin-1").labels.tolist() == ["café", "tea"]
+    with pytest.raises(InvalidParameterError, match="unknown text encoding"):
+        read_objects(p, encoding="klingon")
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes("\ufeffabc\nabd\n".encode("utf-8"))
+    assert read_objects(bom).objects == ["abc", "abd"]

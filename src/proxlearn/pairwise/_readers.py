@@ -19,14 +19,28 @@ format      suffixes               one object is
                                    ``labels`` / ``y`` / ``class`` / ``target``,
                                    or ``label_column=`` (0 for the first column,
                                    -1 for the last, as in the UCR archive's
-                                   first-column labels).
+                                   first-column labels). The first row is a
+                                   header (``header="auto"``) when every cell
+                                   of it but the label column's is a name, or
+                                   when they are the column numbers ``0, 1,
+                                   2, ...`` that pandas writes (at least
+                                   three; said with a ``UserWarning``); a row
+                                   mixing names and numbers is an error.
+                                   ``header=True`` / ``False`` decides.
 ==========  =====================  ===============================================
+
+Files are decoded as UTF-8 (a byte-order mark is skipped) unless ``encoding=``
+says otherwise; an undecodable byte is an error naming the file, line and byte.
+Labels are read as integers only when every label is written as one in its plain
+form (``1``, ``-2``): ``01``, ``1`` and ``+1`` are three different classes.
 
 Ids name the records in error messages: the FASTA id, else ``line K`` (1-based).
 """
 
 from __future__ import annotations
 
+import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,7 +69,8 @@ class ObjectFile:
     format: str
 
 
-def read_objects(path, format="auto", *, label_column=None) -> ObjectFile:
+def read_objects(path, format="auto", *, label_column=None, header="auto",
+                 encoding="utf-8") -> ObjectFile:
     """Read strings, sequences or time series and their labels from a file.
 
     Parameters
@@ -65,6 +80,10 @@ def read_objects(path, format="auto", *, label_column=None) -> ObjectFile:
         ``"auto"``: from the suffix (module docstring).
     label_column : int, optional
         CSV only: the column holding the labels (0 first, -1 last).
+    header : {"auto", True, False}, default="auto"
+        CSV only: whether the first row names the columns (module docstring).
+    encoding : str, default="utf-8"
+        Text encoding of the file (for example ``"latin-1"``).
 
     Returns
     -------
@@ -91,21 +110,37 @@ def read_objects(path, format="auto", *, label_column=None) -> ObjectFile:
             f"format={format!r} is not supported; choose auto, {', '.join(FORMATS)}.")
     if label_column is not None and format != "csv":
         raise InvalidParameterError("label_column applies to CSV time series only.")
-    lines = path.read_text().splitlines()  # OSError for a missing file
+    if header not in ("auto", True, False):
+        raise InvalidParameterError(f"header must be 'auto', True or False, got {header!r}.")
+    lines = _decode(path, encoding).splitlines()  # OSError for a missing file
     reader = {"fasta": _fasta, "text": _text, "csv": _csv}[format]
-    objects, labels, ids = (reader(lines, path, label_column) if format == "csv"
+    objects, labels, ids = (reader(lines, path, label_column, header) if format == "csv"
                             else reader(lines, path))
     if not objects:
         raise ObjectListError(f"{path}: no {format} records found.")
     return ObjectFile(objects, None if labels is None else _labels(labels), ids, format)
 
 
-def _labels(labels):
-    """Integer labels when every one is an integer, else strings."""
+def _decode(path, encoding):
+    data = path.read_bytes()
+    codec = "utf-8-sig" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
     try:
+        return data.decode(codec)
+    except LookupError:
+        raise InvalidParameterError(f"unknown text encoding {encoding!r}.") from None
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ObjectListError(
+            f"{path}: line {line}: byte {data[exc.start:exc.start + 1]!r} is not valid "
+            f"{encoding}; save the file as UTF-8, or name its encoding (encoding='latin-1', "
+            "--encoding latin-1 on the command line).") from None
+
+
+def _labels(labels):
+    """Integer labels when every one is written as a plain integer, else the strings."""
+    if all(re.fullmatch(r"-?(0|[1-9][0-9]*)", x) for x in labels):
         return np.array([int(x) for x in labels])
-    except ValueError:
-        return np.array(labels)
+    return np.array(labels)
 
 
 def _all_or_none(labels, ids, path, how):
@@ -165,16 +200,37 @@ def _text(lines, path):
     return objects, _all_or_none(labels, ids, path, "give STRING<TAB>LABEL"), ids
 
 
-def _csv(lines, path, label_column):
+def _is_header(first, path, label_column):
+    """The ``header="auto"`` rule (module docstring) on the first row's cells."""
+    cells = list(first)
+    if label_column is not None and -len(cells) <= label_column < len(cells):
+        del cells[label_column % len(cells)]
+    names = [not _is_number(c) for c in cells if c]
+    if names and all(names):
+        return True
+    if any(names):
+        bad = next(c for c in cells if c and not _is_number(c))
+        raise ObjectListError(
+            f"{path}: line 1 mixes names and numbers ({bad!r} among numbers): pass header=True "
+            "(--header yes) if it names the columns, or correct the value if it is data.")
+    values = [c for c in cells if c]  # pandas writes an empty first cell for its index
+    if len(values) >= 3 and values == [str(k) for k in range(len(values))]:
+        warnings.warn(
+            f"{path}: line 1 ({', '.join(values[:3])}, ...) is read as a header of column "
+            "numbers, as pandas writes; pass header=False (--header no) to read it as data.",
+            UserWarning, stacklevel=4)
+        return True
+    return False
+
+
+def _csv(lines, path, label_column, header="auto"):
     # .tsv: tabs; else commas if the first lines have any, else white space
     sep = "\t" if path.suffix.lower() == ".tsv" else ("," if "," in "".join(lines[:5]) else None)
     rows = [(k, [t.strip() for t in line.strip().split(sep)]) for k, line in enumerate(lines, 1)
             if line.strip()]
     first = rows[0][1] if rows else []
-    if label_column is not None and -len(first) <= label_column < len(first):
-        first = [t for j, t in enumerate(first) if j != label_column % len(first)]
-    if any(not _is_number(t) for t in first if t):  # a header row (names, not values)
-        header = [t.lower() for t in rows[0][1]]
+    if rows and (header is True or (header == "auto" and _is_header(first, path, label_column))):
+        header = [t.lower() for t in first]
         rows = rows[1:]
         if label_column is None:
             hits = [j for j, h in enumerate(header) if h in _LABEL_COLUMNS]
