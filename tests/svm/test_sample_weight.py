@@ -146,3 +146,29 @@ def test_sda_integer_weights_equal_repeated_samples():
     np.testing.assert_allclose(a.predict_proba(S_te), b.predict_proba(S_te[:, keep]), rtol=1e-9)
     with pytest.raises(InvalidParameterError, match=r"class\(es\) \[2\]"):
         SimilarityDiscriminantAnalysis().fit(S, y, sample_weight=(y < 2).astype(float))
+
+
+@pytest.mark.parametrize("spectrum", ["clip", "flip", "shift"])
+def test_weights_act_on_the_svm_of_the_whole_matrix_transform(spectrum):
+    """What holds exactly on an indefinite matrix (issue #39, item 2.3): the fit is an
+    SVM with C_i = C w_i on the kernel the transform makes of the whole matrix, weight-0
+    samples included in the transform and left out of the SVM."""
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(4)
+    n = 30
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, 3)) + 1.0 * (2 * y[:, None] - 1)
+    E = rng.normal(scale=0.6, size=(n, n))
+    S = X @ X.T + (E + E.T) / 2
+    assert np.linalg.eigvalsh(S)[0] < -0.1  # indefinite
+    S_te = rng.normal(size=(8, 3)) @ X.T
+    w = rng.uniform(0.2, 3.0, n)
+    w[[3, 17]] = 0.0
+    model = SimilaritySVC(spectrum, C=0.7).fit(S, y, sample_weight=w)
+    K, K_te = model.transformer_._training_kernel(), model.transformer_.transform(S_te)
+    keep = w > 0
+    ref = SVC(kernel="precomputed", C=0.7, tol=1e-3).fit(
+        K[np.ix_(keep, keep)], y[keep], sample_weight=w[keep])
+    np.testing.assert_allclose(model.decision_function(S_te), ref.decision_function(K_te[:, keep]),
+                               rtol=1e-8, atol=1e-8)

@@ -216,10 +216,14 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         y : array-like of shape (n,)
             Class labels (at least two classes).
         sample_weight : array-like of shape (n,), optional
-            Per-sample weights: sample ``i``'s hinge loss is weighted by
-            ``sample_weight[i]`` (libsvm rescales its ``C``), so an integer
-            weight equals repeating the sample and a zero weight drops it from
-            the SVM (its similarities still enter the spectrum modification).
+            Per-sample weights of the hinge loss only (libsvm's ``C_i = C w_i``);
+            the spectrum modification is computed from the whole matrix, every
+            sample included. A zero weight leaves the sample out of the SVM (its
+            similarities still enter the spectrum). An integer weight equals
+            repeating the sample, and a zero weight equals removing it, only when
+            the modification leaves the matrix unchanged (PSD input, or
+            ``spectrum="none"``): an indefinite matrix's clipped spectrum depends on
+            every row.
 
         Returns
         -------
