@@ -261,3 +261,60 @@ def test_not_fit_s_y_estimators_have_their_test_module():
     for name, path in NOT_FIT_S_Y.items():
         assert name in exported, name
         assert (root / path).is_file(), path
+
+
+#: Parameters that count something (iterations, neighbours, components, ...): 0 and a
+#: negative value must be refused with an InvalidParameterError when fit validates.
+COUNT_PARAMS = ("max_iter", "n_neighbors", "n_components", "max_outer_iter", "max_rounds",
+                "n_basis", "max_kernels", "n_import", "max_samples", "max_sdp_n")
+
+
+def _count_cases():
+    for name in sorted(ESTIMATORS):
+        params = inspect.signature(ESTIMATORS[name]).parameters
+        for p in COUNT_PARAMS:
+            if p in params:
+                yield name, p
+
+
+@pytest.mark.parametrize("name,param", list(_count_cases()))
+@pytest.mark.parametrize("value", [0, -2])
+def test_count_parameters_out_of_range_get_a_clear_error(name, param, value):
+    """Fuzzing found max_iter=0 raising UnboundLocalError / IndexError (issue #39)."""
+    est = _make(ESTIMATORS[name]).set_params(**{param: value})
+    S, y = _problem()
+    if name in NONNEGATIVE_ONLY:
+        S = S - S.min()
+    with pytest.raises(InvalidParameterError, match=param):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            clone(est).fit(S, y)
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_far_out_test_rows_give_finite_output(name):
+    """A test row far outside the training data (similarities 1e6 times the training
+    scale) gets finite decision values and a predicted class, not NaN mapped to the
+    first class (fuzzing, issue #39 item 2.10)."""
+    est = _make(ESTIMATORS[name])
+    S, y = _problem()
+    if name in NONNEGATIVE_ONLY:
+        S = S - S.min()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fitted = clone(est).fit(S, y)
+        rng = np.random.default_rng(3)
+        far = np.abs(S).max() * 1e6 * rng.uniform(0.5, 1.0, size=(3, S.shape[1]))
+        if name not in NONNEGATIVE_ONLY:
+            far[1] *= -1
+        if is_classifier(est):
+            assert set(fitted.predict(far)) <= set(fitted.classes_)
+            for method in ("decision_function", "predict_proba"):
+                if hasattr(fitted, method):
+                    try:
+                        out = getattr(fitted, method)(far)
+                    except AttributeError:  # e.g. predict_proba without probability=True
+                        continue
+                    assert np.all(np.isfinite(out)), (method, out)
+        else:
+            assert np.all(np.isfinite(fitted.transform(far)))

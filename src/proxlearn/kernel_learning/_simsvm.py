@@ -45,7 +45,6 @@ Implementation notes (the choices the thesis leaves open are in the digest
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from dataclasses import dataclass
 
@@ -58,6 +57,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     InvalidParameterError,
     check_classification_data,
+    check_int,
     check_option,
     check_positive,
     check_test_similarity,
@@ -426,11 +426,7 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMi
                     "solver='lp' (the LP approximation 5.28) needs regularizer "
                     f"'l1-clip' or 'l1-flip', got {self.regularizer!r}."
                 )
-            p = self.n_basis
-            if isinstance(p, bool) or not isinstance(p, numbers.Integral) or p < 1:
-                raise InvalidParameterError(
-                    f"n_basis must be a positive integer, got {p!r}."
-                )
+        check_int(self.n_basis, "n_basis")
         return eta, gamma, eig_tol
 
     def fit(self, S, y):

@@ -21,6 +21,7 @@ from .._validation import (
     LabelError,
     _first,
     _is_missing,
+    check_int,
     check_option,
     check_similarity,
     check_test_similarity,
@@ -203,6 +204,7 @@ class NPKReranker(PairwiseMixin, TransformerMixin, BaseEstimator):
             The text side: a text kernel, or one categorical tag per item.
         """
         check_option(self.affinity, "affinity", {"distance", "clip"})
+        check_int(self.max_iter, "max_iter")
         S = check_similarity(S, symmetric="symmetrize")
         n = S.shape[0]
         if n < 2:

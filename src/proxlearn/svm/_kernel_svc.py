@@ -9,6 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     InvalidParameterError,
+    check_int,
     check_labels,
     check_option,
     check_positive,
@@ -55,6 +56,13 @@ class TransformedSVCMixin:
         (measured: decision values off by 4.6 on a 24-sample problem).
         """
         self._svc_columns = None
+        if svc.max_iter != -1:  # libsvm's "no limit"
+            try:
+                check_int(svc.max_iter, "max_iter")
+            except InvalidParameterError:
+                raise InvalidParameterError(
+                    f"max_iter must be -1 (no limit) or an integer >= 1, got {svc.max_iter!r}."
+                ) from None
         if sample_weight is not None and np.any(sample_weight == 0):
             keep = np.flatnonzero(sample_weight > 0)
             if np.unique(y[keep]).size < 2:
