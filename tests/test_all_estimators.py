@@ -91,6 +91,18 @@ def test_every_subpackage_exports_estimators():
 
 #: Estimators defined only on non-negative similarities (graph kernels).
 NONNEGATIVE_ONLY = {"DiffusionKernel"}
+
+
+def _problem_for(name):
+    """The common problem, shifted to non-negative for graph-kernel estimators."""
+    S, y = _problem()
+    return (S - S.min() if name in NONNEGATIVE_ONLY else S), y
+
+
+def _fit_quietly(est, S, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return clone(est).fit(S, y)
 #: Degenerate inputs on which an estimator is undefined and must refuse with a
 #: clear error instead of fitting: (name, kind) -> error class.
 UNDEFINED_ON = {
@@ -112,12 +124,8 @@ UNDEFINED_ON = {
 def test_common_properties(name):
     est = _make(ESTIMATORS[name])
     assert is_pairwise(est), "the pairwise tag must be set"
-    S, y = _problem()
-    if name in NONNEGATIVE_ONLY:
-        S = S - S.min()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fitted = clone(est).fit(S, y)
+    S, y = _problem_for(name)
+    fitted = _fit_quietly(est, S, y)
     # fitted state only in attributes ending with "_"; params untouched
     assert fitted.get_params() == est.get_params()
     out = fitted.predict(S[:5]) if is_classifier(est) else fitted.transform(S[:5])
@@ -171,16 +179,12 @@ def test_degenerate_matrices_never_give_nan(name, kind):
 def test_masked_arrays_are_refused_not_unmasked(name):
     """numpy.ma input is refused in fit and predict (issue #14: masks were dropped)."""
     est = _make(ESTIMATORS[name])
-    S, y = _problem()
-    if name in NONNEGATIVE_ONLY:
-        S = S - S.min()
+    S, y = _problem_for(name)
     masked = np.ma.masked_array(S, mask=np.zeros_like(S, dtype=bool))
     masked[1, 2] = np.ma.masked
     with pytest.raises(SimilarityMatrixError, match="masked"):
         clone(est).fit(masked, y)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fitted = clone(est).fit(S, y)
+    fitted = _fit_quietly(est, S, y)
     apply = fitted.predict if is_classifier(est) else fitted.transform
     with pytest.raises(SimilarityMatrixError, match="masked"):
         apply(masked[:5])
@@ -195,9 +199,7 @@ def test_missing_object_labels_get_a_label_error(name, missing):
     """A string label column with a gap (pandas: NaN; Python: None) names the gap
     (issue #14: TypeError '<' not supported in every classifier)."""
     est = _make(ESTIMATORS[name])
-    S, y = _problem()
-    if name in NONNEGATIVE_ONLY:
-        S = S - S.min()
+    S, y = _problem_for(name)
     labels = np.array(["clutter", "target"], dtype=object)[y]
     labels[3] = missing
     labels[7] = missing
@@ -282,13 +284,9 @@ def _count_cases():
 def test_count_parameters_out_of_range_get_a_clear_error(name, param, value):
     """Fuzzing found max_iter=0 raising UnboundLocalError / IndexError (issue #39)."""
     est = _make(ESTIMATORS[name]).set_params(**{param: value})
-    S, y = _problem()
-    if name in NONNEGATIVE_ONLY:
-        S = S - S.min()
+    S, y = _problem_for(name)
     with pytest.raises(InvalidParameterError, match=param):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            clone(est).fit(S, y)
+        _fit_quietly(est, S, y)
 
 
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
@@ -296,13 +294,11 @@ def test_far_out_test_rows_give_finite_output(name):
     """A test row far outside the training data (similarities 1e6 times the training
     scale) gets finite decision values and a predicted class, not NaN mapped to the
     first class (fuzzing, issue #39 item 2.10)."""
-    est = _make(ESTIMATORS[name])
-    S, y = _problem()
-    if name in NONNEGATIVE_ONLY:
-        S = S - S.min()
+    S, y = _problem_for(name)
+    fitted = _fit_quietly(_make(ESTIMATORS[name]), S, y)
+    est = fitted
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fitted = clone(est).fit(S, y)
         rng = np.random.default_rng(3)
         far = np.abs(S).max() * 1e6 * rng.uniform(0.5, 1.0, size=(3, S.shape[1]))
         if name not in NONNEGATIVE_ONLY:
