@@ -181,3 +181,40 @@ def test_disk_full_names_the_path_and_leaves_no_temporary(tmp_path, monkeypatch,
     assert "cannot write" in err
     assert not [p for p in tmp_path.rglob("*") if p.is_file() and p.suffix == ".tmp"]
     assert not [p for p in tmp_path.rglob("*") if p.is_file() and p.stat().st_size == 0]
+
+
+def test_info_on_a_sequence_file_points_to_the_similarity_command(tmp_path, capsys):
+    """'unsupported file type' said nothing of proxlearn similarity (issue #39, section 4)."""
+    p = tmp_path / "seqs.fasta"
+    p.write_text(">a\nACDE\n>b\nACDF\n")
+    assert main(["info", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "holds sequences, not a similarity matrix" in err
+    assert f"proxlearn similarity {p}" in err and err.count("\n") == 1
+
+
+def test_fetch_of_unknown_names_draws_no_bar(tmp_path, capsys):
+    """The download bar came before the name error (issue #39, section 4)."""
+    assert main(["fetch", "nosuchset", "voting2", "--data-home", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "'nosuchset', 'voting2' are not downloadable" in err
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_closed_pipe_is_not_an_error(monkeypatch, capsys):
+    """`proxlearn info ... --json | head` ended with 'Broken pipe', status 2 (issue #39)."""
+    import os
+    import sys
+
+    capsys.disabled()
+    r, w = os.pipe()
+    os.close(r)  # the reader has left: every write now raises BrokenPipeError
+    saved = os.dup(1)
+    stream = os.fdopen(w, "w")
+    monkeypatch.setattr(sys, "stdout", stream)
+    try:
+        assert main(["info", "synthetic-2", "--json"]) == 0
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        stream.close()

@@ -1,5 +1,6 @@
 """`proxlearn similarity INPUT --metric ... --out S.npz` (issue #19, section 1)."""
 
+import json
 import math
 import re
 
@@ -39,7 +40,8 @@ def test_fasta_to_npz_with_labels_ids_and_kind(fasta, tmp_path, capsys):
     out = tmp_path / "S.npz"
     assert main(["similarity", str(p), "--metric", "smith-waterman-normalized",
                  "--gap-open", "10", "--quiet", "--out", str(out)]) == 0
-    assert "12 x 12 smith-waterman-normalized similarity" in capsys.readouterr().out
+    assert ("12 x 12 smith-waterman-normalized (matrix=blosum62, gap_open=10, gap_extend=1) "
+            "similarity") in capsys.readouterr().out
     with np.load(out) as z:
         S, ids, kind = z["S"], z["ids"], str(z["kind"])
         assert z["y"].tolist() == [f"class{c}" for c in y]
@@ -206,3 +208,20 @@ def test_csv_header_rule_is_said_and_can_be_overridden(tmp_path, capsys):
     assert "note:" in capsys.readouterr().out and np.load(out)["S"].shape == (2, 2)
     assert main([*argv, "--header", "no"]) == 0
     assert np.load(out)["S"].shape == (3, 3)
+
+
+def test_dna_aligned_with_a_protein_matrix_is_said_and_parameters_are_stored(tmp_path, capsys):
+    """BLOSUM62 was used on DNA without a word, and the .npz kept no parameters (issue #39)."""
+    p = tmp_path / "dna.fasta"
+    p.write_text(">a\nACGTTGCA\n>b\nACGTAGCA\n>c\nTTGCAACG\n")
+    out = tmp_path / "S.npz"
+    argv = ["similarity", str(p), "--metric", "smith-waterman", "--quiet", "--out", str(out)]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "look like DNA/RNA" in text and "--matrix nuc44" in text
+    assert "matrix=blosum62, gap_open=11, gap_extend=1" in text
+    assert json.loads(str(np.load(out)["metric_params"])) == {
+        "matrix": "blosum62", "gap_open": 11, "gap_extend": 1}
+    assert main([*argv, "--matrix", "nuc44"]) == 0
+    assert "look like DNA" not in capsys.readouterr().out
+    assert json.loads(str(np.load(out)["metric_params"]))["matrix"] == "nuc44"

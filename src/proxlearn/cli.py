@@ -166,11 +166,13 @@ def _cmd_fetch(args, console) -> int:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
     from .datasets import UW_FILES, fetch_uw
+    from .datasets._fetch import check_downloadable
 
     names = [n[: -len(".mat")] for n in UW_FILES] if args.all else args.names
     if not names:
         raise _UserError("name at least one data set to fetch (aural_sonar, protein, "
                          "voting), or pass --all.")
+    check_downloadable(names)  # before any progress bar is drawn
     paths = {}
     with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
                   console=console) as bar:
@@ -521,6 +523,7 @@ def run_similarity_command(path, metric, out, console, *, format="auto", label_c
 
     from .exceptions import ObjectListError
     from .pairwise import get_metric, pairwise_similarity, read_objects
+    from .pairwise._metrics import resolve_params
 
     out = Path(out)
     if out.suffix.lower() != ".npz":
@@ -544,6 +547,12 @@ def run_similarity_command(path, metric, out, console, *, format="auto", label_c
     objects = data.objects
     if spec.objects == "sets":  # a text line is the set of its words
         objects = [line.split() for line in objects]
+    used = resolve_params(spec, metric_params)  # every parameter, defaults included
+    if spec.objects == "sequences" and used.get("matrix") == "blosum62" and all(
+            set(s.upper()) <= set("ACGTUN") for s in objects):
+        _print_line(console, "note: the sequences look like DNA/RNA (only A, C, G, T/U, N), but "
+                             "they are aligned with blosum62, a protein matrix; pass "
+                             "--matrix nuc44 for nucleotides.")
     work = out.with_name(out.stem + ".partial.npy")
     record = Path(str(work) + ".blocks")
     start = time.perf_counter()
@@ -556,7 +565,8 @@ def run_similarity_command(path, metric, out, console, *, format="auto", label_c
     seconds = time.perf_counter() - start
     out.parent.mkdir(parents=True, exist_ok=True)
     arrays = {"S": np.asarray(S), "ids": np.array(data.ids), "metric": np.array(metric),
-              "kind": np.array(spec.kind)}
+              "kind": np.array(spec.kind),
+              "metric_params": np.array(json.dumps(used, sort_keys=True))}
     if data.labels is not None:
         arrays["y"] = data.labels
     tmp = out.with_name(out.name + ".tmp.npz")
@@ -568,9 +578,10 @@ def run_similarity_command(path, metric, out, console, *, format="auto", label_c
     record.unlink(missing_ok=True)
     labels = ("no labels" if data.labels is None
               else f"{len(np.unique(data.labels))} classes")
-    _print_line(console, f"{out}: {shape[0]} x {shape[1]} {metric} "
-                         f"{spec.kind} matrix of {data.format} objects, {labels}, "
-                         f"built in {seconds:.1f} s")
+    shown = ", ".join(f"{k}={v}" for k, v in used.items() if v is not None)
+    _print_line(console, f"{out}: {shape[0]} x {shape[1]} {metric}"
+                         f"{f' ({shown})' if shown else ''} {spec.kind} matrix of "
+                         f"{data.format} objects, {labels}, built in {seconds:.1f} s")
     if spec.kind == "dissimilarity":
         _print_line(console, "note: a dissimilarity; proxlearn info / study convert it on "
                              "loading (--kind, --convert).")
@@ -804,7 +815,13 @@ def main(argv=None) -> int:
     except SystemExit as exc:  # --help, --version, usage errors
         return int(exc.code or 0)
     try:
-        return args.func(args, _console())
+        status = args.func(args, _console())
+        sys.stdout.flush()  # a closed pipe shows here, not in an ignored error at exit
+        return status
+    except BrokenPipeError:  # `proxlearn info --json | head`: the reader left; not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        return 0
     except (_UserError, OSError, InvalidParameterError) as exc:  # OSError: unwritable --out
         msg = " ".join(str(exc).split())
         print(f"proxlearn: error: {msg}", file=sys.stderr)

@@ -50,6 +50,19 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def check_downloadable(names) -> None:
+    """Raise :class:`DatasetNotFoundError` naming every one of ``names`` that
+    :func:`fetch_uw` cannot download, with the names it can."""
+    known = sorted(k for k, s in REGISTRY.items() if s.file in UW_FILES)
+    bad = [n for n in names if n not in known]
+    if bad:
+        raise DatasetNotFoundError(
+            f"{', '.join(map(repr, bad))} {'is not a' if len(bad) == 1 else 'are not'} "
+            f"downloadable UW data set{'s' if len(bad) > 1 else ''}; choose among "
+            f"{', '.join(known)}."
+        )
+
+
 def fetch_uw(name: str, data_home=None, *, force: bool = False,
              progress: Callable[[int, int | None], None] | None = None,
              timeout: float = 60.0) -> Path:
@@ -78,12 +91,8 @@ def fetch_uw(name: str, data_home=None, *, force: bool = False,
         The server could not be reached (offline, proxy) or the file's
         SHA-256 differs from the pinned one (nothing is kept then).
     """
-    spec = REGISTRY.get(name)
-    if spec is None or spec.file not in UW_FILES:
-        known = sorted(k for k, s in REGISTRY.items() if s.file in UW_FILES)
-        raise DatasetNotFoundError(
-            f"{name!r} is not a downloadable UW data set; choose one of {', '.join(known)}."
-        )
+    check_downloadable([name])
+    spec = REGISTRY[name]
     folder = Path(data_home).expanduser() if data_home is not None else get_data_home()
     target = folder / "uw" / spec.file
     expected = UW_FILES[spec.file]

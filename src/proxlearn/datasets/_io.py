@@ -19,6 +19,8 @@ from ._kind import DEFAULT_CONVERSION, resolve_kind
 
 __all__ = ["SUPPORTED_SUFFIXES", "load_similarity"]
 
+#: Suffixes of sequence files (raw objects; :func:`proxlearn.pairwise.read_objects`).
+FASTA_SUFFIXES = (".fasta", ".fa", ".faa", ".fna", ".fas")
 SUPPORTED_SUFFIXES = (".mat", ".npz", ".csv", ".txt", ".tsv")
 _MATRIX_KEYS = ("S", "similarity", "matrix", "K", "D", "A")
 _LABEL_KEYS = ("y", "labels", "label", "target", "classes", "C")
@@ -91,6 +93,12 @@ def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
         S, y = _read_text_matrix(path)
         if labels_path is None and y is None:
             labels_path = _sibling_labels(path, require_labels)
+    elif suffix in FASTA_SUFFIXES:
+        raise SimilarityMatrixError(
+            f"{path}: a {path.suffix} file holds sequences, not a similarity matrix; build "
+            f"one first: proxlearn similarity {path} --metric smith-waterman-normalized "
+            "--out S.npz (in Python: proxlearn.pairwise.pairwise_similarity)."
+        )
     else:
         raise SimilarityMatrixError(
             f"{path}: unsupported file type {path.suffix!r}. Save the matrix as "

@@ -47,12 +47,12 @@ from pathlib import Path
 import numpy as np
 
 from .._validation import InvalidParameterError, ObjectListError
-from ..datasets._io import _is_number
+from ..datasets._io import FASTA_SUFFIXES, _is_number
 
 __all__ = ["FORMATS", "ObjectFile", "read_objects"]
 
 FORMATS = {
-    "fasta": (".fasta", ".fa", ".faa", ".fna", ".fas"),
+    "fasta": FASTA_SUFFIXES,
     "text": (".txt",),
     "csv": (".csv", ".tsv"),
 }
