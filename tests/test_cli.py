@@ -212,3 +212,19 @@ def test_study_loo_protocol(capsys, tmp_path):
     assert (out / "perplexity_vs_k.png").is_file()
     assert main(["study", "wine-sigmoid", "--protocol", "loo", "--methods", "svm-clip"]) == 2
     assert "not a k-NN method" in capsys.readouterr().err
+
+
+def test_lists_of_protocols_and_data_sets_agree(capsys):
+    """--help, --list-protocols and the unknown-name errors named different lists
+    (issue #39, section 4: loo, digits-multi, protein-multi and 'a+b' were missing)."""
+    from proxlearn.datasets import MULTI_REGISTRY, REGISTRY
+
+    assert main(["study", "--list-protocols"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert main(["study", "synthetic-1", "--protocol", "chen2099"]) == 2
+    err = capsys.readouterr().err
+    named = err.split("choose one of ", 1)[1].split(" (see", 1)[0].split(", ")
+    assert sorted(named) == sorted(listed) and "loo" in named
+    assert main(["study", "no-such-set", "--methods", "svm-clip"]) == 2
+    err = capsys.readouterr().err
+    assert all(name in err for name in [*REGISTRY, *MULTI_REGISTRY]) and "'a+b+...'" in err

@@ -381,6 +381,11 @@ def _cmd_study(args, console) -> int:
         get_method(m)  # unknown names: one-line error listing the valid ones
     if args.protocol == "loo":
         return _run_loo(args, methods, console)
+    from .study._protocols import PROTOCOLS
+
+    if args.protocol not in PROTOCOLS:  # the same list as --list-protocols, loo included
+        raise _UserError(f"unknown protocol {args.protocol!r}; choose one of "
+                         f"{', '.join([*PROTOCOLS, 'loo'])} (see --list-protocols).")
     protocol = get_protocol(args.protocol, n_splits=args.splits, test_size=args.test_size,
                             cv=args.cv)
     datasets = [_load(name, args, console) for name in args.datasets]
@@ -704,7 +709,7 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--methods", default="svm-clip,svm-flip,svm-shift",
                     help="comma-separated method names (see --list-methods)")
     st.add_argument("--protocol", default="chen2009",
-                    help="chen2009 | gu2012 | gu2012-synthetic | kundu2010 | custom | loo")
+                    help="a protocol of --list-protocols (its partitions, folds and grids)")
     st.add_argument("--epsilon", type=float, default=1e-4,
                     help="additive smoothing of the loo protocol's posteriors")
     st.add_argument("--splits", type=int, default=None, help="number of random partitions (default: the protocol's, see --list-protocols)")

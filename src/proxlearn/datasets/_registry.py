@@ -303,8 +303,9 @@ def load_dataset(name_or_path, *, data_home=None, kind="auto", convert=DEFAULT_C
         return load_similarity(path, kind=kind, convert=convert, labels_path=labels_path,
                                require_labels=require_labels)
     raise DatasetNotFoundError(
-        f"unknown data set {key!r}. Registered names: {', '.join(REGISTRY)}. "
-        f"Or give a path to a {'/'.join(SUPPORTED_SUFFIXES)} file."
+        f"unknown data set {key!r}. Registered names: {', '.join(REGISTRY)}; several "
+        f"similarities of the same objects: {', '.join(MULTI_REGISTRY)}, or any 'a+b+...' "
+        f"of names or files. Or give a path to a {'/'.join(SUPPORTED_SUFFIXES)} file."
     )
 
 
