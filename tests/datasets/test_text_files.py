@@ -92,3 +92,29 @@ def test_row_names_without_header(tmp_path):
                            for n, row in zip("abc", S)) + "\n")
     (tmp_path / "named_labels.txt").write_text("1\n2\n2\n")
     np.testing.assert_array_equal(load_similarity(p, kind="similarity").matrix, S)
+
+
+def test_a_label_column_under_another_name_is_named_in_the_error(tmp_path):
+    """A label column named 'species' was reported as "could not convert 'obj0'", blaming
+    the index column (issue #39, section 4)."""
+    from proxlearn.exceptions import SimilarityMatrixError
+
+    S = np.eye(4) + 0.1
+    rows = [",obj0,obj1,obj2,obj3,species"] + [
+        f"obj{i}," + ",".join(map(str, S[i])) + f",{'ab'[i % 2]}" for i in range(4)]
+    p = tmp_path / "sp.csv"
+    p.write_text("\n".join(rows) + "\n")
+    with pytest.raises(SimilarityMatrixError, match=r"'species' \(column 6\).*label / labels"):
+        load_similarity(p)
+    p.write_text("\n".join([rows[0].replace("species", "label"), *rows[1:]]) + "\n")
+    assert load_similarity(p).labels.tolist() == ["a", "b", "a", "b"]
+
+
+def test_missing_labels_message_lists_each_candidate_once_and_both_ways(tmp_path, capsys):
+    p = tmp_path / "m.txt"
+    np.savetxt(p, np.eye(3) + 0.1)
+    with pytest.raises(LabelError) as info:
+        load_similarity(p)
+    msg = str(info.value)
+    assert msg.count("m_labels.txt") == 2  # once in the list, once in the advice
+    assert "--labels PATH" in msg and "labels_path=" in msg and str(tmp_path) in msg

@@ -299,7 +299,8 @@ def _strip_header_and_index(split: list[list[str]]):
     number at all (names, with the index name first); the index is a first
     column that is non-numeric, or ``0..n-1``, in rows one entry longer than
     the matrix is wide. A header name in ``_LABEL_COLUMNS``
-    makes that column the labels. Returns ``(rows, labels or None)``.
+    makes that column the labels. Returns ``(rows, labels or None, header or None)``
+    (the header without the label column).
     """
     header = None
     first = split[0] if split else []
@@ -321,9 +322,10 @@ def _strip_header_and_index(split: list[list[str]]):
         if (header is not None and len(header) == n + 1) or not all(map(_is_number, first)) \
                 or first == [str(i) for i in range(n)]:
             split = [r[1:] for r in split]  # the index column (row names or 0..n-1)
+            header = header[1:] if header is not None and len(header) == n + 1 else header
     if labels is not None:
         labels = _labels_from_tokens(labels)
-    return split, labels
+    return split, labels, header
 
 
 def _read_text_matrix(path: Path):
@@ -337,7 +339,7 @@ def _read_text_matrix(path: Path):
     rows = [r for r in (line.split("#")[0].strip() for line in text.splitlines()) if r]
     if not rows:
         raise SimilarityMatrixError(f"{path}: the file is empty; expected n rows of n numbers.")
-    split, labels = _strip_header_and_index(_split_rows(rows))
+    split, labels, header = _strip_header_and_index(_split_rows(rows))
     lengths = sorted({len(r) for r in split})
     if len(lengths) > 1:
         raise SimilarityMatrixError(
@@ -348,16 +350,29 @@ def _read_text_matrix(path: Path):
         return np.array(split, dtype=np.float64), labels
     except ValueError as exc:
         raise SimilarityMatrixError(
-            f"{path}: not a numeric matrix ({exc}). Write n rows of n numbers (a header "
-            "row, an index column and a 'label' column are recognised); or put the "
-            "labels in a separate file."
+            f"{path}: not a numeric matrix ({exc}{_text_columns(split, header)}). Write n "
+            "rows of n numbers (a header row, an index column and a column named "
+            f"{' / '.join(_LABEL_COLUMNS)} for the labels are recognised); or put the labels "
+            "in a separate file (--labels PATH, labels_path=)."
         ) from None
+
+
+def _text_columns(split, header) -> str:
+    """Which columns hold text, by header name and position (for the error above)."""
+    width = len(split[0]) if split else 0
+    cols = [j for j in range(width) if any(not _is_number(r[j]) for r in split)]
+    if not cols:
+        return ""
+    names = [f"{header[j]!r} (column {j + 1})" if header and len(header) == width and header[j]
+             else f"column {j + 1}" for j in cols]
+    return f"; text in {', '.join(names)}"
 
 
 def _sibling_labels(path: Path, required=True) -> Path | None:
     stem, parent = path.stem, path.parent
-    cands = [parent / f"{stem}_labels{path.suffix}", parent / f"{stem}_labels.txt",
-             parent / f"{stem}_labels.csv", parent / f"{stem}.labels"]
+    cands = list(dict.fromkeys([parent / f"{stem}_labels{path.suffix}",
+                                parent / f"{stem}_labels.txt", parent / f"{stem}_labels.csv",
+                                parent / f"{stem}.labels"]))
     for c in cands:
         if c.is_file():
             return c
@@ -365,8 +380,8 @@ def _sibling_labels(path: Path, required=True) -> Path | None:
         return None
     raise LabelError(
         f"{path}: no labels found. Looked for {', '.join(c.name for c in cands)} in "
-        f"{parent}. Put one label per line in {stem}_labels{path.suffix} or pass "
-        "labels_path=."
+        f"{parent.resolve()}. Put one label per line in {cands[0].name}, or name the labels "
+        "file (--labels PATH on the command line, labels_path= in Python)."
     )
 
 
