@@ -314,3 +314,34 @@ def test_far_out_test_rows_give_finite_output(name):
                     assert np.all(np.isfinite(out)), (method, out)
         else:
             assert np.all(np.isfinite(fitted.transform(far)))
+
+
+def _transformers():
+    from sklearn.base import TransformerMixin
+
+    for pkg in [*PACKAGES, "cluster"]:
+        mod = importlib.import_module(f"proxlearn.{pkg}")
+        for name in getattr(mod, "__all__", []):
+            obj = getattr(mod, name)
+            if (inspect.isclass(obj) and issubclass(obj, TransformerMixin)
+                    and hasattr(obj, "transform") and name not in NOT_FIT_S_Y):
+                yield name, obj
+
+
+@pytest.mark.parametrize("name,cls", sorted(_transformers()))
+def test_transformers_name_their_output_columns(name, cls):
+    """get_feature_names_out, so that set_output and Pipeline.get_feature_names_out
+    work (issue #39, section 4: set_output(transform="pandas") failed in a Pipeline)."""
+    from sklearn.pipeline import make_pipeline
+
+    S, y = _problem_for(name)
+    fitted = _fit_quietly(_make(cls), S, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        width = np.shape(fitted.transform(S[:4]))[1]
+    names = fitted.get_feature_names_out()
+    assert len(names) == width and len(set(names)) == width
+    if width == S.shape[1]:  # columns are the training samples: the input's names
+        assert list(names) == [f"x{i}" for i in range(width)]
+    pipe = _fit_quietly(make_pipeline(_make(cls)), S, y)
+    assert list(pipe.get_feature_names_out()) == list(names)

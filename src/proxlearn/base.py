@@ -9,9 +9,11 @@ applied to an m x n test-to-train matrix, like scikit-learn's
 
 from __future__ import annotations
 
+from sklearn.base import OneToOneFeatureMixin
 from sklearn.utils import get_tags
 
-__all__ = ["FEATURE_CHECK_EXCEPTIONS", "SKLEARN_CHECK_EXCEPTIONS", "FeatureMixin", "PairwiseMixin", "is_pairwise", "row_chunks"]
+__all__ = ["FEATURE_CHECK_EXCEPTIONS", "SKLEARN_CHECK_EXCEPTIONS", "FeatureMixin", "PairwiseMixin",
+           "SampleColumnsMixin", "is_pairwise", "row_chunks"]
 
 #: Working-memory budget of one chunk of test rows in the local methods.
 CHUNK_BYTES = 64 * 2**20
@@ -24,6 +26,13 @@ class PairwiseMixin:
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = True
         return tags
+
+
+class SampleColumnsMixin(OneToOneFeatureMixin):
+    """``get_feature_names_out`` of a transformer whose output columns are the training
+    samples, like its input's (a kernel or similarity row per test sample): the input's
+    column names (a DataFrame's, else ``x0, x1, ...``), so that ``set_output`` and
+    ``Pipeline.get_feature_names_out`` work."""
 
 
 class FeatureMixin:

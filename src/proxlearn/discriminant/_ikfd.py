@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, ClassifierMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
@@ -66,7 +66,7 @@ def _binary_direction(K, y_pm, rho, relative=True):
     return a, -0.5 * (proj[0] + proj[1])
 
 
-class IndefiniteKFD(PairwiseMixin, TransformerMixin, ClassifierMixin, BaseEstimator):
+class IndefiniteKFD(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClassifierMixin, BaseEstimator):
     """Regularised kernel Fisher discriminant for indefinite similarities.
 
     Pekalska & Haasdonk (2009); the IKFD baseline of Gu & Guo (AAAI 2012).
@@ -132,6 +132,10 @@ class IndefiniteKFD(PairwiseMixin, TransformerMixin, ClassifierMixin, BaseEstima
     S. Gu and Y. Guo. Learning SVM classifiers with indefinite kernels.
     AAAI 2012.
     """
+
+    @property
+    def _n_features_out(self):  # names indefinitekfd0, ... (get_feature_names_out)
+        return self.coef_.shape[1]
 
     def __init__(self, rho=1.0, *, multiclass="eig", regularization="relative"):
         self.rho = rho

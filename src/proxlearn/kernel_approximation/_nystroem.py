@@ -111,7 +111,7 @@ import warnings
 
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
@@ -337,7 +337,7 @@ def _kmeanspp(source, n, m, kind, rng):
 
 
 # -------------------------------------------------------------------- estimator
-class NystroemSpectrum(PairwiseMixin, TransformerMixin, BaseEstimator):
+class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Clip, flip, shift or square the spectrum of a Nystroem approximation at linear cost.
 
     ``fit`` reads only the similarities of all ``n`` training objects to ``m``
@@ -449,6 +449,10 @@ class NystroemSpectrum(PairwiseMixin, TransformerMixin, BaseEstimator):
     mutation rate 1 it was the other way round (defaults 0.894, one-vs-one
     hinge 0.791, exact route 0.991).
     """
+
+    @property
+    def _n_features_out(self):  # names nystroemspectrum0, ... (get_feature_names_out)
+        return self.n_output_features_
 
     def __init__(self, method="clip", n_components=500, landmarks="random",
                  random_state=None, kind="similarity"):

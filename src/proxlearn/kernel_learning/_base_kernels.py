@@ -55,7 +55,7 @@ from .._validation import (
     check_similarity,
     check_test_similarity,
 )
-from ..base import PairwiseMixin
+from ..base import PairwiseMixin, SampleColumnsMixin
 from ..svm._probability import PlattProbabilityMixin
 from ..svm._kernel_svc import MAX_ITER, TransformedSVCMixin
 
@@ -69,7 +69,7 @@ __all__ = [
 ]
 
 
-class _SimilarityFeatureKernel(PairwiseMixin, TransformerMixin, BaseEstimator):
+class _SimilarityFeatureKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
     """Shared fit / transform for kernels between similarity feature rows."""
 
     def fit(self, S, y=None):
@@ -159,7 +159,7 @@ class RBFSimilarityKernel(_SimilarityFeatureKernel):
         return np.exp(d2, out=d2)
 
 
-class DiffusionKernel(PairwiseMixin, TransformerMixin, BaseEstimator):
+class DiffusionKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
     """Diffusion kernel on the similarity graph, normalised Laplacian (Chen 2010, sec. 5.4.3).
 
     ``K = expm(-(sigma2 / 2) L)``, ``L = I - D^{-1/2} S D^{-1/2}``, ``S`` the

@@ -36,7 +36,7 @@ from .._validation import (
     check_similarity,
     check_test_similarity,
 )
-from ..base import PairwiseMixin
+from ..base import PairwiseMixin, SampleColumnsMixin
 
 __all__ = ["WarpedKernel", "graph_laplacian"]
 
@@ -47,7 +47,7 @@ def graph_laplacian(W) -> np.ndarray:
     return np.diag(W.sum(axis=1)) - W
 
 
-class WarpedKernel(PairwiseMixin, TransformerMixin, BaseEstimator):
+class WarpedKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
     """Warp a base kernel by the graph of a learned kernel (Zhuang 2011, eq. 6.9).
 
     ``fit(K)`` takes the base kernel's Gram matrix ``K`` on the ``n``

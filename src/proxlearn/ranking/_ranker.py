@@ -26,7 +26,7 @@ from .._validation import (
     check_similarity,
     check_test_similarity,
 )
-from ..base import PairwiseMixin
+from ..base import PairwiseMixin, SampleColumnsMixin
 from ..kernel_learning import WarpedKernel
 from ._npk import npk_rank
 from ._visual_rank import visual_rank
@@ -87,7 +87,7 @@ def label_kernel(y) -> np.ndarray:
     return (y[:, None] == y[None, :]).astype(np.float64)
 
 
-class NPKReranker(PairwiseMixin, TransformerMixin, BaseEstimator):
+class NPKReranker(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
     """Re-rank items by VisualRank on a kernel learned to agree with their tags.
 
     Zhuang 2011, ch. 6: eq. 6.2 by Protocol 5 (see :func:`npk_rank` for the

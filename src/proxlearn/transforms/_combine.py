@@ -8,12 +8,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._multi_input import check_multi_similarity, check_multi_test
 from .._validation import InvalidParameterError
-from ..base import PairwiseMixin
+from ..base import PairwiseMixin, SampleColumnsMixin
 
 __all__ = ["CombineSimilarities"]
 
 
-class CombineSimilarities(PairwiseMixin, TransformerMixin, BaseEstimator):
+class CombineSimilarities(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
     """``sum_i w_i S_i`` of ``m`` similarity matrices over the same objects.
 
     The input convention of every multi-similarity method (matrices stacked on

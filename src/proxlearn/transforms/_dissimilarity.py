@@ -15,7 +15,7 @@ from .._validation import (
     check_similarity,
     check_test_similarity,
 )
-from ..base import PairwiseMixin
+from ..base import PairwiseMixin, SampleColumnsMixin
 
 __all__ = ["DISSIMILARITY_METHODS", "DissimilarityToSimilarity"]
 
@@ -23,7 +23,7 @@ __all__ = ["DISSIMILARITY_METHODS", "DissimilarityToSimilarity"]
 DISSIMILARITY_METHODS = ("max-minus", "negative", "exp", "double-centering")
 
 
-class DissimilarityToSimilarity(PairwiseMixin, TransformerMixin, BaseEstimator):
+class DissimilarityToSimilarity(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
     """Turn a dissimilarity matrix ``D`` into a similarity matrix ``S``.
 
     Chen et al. (2009) assume an affine relation between similarities and

@@ -13,7 +13,7 @@ from .._validation import (
     check_similarity,
     check_test_similarity,
 )
-from ..base import PairwiseMixin
+from ..base import PairwiseMixin, SampleColumnsMixin
 
 __all__ = ["FEATURE_KERNELS", "SimilarityFeatures"]
 
@@ -21,7 +21,7 @@ __all__ = ["FEATURE_KERNELS", "SimilarityFeatures"]
 FEATURE_KERNELS = ("linear", "rbf")
 
 
-class SimilarityFeatures(PairwiseMixin, TransformerMixin, BaseEstimator):
+class SimilarityFeatures(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
     """Kernel between similarity feature vectors (similarities as features).
 
     Chen et al. (2009), section 3: a sample ``x`` is represented by its vector

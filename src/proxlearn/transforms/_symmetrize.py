@@ -12,12 +12,12 @@ from .._validation import (
     check_test_similarity,
     symmetrize,
 )
-from ..base import PairwiseMixin
+from ..base import PairwiseMixin, SampleColumnsMixin
 
 __all__ = ["Symmetrize"]
 
 
-class Symmetrize(PairwiseMixin, TransformerMixin, BaseEstimator):
+class Symmetrize(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
     """Replace a similarity by its symmetric part ``(psi(a, b) + psi(b, a)) / 2``.
 
     Chen et al. (2009), section 2.1: kernel methods use ``(S + S^T) / 2``; this
