@@ -228,3 +228,45 @@ def test_lists_of_protocols_and_data_sets_agree(capsys):
     assert main(["study", "no-such-set", "--methods", "svm-clip"]) == 2
     err = capsys.readouterr().err
     assert all(name in err for name in [*REGISTRY, *MULTI_REGISTRY]) and "'a+b+...'" in err
+
+
+def _fake_study(done_before_stop):
+    """A run_study that reports progress, then is interrupted (Ctrl-C) or finishes."""
+    import proxlearn.study as study
+
+    real = study.run_study
+
+    def run(datasets, methods, protocol, *, progress=None, **kw):
+        if done_before_stop is None:
+            return real(datasets, methods, protocol, progress=progress, **kw)
+        for done in range(done_before_stop + 1):
+            progress(done, 10)
+        raise KeyboardInterrupt
+
+    return run
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_interrupted_study_is_one_line_saying_what_was_kept(out, tmp_path, capsys, monkeypatch):
+    """Ctrl-C printed a 49-line traceback (issue #39, section 4)."""
+    import proxlearn.study as study
+
+    monkeypatch.setattr(study, "run_study", _fake_study(3))
+    argv = ["study", "synthetic-1", "--methods", "knn", "--splits", "2"]
+    argv += ["--out", str(tmp_path / "run")] if out else []
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "interrupted after 3 of 10 cells" in err
+    assert ("the same command resumes" in err) if out else ("--out DIR" in err)
+
+
+def test_study_off_a_terminal_prints_progress_lines(capsys, monkeypatch):
+    """`proxlearn study ... > log` wrote nothing until the end (issue #39, section 4)."""
+    import proxlearn.cli as cli
+
+    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)
+    assert main(["study", "synthetic-1", "--methods", "knn", "--splits", "3"]) == 0
+    out = capsys.readouterr().out
+    lines = [ln for ln in out.splitlines() if ln.startswith("study (chen2009): ")]
+    assert lines and lines[-1] == "study (chen2009): 3/3 cells"
+    assert "note: with 3 partitions the one-sided Wilcoxon test cannot reach 5 %" in out

@@ -8,9 +8,11 @@ with status 2 and a one-line ``proxlearn: error: ...`` message on stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -38,6 +40,34 @@ def _console(file=None):
     return console
 
 
+#: Seconds between progress lines of a long command whose output is not a terminal.
+PROGRESS_SECONDS = 30.0
+
+
+class _Interrupted(Exception):
+    """Ctrl-C or SIGTERM during long work: one line, exit status 130."""
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """Treat SIGTERM like Ctrl-C while the block runs (main thread only)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _fmt(x, digits=4):
     return "-" if x is None else f"{x + 0.0:.{digits}g}"  # + 0.0: no "-0"
 
@@ -48,7 +78,6 @@ def _load(name, args, console=None):
     A dissimilarity detected (or declared) is converted once, here, and the
     conversion is said once on the console instead of a Python warning.
     """
-    import warnings
 
     from .datasets import load_dataset
     from .exceptions import (
@@ -294,10 +323,9 @@ def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    import warnings
-
     from .exceptions import StudyWarning
     from .study import plot_errors, rich_table, run_study, summary_rows, to_latex, to_markdown
+    from .study._report import min_partitions_for_significance
 
     out = None if out_dir is None else Path(out_dir)
     if out is not None:
@@ -309,15 +337,39 @@ def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
                   transient=False) as bar:
         task = bar.add_task(f"study ({protocol.name})", total=None)
 
+        state = {"done": 0, "total": None, "said": time.monotonic()}
+
         def progress(done, total):
             bar.update(task, completed=done, total=total)
+            state.update(done=done, total=total)
+            # no bar off a terminal: a line every PROGRESS_SECONDS and at the end
+            if not console.is_terminal and (done == total or time.monotonic() - state["said"]
+                                            >= PROGRESS_SECONDS):
+                state["said"] = time.monotonic()
+                _print_line(console, f"study ({protocol.name}): {done}/{total} cells")
+                console.file.flush()
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", StudyWarning)  # printed below, once each
-            result = run_study(datasets, methods, protocol, seed=seed, jobs=jobs,
-                               scheduler=scheduler, cache_dir=cache_dir, progress=progress)
+        try:
+            with warnings.catch_warnings(), _sigterm_as_interrupt():
+                warnings.simplefilter("ignore", StudyWarning)  # printed below, once each
+                result = run_study(datasets, methods, protocol, seed=seed, jobs=jobs,
+                                   scheduler=scheduler, cache_dir=cache_dir, progress=progress)
+        except KeyboardInterrupt:
+            bar.stop()
+            kept = (f"the finished cells are cached in {cache_dir}: the same command resumes "
+                    "from them" if cache_dir is not None else
+                    "nothing was kept (with --out DIR finished cells are cached and a rerun "
+                    "resumes)")
+            raise _Interrupted(f"study interrupted after {state['done']} of "
+                               f"{state['total'] or '?'} cells; {kept}.") from None
     rows = summary_rows(result)
     console.print(rich_table(result, rows))
+    n_parts = protocol.n_splits
+    if n_parts < min_partitions_for_significance():
+        _print_line(console, f"note: with {n_parts} partitions the one-sided Wilcoxon test cannot "
+                             "reach 5 % (its smallest p-value is 2^-n), so every method is in "
+                             f"bold; use --splits {min_partitions_for_significance()} or more "
+                             "to separate them.")
     for text in result.warnings:
         _print_line(console, f"warning: {text}")
     console.print(f"wall time {result.seconds:.1f} s; "
@@ -522,7 +574,6 @@ def run_similarity_command(path, metric, out, console, *, format="auto", label_c
 
     Returns the path of the archive written.
     """
-    import time
 
     import numpy as np
 
@@ -823,6 +874,9 @@ def main(argv=None) -> int:
         status = args.func(args, _console())
         sys.stdout.flush()  # a closed pipe shows here, not in an ignored error at exit
         return status
+    except _Interrupted as exc:
+        print(f"proxlearn: {exc}", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # `proxlearn info --json | head`: the reader left; not an error
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout

@@ -116,6 +116,13 @@ def agreement(ours: float, paper: float, sigma: float | None, n_partitions: int)
     return abs(ours - paper) <= 2.0 * math.sqrt(2.0 / n_partitions) * sigma
 
 
+def min_partitions_for_significance(alpha: float = 0.05) -> int:
+    """Fewest partitions at which :func:`not_worse_than_best` can find a method
+    significantly worse: the smallest one-sided Wilcoxon p-value over ``n`` pairs
+    is ``2^-n``, so below this every method is "not significantly worse"."""
+    return int(math.floor(-math.log2(alpha))) + 1
+
+
 def not_worse_than_best(errors: dict[str, np.ndarray], alpha: float = 0.05) -> set[str]:
     """Methods not significantly worse than the best (one-sided Wilcoxon)."""
     if not errors:
