@@ -284,14 +284,16 @@ def run_demo(out_dir, console, *, data_home=None, names=None, kind="auto",
     """
     from rich.table import Table
 
-    from .datasets import MULTI_REGISTRY, describe, list_datasets, load_dataset
+    from .datasets import MULTI_REGISTRY, REGISTRY, UW_FILES, describe, list_datasets, load_dataset
     from .plotting import plot_dataset
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    records = [r for r in list_datasets(data_home) if r.available
-               and r.name not in MULTI_REGISTRY  # their matrices are listed singly
-               and (names is None or r.name in names)]
+    wanted = [r for r in list_datasets(data_home)
+              if r.name not in MULTI_REGISTRY  # their matrices are listed singly
+              and (names is None or r.name in names)]
+    records = [r for r in wanted if r.available]
+    missing = [r for r in wanted if not r.available]
     results = []
     table = Table(title="proxlearn demo: data sets")
     table.add_column("name", no_wrap=True)
@@ -310,6 +312,12 @@ def run_demo(out_dir, console, *, data_home=None, names=None, kind="auto",
                       _fmt(info["lambda_max"]), _fmt(info["negative_mass_ratio"], 3),
                       plot.name)
     console.print(table)
+    if missing:  # say what was left out and how to get it
+        uw = [r.name for r in missing if REGISTRY[r.name].file in UW_FILES]
+        parts = [f"{', '.join(uw)} (the UW benchmark files: proxlearn fetch --all)"] if uw else []
+        parts += [f"{r.name} ({r.reason})" for r in missing if r.name not in uw]
+        _print_line(console, f"note: {len(missing)} of {len(wanted)} data sets are not found "
+                             f"here and are left out: {'; '.join(parts)}.")
     _print_line(console, f"plots written to {out_dir}")
     return results
 
