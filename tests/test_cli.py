@@ -273,3 +273,26 @@ def test_study_off_a_terminal_prints_progress_lines(capsys, monkeypatch):
     lines = [ln for ln in out.splitlines() if ln.startswith("study (chen2009): ")]
     assert lines and lines[-1] == "study (chen2009): 3/3 cells"
     assert "note: with 3 partitions the one-sided Wilcoxon test cannot reach 5 %" in out
+
+
+def test_cell_progress_never_shows_a_total_of_none(monkeypatch):
+    """`proxlearn reproduce`'s bar read '0/None cells' (issue #39, section 4)."""
+    import io
+
+    from rich.console import Console
+
+    import proxlearn.cli as cli
+
+    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)
+    for terminal in (True, False):
+        buf = io.StringIO()
+        console = Console(file=buf, force_terminal=terminal, width=100)
+        with cli._CellProgress(console) as cells:
+            step = cells.callback("kundu2010")
+            step(0, None)
+            step(2, None)
+            cells.bar.refresh()  # draw the unknown-total state once
+            step(3, 5)
+        text = buf.getvalue()
+        assert "None" not in text and "3/5 cells" in text
+        assert ("2 cells" in text) if terminal else ("kundu2010: 2/? cells" in text)

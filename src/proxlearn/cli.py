@@ -322,6 +322,51 @@ def run_demo(out_dir, console, *, data_home=None, names=None, kind="auto",
     return results
 
 
+class _CellProgress:
+    """Progress of cells for ``study`` and ``reproduce``: a rich bar on a terminal
+    (``done/total cells``, or ``done cells`` while the total is unknown), a line every
+    :data:`PROGRESS_SECONDS` and at the end otherwise (a bar draws nothing there)."""
+
+    def __init__(self, console):
+        from rich.progress import (BarColumn, Progress, ProgressColumn, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.text import Text
+
+        class Cells(ProgressColumn):
+            def render(self, task):
+                total = "" if task.total is None else f"/{int(task.total)}"
+                return Text(f"{int(task.completed)}{total} cells")
+
+        self.console = console
+        self.bar = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                            Cells(), TimeElapsedColumn(), TextColumn("ETA"),
+                            TimeRemainingColumn(), console=console)
+        self.last = {}  # description -> (done, total)
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc)
+
+    def callback(self, description):
+        """``progress(done, total)`` for one task."""
+        task = self.bar.add_task(description, total=None)
+        said = [time.monotonic()]
+
+        def progress(done, total):
+            self.bar.update(task, completed=done, total=total)
+            self.last[description] = (done, total)
+            if not self.console.is_terminal and (
+                    done == total or time.monotonic() - said[0] >= PROGRESS_SECONDS):
+                said[0] = time.monotonic()
+                _print_line(self.console, f"{description}: {done}/{total or '?'} cells")
+                self.console.file.flush()
+
+        return progress
+
+
 def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
                       scheduler=None, out_dir=None, json_path=None, cache=True,
                       markdown=None, latex=None):
@@ -329,8 +374,6 @@ def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
 
     Returns the :class:`proxlearn.study.StudyResult`.
     """
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
     from .exceptions import StudyWarning
     from .study import plot_errors, rich_table, run_study, summary_rows, to_latex, to_markdown
     from .study._report import min_partitions_for_significance
@@ -339,37 +382,23 @@ def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     cache_dir = out / "cache" if (out is not None and cache) else None
-    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total} cells"), TimeElapsedColumn(),
-                  TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                  transient=False) as bar:
-        task = bar.add_task(f"study ({protocol.name})", total=None)
-
-        state = {"done": 0, "total": None, "said": time.monotonic()}
-
-        def progress(done, total):
-            bar.update(task, completed=done, total=total)
-            state.update(done=done, total=total)
-            # no bar off a terminal: a line every PROGRESS_SECONDS and at the end
-            if not console.is_terminal and (done == total or time.monotonic() - state["said"]
-                                            >= PROGRESS_SECONDS):
-                state["said"] = time.monotonic()
-                _print_line(console, f"study ({protocol.name}): {done}/{total} cells")
-                console.file.flush()
-
+    description = f"study ({protocol.name})"
+    with _CellProgress(console) as cells:
         try:
             with warnings.catch_warnings(), _sigterm_as_interrupt():
                 warnings.simplefilter("ignore", StudyWarning)  # printed below, once each
                 result = run_study(datasets, methods, protocol, seed=seed, jobs=jobs,
-                                   scheduler=scheduler, cache_dir=cache_dir, progress=progress)
+                                   scheduler=scheduler, cache_dir=cache_dir,
+                                   progress=cells.callback(description))
         except KeyboardInterrupt:
-            bar.stop()
+            cells.bar.stop()
+            done, total = cells.last.get(description, (0, None))
             kept = (f"the finished cells are cached in {cache_dir}: the same command resumes "
                     "from them" if cache_dir is not None else
                     "nothing was kept (with --out DIR finished cells are cached and a rerun "
                     "resumes)")
-            raise _Interrupted(f"study interrupted after {state['done']} of "
-                               f"{state['total'] or '?'} cells; {kept}.") from None
+            raise _Interrupted(f"study interrupted after {done} of {total or '?'} cells; "
+                               f"{kept}.") from None
     rows = summary_rows(result)
     console.print(rich_table(result, rows))
     n_parts = protocol.n_splits
@@ -484,8 +513,6 @@ def _run_loo(args, methods, console) -> int:
 
 def _cmd_reproduce(args, console) -> int:
     """``proxlearn reproduce``: every reproducible table, ours vs the papers."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
     from .exceptions import InvalidParameterError
     from .study._reproduce import SECTIONS, reproduce
 
@@ -522,22 +549,12 @@ def _cmd_reproduce(args, console) -> int:
     ) + (" --cached-only" if args.cached_only else "") + (" --update" if args.update else "") \
         + "".join(f" --{k} {v}" for k, v in (("datasets", args.datasets),
                                               ("methods", args.methods)) if v is not None)
-    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total} cells"), TimeElapsedColumn(),
-                  TextColumn("ETA"), TimeRemainingColumn(), console=console) as bar:
-
-        def factory(sec):
-            task = bar.add_task(f"{sec.key}", total=None)
-
-            def progress(done, total):
-                bar.update(task, completed=done, total=total)
-
-            return progress
-
+    with _CellProgress(console) as cells:
         res = reproduce(sections, splits=args.splits, jobs=args.jobs, seed=args.seed,
                         cache_dir=args.cache, out=args.out, json_path=args.json,
                         discussion=args.discussion, data_home=args.data_home, command=cmd,
-                        progress_factory=factory, cached_only=args.cached_only, update=update,
+                        progress_factory=lambda sec: cells.callback(sec.key),
+                        cached_only=args.cached_only, update=update,
                         datasets=rerun_sets, methods=rerun_methods)
     _print_line(console, f"reproduction finished in {res['_seconds'] / 60:.1f} min; "
                   f"report {args.out}, numbers {args.json}")
