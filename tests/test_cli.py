@@ -296,3 +296,21 @@ def test_cell_progress_never_shows_a_total_of_none(monkeypatch):
         text = buf.getvalue()
         assert "None" not in text and "3/5 cells" in text
         assert ("2 cells" in text) if terminal else ("kundu2010: 2/? cells" in text)
+
+
+def test_help_and_version_do_not_import_the_library():
+    """`proxlearn --help` / `--version` took 2.5 s of CPU importing scikit-learn (issue #39);
+    the light top-level help is the full parser's."""
+    import subprocess
+    import sys
+
+    import proxlearn.cli as cli
+
+    assert cli._parser(light=True).format_help() == cli._parser().format_help()
+    code = ("import sys, contextlib, io\nfrom proxlearn.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    assert main(['--version']) == 0 and main(['--help']) == 0\n"
+            "print(sorted(m for m in ('sklearn', 'numpy', 'scipy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert out.strip() == "[]"

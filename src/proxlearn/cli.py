@@ -716,13 +716,36 @@ _EXAMPLES = {
 }
 
 
-def _parser() -> argparse.ArgumentParser:
+#: One line per command, shown by `proxlearn --help` (built without the heavy imports).
+_COMMAND_HELP = {
+    "datasets": "list registered data sets and where they are",
+    "fetch": "download the UW benchmark files (aural_sonar, protein, voting) into the data home",
+    "info": "size, symmetry and spectrum of a data set",
+    "demo": "summarise and plot every available data set",
+    "study": "run a reproduction protocol: nested CV over random partitions",
+    "reproduce": "rerun the papers' tables and write the reproduction report",
+    "similarity": "build a similarity / dissimilarity matrix from sequences, strings or time series",
+}
+
+
+def _top_parser():
+    """The command and its subcommands' names, without their options."""
     p = argparse.ArgumentParser(
         prog="proxlearn",
         description="Learning from similarity data: inspect data sets and run reproduction studies.",
     )
     p.add_argument("--version", action="version", version=f"proxlearn {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
+    return p, p.add_subparsers(dest="command", required=True)
+
+
+def _parser(light: bool = False) -> argparse.ArgumentParser:
+    """The full parser; ``light``: the subcommands by name and help line only, enough for
+    ``proxlearn``, ``--help`` and ``--version`` without importing the library."""
+    p, sub = _top_parser()
+    if light:
+        for name, text in _COMMAND_HELP.items():
+            sub.add_parser(name, help=text)
+        return p
     home = dict(metavar="DIR", default=None,
                 help="extra folder searched first for data files (see PROXLEARN_DATA)")
 
@@ -745,13 +768,12 @@ def _parser() -> argparse.ArgumentParser:
                              "which has no parameter and so learns nothing from test rows)")
 
     d = sub.add_parser("datasets", formatter_class=_HelpFormatter,
-                       epilog="example:\n  " + _EXAMPLES["datasets"], help="list registered data sets and where they are")
+                       epilog="example:\n  " + _EXAMPLES["datasets"], help=_COMMAND_HELP["datasets"])
     d.add_argument("--data-home", **home)
     d.set_defaults(func=_cmd_datasets)
 
     fe = sub.add_parser("fetch", formatter_class=_HelpFormatter,
-                       epilog="example:\n  " + _EXAMPLES["fetch"], help="download the UW benchmark files (aural_sonar, protein, "
-                                      "voting) into the data home")
+                       epilog="example:\n  " + _EXAMPLES["fetch"], help=_COMMAND_HELP["fetch"])
     fe.add_argument("names", nargs="*", metavar="NAME",
                     help="aural_sonar, protein, voting (or protein-2, protein-rbf)")
     fe.add_argument("--all", action="store_true", help="all three files")
@@ -760,7 +782,7 @@ def _parser() -> argparse.ArgumentParser:
     fe.set_defaults(func=_cmd_fetch)
 
     i = sub.add_parser("info", formatter_class=_HelpFormatter,
-                       epilog="example:\n  " + _EXAMPLES["info"], help="size, symmetry and spectrum of a data set")
+                       epilog="example:\n  " + _EXAMPLES["info"], help=_COMMAND_HELP["info"])
     i.add_argument("dataset", help="registered name or path to a .mat/.npz/.csv/.txt file")
     i.add_argument("--json", action="store_true", help="print one JSON object")
     i.add_argument("--plot", metavar="FILE.png", help="draw matrix and spectrum to FILE")
@@ -770,7 +792,7 @@ def _parser() -> argparse.ArgumentParser:
     i.set_defaults(func=_cmd_info)
 
     m = sub.add_parser("demo", formatter_class=_HelpFormatter,
-                       epilog="example:\n  " + _EXAMPLES["demo"], help="summarise and plot every available data set")
+                       epilog="example:\n  " + _EXAMPLES["demo"], help=_COMMAND_HELP["demo"])
     m.add_argument("--out", metavar="DIR", default="proxlearn-demo",
                    help="folder for the plots (default: ./proxlearn-demo)")
     m.add_argument("--splits", type=int, default=3, help="partitions of the quick study")
@@ -780,7 +802,7 @@ def _parser() -> argparse.ArgumentParser:
     m.set_defaults(func=_cmd_demo)
 
     st = sub.add_parser("study", formatter_class=_HelpFormatter,
-                       epilog="example:\n  " + _EXAMPLES["study"], help="run a reproduction protocol: nested CV over random partitions")
+                       epilog="example:\n  " + _EXAMPLES["study"], help=_COMMAND_HELP["study"])
     st.add_argument("datasets", nargs="*", help="registered names or matrix files")
     st.add_argument("--methods", default="svm-clip,svm-flip,svm-shift",
                     help="comma-separated method names (see --list-methods)")
@@ -810,7 +832,7 @@ def _parser() -> argparse.ArgumentParser:
     st.set_defaults(func=_cmd_study)
 
     r = sub.add_parser("reproduce", formatter_class=_HelpFormatter,
-                       epilog="example:\n  " + _EXAMPLES["reproduce"], help="rerun the papers' tables and write the reproduction report")
+                       epilog="example:\n  " + _EXAMPLES["reproduce"], help=_COMMAND_HELP["reproduce"])
     r.add_argument("--sections", default=None,
                    help="comma-separated section keys (default: all; see --list-sections)")
     r.add_argument("--splits", type=int, default=None,
@@ -854,7 +876,7 @@ def _parser() -> argparse.ArgumentParser:
           "the set of its words), CSV (one time series\n  per row; labels from a header column "
           "named label/y/class/target or --label-column)\n\nexample:\n  "
         + _EXAMPLES["similarity"],
-        help="build a similarity / dissimilarity matrix from sequences, strings or time series")
+        help=_COMMAND_HELP["similarity"])
     sim.add_argument("input", help="FASTA (.fasta/.fa/.faa/.fna), text (.txt) or CSV (.csv/.tsv)")
     sim.add_argument("--metric", required=True, choices=list(METRICS), metavar="METRIC",
                      help="measure (listed below)")
@@ -888,13 +910,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the ``proxlearn`` command; returns the exit status."""
-    from ._validation import InvalidParameterError
-
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    light = not argv or argv[0] in ("-h", "--help", "--version")
     try:
-        args = parser.parse_args(argv)
+        args = _parser(light=light).parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors
         return int(exc.code or 0)
+    from ._validation import InvalidParameterError
     try:
         status = args.func(args, _console())
         sys.stdout.flush()  # a closed pipe shows here, not in an ignored error at exit
