@@ -139,15 +139,23 @@ class _Embedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
             ConvergenceWarning, stacklevel=3)
 
 
-def _mve_objective(K, d, C, slack):
-    """MVE's ``sum_{i<=d} lambda_i - sum_{i>d} lambda_i - C/2 ||xi||^2``."""
-    lam = np.sort(scipy.linalg.eigvalsh(K))[::-1]
+def _mve_objective(K, d, C, slack, eig=None):
+    """MVE's ``sum_{i<=d} lambda_i - sum_{i>d} lambda_i - C/2 ||xi||^2``.
+
+    ``eig``: the positive eigenvalues of ``K`` if known (the others are 0)."""
+    lam = np.sort(scipy.linalg.eigvalsh(K) if eig is None else eig[0])[::-1]
     return float(lam[:d].sum() - lam[d:].sum() - (0.5 * C * slack @ slack if C else 0.0))
 
 
-def _k0(K, d):
-    """``K0 = sum_{i<=d} v_i v_i^T - sum_{i>d} v_i v_i^T = 2 V_d V_d^T - I`` from ``K``, centred."""
-    lam, V = scipy.linalg.eigh(K, driver="evd")
+def _k0(K, d, eig=None):
+    """``K0 = sum_{i<=d} v_i v_i^T - sum_{i>d} v_i v_i^T = 2 V_d V_d^T - I`` from ``K``, centred.
+
+    ``eig``: ``(w, V)``, the positive eigenpairs of ``K`` if known (used when there
+    are at least ``d`` of them; saves an eigendecomposition per MVE step)."""
+    if eig is not None and eig[0].size >= d:
+        lam, V = eig
+    else:
+        lam, V = scipy.linalg.eigh(K, driver="evd")
     Vd = V[:, np.argsort(-lam, kind="stable")[:d]]
     return center_kernel(2.0 * Vd @ Vd.T - np.eye(K.shape[0]))
 
@@ -204,8 +212,8 @@ class MVE(_Embedding):
         nothing else (issue 40; ``C``, ``G``, ``tol`` are then unit-free). ``None``:
         the input's own units (before issue 40; the thesis's reading, ``C = 1`` on
         the data as given): ``C`` then weighs squared distances in the input's
-        units, and on raw Wine (distances ~1e5) every step stopped at its
-        iteration limit (20+ minutes).
+        units, and on raw Wine (distances ~1e5) every step stops at its
+        iteration limit with relative gaps up to 4.6 (4,000 gradient steps).
     tol : float, default=1e-4
         Inner: relative certified duality gap; outer: relative change of the
         MVE objective.
@@ -291,8 +299,9 @@ class MVE(_Embedding):
             mve_step_sdp(np.zeros((n, n)), pairs, d2, max_n=self.max_sdp_n)  # raises
         converged = False
         gaps = []  # certified duality gap of each step (0 for the SDP)
+        eig = None  # eigenpairs of K from the last step's K-step, when known
         for t in range(1, int(self.max_outer_iter) + 1):
-            A0 = _k0(K, d)
+            A0 = _k0(K, d, eig)
             if sdp:
                 K, _ = mve_step_sdp(A0, pairs, d2, solver=self.sdp_solver, max_n=self.max_sdp_n,
                                     options=self.sdp_options)
@@ -304,10 +313,10 @@ class MVE(_Embedding):
                                   alpha0=alpha, tol=tol, max_iter=self.max_iter, G=self._gpen)
                 if not res.converged:
                     self._warn(f"MVE step {t}", res.gap / max(1.0, abs(res.primal)))
-                K, alpha, inner = res.K, res.alpha, inner + res.n_iter
+                K, alpha, inner, eig = res.K, res.alpha, inner + res.n_iter, res.eig
                 slack = d2 - M @ K.ravel()
                 gaps.append(max(res.gap, 0.0))
-            history.append(_mve_objective(K, d, None if sdp else C, slack))
+            history.append(_mve_objective(K, d, None if sdp else C, slack, eig))
             # settled: the change is within tol, or within what the two steps' certified
             # gaps leave undetermined (each step is solved only to its gap, so a smaller
             # change is not a change; without this the loop drifted by ~tol per step)
