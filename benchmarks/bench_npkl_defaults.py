@@ -151,16 +151,18 @@ def embeddings(datasets, repeats=3):
               f"{len(w)} |", flush=True)
     X, _ = load_wine(return_X_y=True)  # raw units
 
-    def fit(scale):
+    def fit(**kw):
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
-            m = MVE(scale=scale).fit(X)
+            m = MVE(**kw).fit(X)
         return m.n_inner_iter_, len(w)
 
-    t, out = timed_alternating({"auto": lambda: fit("auto"), "none": lambda: fit(None)},
+    arms = {"default": {}, "before issue 40 (scale=None, max_outer_iter=20)":
+            {"scale": None, "max_outer_iter": 20}}
+    t, out = timed_alternating({k: (lambda kw=kw: fit(**kw)) for k, kw in arms.items()},
                                repeats, clock=time.process_time)
     for k in t:
-        print(f"raw wine, MVE(scale={k!r}): {t[k]:.3f} s CPU, {out[k][0]} gradient steps, "
+        print(f"raw wine, MVE {k}: {t[k]:.3f} s CPU, {out[k][0]} gradient steps, "
               f"{out[k][1]} warnings")
 
 

@@ -213,7 +213,8 @@ class MVE(_Embedding):
         the input's own units (before issue 40; the thesis's reading, ``C = 1`` on
         the data as given): ``C`` then weighs squared distances in the input's
         units, and on raw Wine (distances ~1e5) every step stops at its
-        iteration limit with relative gaps up to 4.6 (4,000 gradient steps).
+        iteration limit with relative gaps up to 4.6 (4,000 gradient steps and 19 s
+        CPU at the old ``max_outer_iter=20``; 20,000 steps at the current 100).
     tol : float, default=1e-4
         Inner: relative certified duality gap; outer: relative change of the
         MVE objective.
@@ -315,7 +316,8 @@ class MVE(_Embedding):
                     self._warn(f"MVE step {t}", res.gap / max(1.0, abs(res.primal)))
                 K, alpha, inner, eig = res.K, res.alpha, inner + res.n_iter, res.eig
                 slack = d2 - M @ K.ravel()
-                gaps.append(max(res.gap, 0.0))
+                # a step stopped at its iteration limit does not widen the outer test
+                gaps.append(max(res.gap, 0.0) if res.converged else 0.0)
             history.append(_mve_objective(K, d, None if sdp else C, slack, eig))
             # settled: the change is within tol, or within what the two steps' certified
             # gaps leave undetermined (each step is solved only to its gap, so a smaller
@@ -332,7 +334,7 @@ class MVE(_Embedding):
         self.objective_history_ = history
         self.n_iter_ = len(history)
         self.n_inner_iter_ = inner
-        self.duality_gap_ = gaps[-1]
+        self.duality_gap_ = 0.0 if sdp else max(float(res.gap), 0.0)
         self.primal_objective_ = None if sdp else float(res.primal)
         self.B_ = None if sdp or self._gpen is not None else B * self.scale_**2
         self.pairs_ = pairs
