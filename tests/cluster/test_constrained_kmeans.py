@@ -149,3 +149,24 @@ class _FitXY(ConstrainedKMeans):
 
 def test_check_estimator_without_constraints():
     check_estimator(_FitXY(n_init=2), expected_failed_checks=FEATURE_CHECK_EXCEPTIONS)
+
+
+# --- scale (issue 40 item 3) ----------------------------------------------------------
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@pytest.mark.filterwarnings("ignore:ConstrainedKMeans could not keep")
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(-20, 20), u=st.floats(0.0, 1.0))
+def test_scaling_the_features_leaves_the_clustering_unchanged(seed, k, u):
+    X, y = make_blobs(40, centers=3, cluster_std=2.5, random_state=seed)
+    pc = make_pairwise_constraints(y, r=0.8, random_state=seed)
+    c = 2.0 ** k * (1.0 + u)
+    a = ConstrainedKMeans(3, n_init=3, random_state=seed).fit(X, pc)
+    b = ConstrainedKMeans(3, n_init=3, random_state=seed).fit(c * X, pc)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    np.testing.assert_allclose(b.cluster_centers_, c * a.cluster_centers_, rtol=1e-9)
+    np.testing.assert_array_equal(a.predict(X[:7]), b.predict(c * X[:7]))

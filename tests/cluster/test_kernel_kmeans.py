@@ -188,3 +188,23 @@ def test_check_estimator():
         "assertions run on the linear kernel in test_sklearn_check_clustering_on_a_kernel"
     )
     check_estimator(KernelKMeans(n_init=2), expected_failed_checks=expected)
+
+
+# --- scale (issue 40 item 3) ----------------------------------------------------------
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(-20, 20), u=st.floats(0.0, 1.0))
+def test_scaling_the_kernel_leaves_the_clustering_and_predictions_unchanged(seed, k, u):
+    X, _ = make_blobs(40, centers=3, cluster_std=2.0, random_state=seed)
+    K = X @ X.T
+    c = 2.0 ** k * (1.0 + u)
+    a = KernelKMeans(3, n_init=3, random_state=seed).fit(K)
+    b = KernelKMeans(3, n_init=3, random_state=seed).fit(c * K)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    assert b.inertia_ == pytest.approx(c * a.inertia_, rel=1e-9)
+    np.testing.assert_array_equal(a.predict(K[:7]), b.predict(c * K[:7]))

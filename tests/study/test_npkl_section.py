@@ -63,6 +63,33 @@ def test_tables_skip_the_sdp_above_its_size_and_measure_speedups(monkeypatch):
     assert t["table_3_4"] == [] and t["table_3_5"] == []  # the sweeps are Iris's
 
 
+def test_tables_show_the_simplenpkl_rows_under_both_readings(monkeypatch):
+    # issue 40 item 2: eq. 3.3's Laplacian (the text) and D - W (SimpleNPKL's default)
+    monkeypatch.setattr(_npkl, "SDP_MAX_SAMPLES", 10)
+    ds = _tiny(30, 3, "small")
+    calls = []
+
+    def cache(name, key, compute):
+        calls.append(name)
+        return compute()
+
+    text = npkl_tables([ds], n_runs=1, npkl_runs=0, cache=cache)
+    both = npkl_tables([ds], n_runs=1, npkl_runs=0, cache=cache,
+                       readings=("text", "default"))
+    key = lambda r: (r["method"], r["reading"])  # noqa: E731
+    t = {key(r): r for r in text["table_3_2"]}
+    b = {key(r): r for r in both["table_3_2"]}
+    assert set(b) - set(t) == {("simplenpkl-ll", "default"), ("simplenpkl-shl", "default")}
+    for k, r in t.items():  # the text rows do not change
+        assert b[k]["mean"] == r["mean"]
+    y = np.unique(ds.labels, return_inverse=True)[1]
+    direct = clustering_run(ds.X, y, ("simplenpkl-ll",), 0, laplacian="unnormalized")
+    assert b[("simplenpkl-ll", "default")]["mean"] == direct["simplenpkl-ll"]["rand"]
+    assert "ch3-default-small-0" in calls
+    with pytest.raises(Exception, match="readings"):
+        npkl_tables([ds], n_runs=1, readings=("default",))
+
+
 def test_growth_exponent_is_the_log_log_slope():
     pts = [(n, 3e-6 * n**1.7, 0, 0) for n in (400, 800, 1600, 3200)]
     assert growth_exponent(pts) == pytest.approx(1.7)

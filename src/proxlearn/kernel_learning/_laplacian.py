@@ -5,7 +5,8 @@ function                   what it builds
 =========================  ==========================================================
 :func:`knn_graph`          0/1 adjacency ``W``: ``W_ij = 1`` iff ``i`` and ``j`` are
                            among each other's ``k`` nearest neighbours (mutual kNN)
-:func:`knn_laplacian`      ``L = I - D^{-1/2} W D^{-1/2}`` (eq. 3.3), sparse CSR
+:func:`knn_laplacian`      ``L = I - D^{-1/2} W D^{-1/2}`` (eq. 3.3) or ``D - W``
+                           (``kind="unnormalized"``), sparse CSR
 =========================  ==========================================================
 
 References
@@ -106,9 +107,11 @@ def knn_laplacian(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual:
     Zhuang (2011) eq. 3.3; ``W`` from :func:`knn_graph` (same arguments).
     ``L`` is symmetric PSD with eigenvalues in ``[0, 2]``; sparse CSR with at
     most ``n (2k + 1)`` non-zeros. ``kind="unnormalized"``: ``D - W`` (eigenvalues
-    up to twice the largest degree), not the thesis's eq. 3.3; a diagnostic -- under
-    it the thesis's ``C = 1`` of Tables 3.4-3.5 reproduces on Iris, see
-    docs/reproduction-discussion.md.
+    up to twice the largest degree), not the thesis's eq. 3.3 but the reading under
+    which the thesis's ``C = 1`` of Tables 3.4-3.5 reproduces on Iris
+    (docs/reproduction-discussion.md) and :class:`SimpleNPKL`'s default (evidence
+    in docs/methods.md, "SimpleNPKL's Laplacian: two readings"). The function's
+    own default stays eq. 3.3.
     """
     check_option(kind, "kind", LAPLACIANS)
     W = knn_graph(X, n_neighbors, metric=metric, mutual=mutual)

@@ -67,6 +67,9 @@ class SaddleResult:
     n_iter: int
     converged: bool
     history: list = field(default_factory=list)  # dual value after each iteration
+    #: ``(w, V)``: the positive eigenvalues of ``K`` and their eigenvectors (from the
+    #: last K-step's eigendecomposition; callers reuse them instead of another ``eigh``)
+    eig: tuple | None = None
 
     @property
     def gap(self) -> float:
@@ -102,14 +105,16 @@ def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=N
         A = A0 + (MT @ alpha).reshape(n, n)
         A = 0.5 * (A + A.T)
         lam, V = scipy.linalg.eigh(A, driver="evd")
+        pos = lam > 0
         if G is not None:  # penalty form: min_K -tr(AK) + G/2 ||K||^2 = -||A_+||^2 / (2G)
-            pos = lam > 0
             Vp = V[:, pos]
             K = (Vp * (lam[pos] / G)) @ Vp.T
             value = float(lam[pos] @ lam[pos]) / (2.0 * G)
-            return 0.5 * (K + K.T), -value + h(alpha), value
+            return 0.5 * (K + K.T), -value + h(alpha), value, (lam[pos] / G, Vp)
         K, value = max_trace_psd_ball(A, B, eigh=(lam, V))
-        return K, -value + h(alpha), value
+        lp = lam[pos]  # Prop. 3.25, p = 2: the eigenvalues of K are sqrt(B) lp / ||lp||
+        w = np.sqrt(B) * lp / np.linalg.norm(lp) if lp.size else lp
+        return K, -value + h(alpha), value, (w, V[:, pos])
 
     user_primal = primal
     if G is not None:
@@ -117,7 +122,7 @@ def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=N
             return user_primal(K) + 0.5 * G * float(np.vdot(K, K))
 
     alpha = proj(np.zeros(m) if alpha0 is None else np.asarray(alpha0, dtype=float))
-    K, dual, value = k_step(alpha)
+    K, dual, value, eig = k_step(alpha)
     norm_sq = float(np.sum(M.data ** 2))
     # Prop. 3.28: the G of the penalty form, or the one giving the same K (Prop. 3.26)
     G_eff = G if G is not None else (value / B if value > 0 else 0.0)
@@ -127,7 +132,7 @@ def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=N
     p_val = primal(K)
     for t in range(1, int(max_iter) + 1):
         if p_val - dual <= tol * max(1.0, abs(p_val)):
-            return SaddleResult(K, alpha, p_val, dual, t - 1, True, history)
+            return SaddleResult(K, alpha, p_val, dual, t - 1, True, history, eig)
         grad = -(M @ K.ravel()) + grad_h(alpha)
         if prev is not None:  # Barzilai-Borwein s.s / (-s.y): g is concave
             s_ = alpha - prev[0]
@@ -138,13 +143,13 @@ def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=N
         reference = min(recent)
         for _ in range(60):  # non-monotone Armijo backtracking
             trial = proj(alpha + eta * grad)
-            K_new, dual_new, _ = k_step(trial)
+            K_new, dual_new, _, eig_new = k_step(trial)
             if dual_new >= reference + 1e-4 * float(grad @ (trial - alpha)):
                 break
             eta *= 0.5
-        alpha, K, dual = trial, K_new, dual_new
+        alpha, K, dual, eig = trial, K_new, dual_new, eig_new
         recent = (recent + [dual])[-10:]
         history.append(dual)
         p_val = primal(K)
     converged = p_val - dual <= tol * max(1.0, abs(p_val))
-    return SaddleResult(K, alpha, p_val, dual, int(max_iter), converged, history)
+    return SaddleResult(K, alpha, p_val, dual, int(max_iter), converged, history, eig)
