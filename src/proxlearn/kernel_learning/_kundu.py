@@ -50,14 +50,16 @@ Several classes: one-vs-one, a kernel learned per pair.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 import scipy.linalg
 
-from sklearn.exceptions import NotFittedError
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 from .._validation import (
     InvalidParameterError,
+    SimilarityMatrixError,
     check_option,
     check_positive,
 )
@@ -71,6 +73,7 @@ from ._entropic import (
     matrix_loss,
     SubspaceEG,
     kept_basis,
+    positive_basis,
     psd_from_eig,
     spectrum_loss,
     step_size,
@@ -78,7 +81,7 @@ from ._entropic import (
 
 __all__ = ["EMKL", "ESKL", "REKL"]
 
-PATIENCE = 25
+PATIENCE = 10
 
 
 def _tau(Ss, tau):
@@ -97,12 +100,21 @@ def _tau(Ss, tau):
 
 
 class _Tracker:
-    """Best iterate and the stopping rule (relative improvement over a window)."""
+    """Best iterate and the stopping rule.
+
+    Two tests, either stops: the certified gap ``best - lower`` at most ``tol``
+    relative, where ``lower`` is the largest Frank-Wolfe bound
+    ``F(K_t) - (<G_t, K_t> - tau lambda_min(G_t))`` seen (a valid lower bound on
+    the optimum for any subgradient ``G_t`` of the convex objective); or the
+    best objective improved by at most ``tol`` relative over the last
+    ``max(PATIENCE, t / 4)`` iterations.
+    """
 
     def __init__(self, tol):
         self.tol = tol
         self.history = []
         self.best = np.inf
+        self.lower = -np.inf
         self.best_state = None
 
     def update(self, value, state):
@@ -110,12 +122,56 @@ class _Tracker:
         if value < self.best:
             self.best, self.best_state = value, state
 
+    def bound(self, value, fw_gap):
+        """Record the Frank-Wolfe lower bound of the iterate just recorded."""
+        self.lower = max(self.lower, value - max(float(fw_gap), 0.0))
+
+    @property
+    def gap(self):
+        """Certified relative gap of the best iterate (inf before any bound)."""
+        return (self.best - self.lower) / max(abs(self.best), 1e-12)
+
     def converged(self):
+        if self.gap <= self.tol:
+            return True
         h = self.history
-        if len(h) <= PATIENCE:
+        window = max(PATIENCE, len(h) // 4)
+        if len(h) <= window:
             return False
-        before = min(h[:-PATIENCE])
+        before = min(h[:-window])
         return before - self.best <= self.tol * max(abs(self.best), 1e-12)
+
+    def warn_if_not_converged(self, name, max_iter):
+        """``ConvergenceWarning`` when the loop ran to ``max_iter`` without the rule."""
+        if len(self.history) >= max_iter and not self.converged():
+            warnings.warn(
+                f"{name} stopped at max_iter={max_iter} before its stopping rule: "
+                f"certified relative gap {self.gap:.3g} > tol={self.tol:g}, and the best "
+                f"objective still improved by more than tol over the last "
+                f"{max(PATIENCE, len(self.history) // 4)} iterations; the best iterate is "
+                "returned. Increase max_iter or tol.",
+                ConvergenceWarning, stacklevel=4)
+
+
+def _matrix_scales(Ss):
+    """Per matrix ``c_i``: ``tr S_i / n``, or the clipped trace over ``n`` when the trace
+    is not positive (``1`` for unit-diagonal similarities); refuses a matrix with no
+    positive eigenvalue (all zero or negative semidefinite)."""
+    n, _, m = Ss.shape
+    c = np.trace(Ss, axis1=0, axis2=1) / n
+    for i in np.flatnonzero(~(c > 0)):
+        c[i] = np.maximum(np.linalg.eigvalsh(Ss[:, :, i]), 0).sum() / n
+        if not c[i] > 0:
+            raise _no_direction(i)
+    return c
+
+
+def _no_direction(i):
+    return SimilarityMatrixError(
+        f"similarity matrix {i} of the stack has no positive eigenvalue above rcond times "
+        "its largest (an all-zero or negative semidefinite matrix, or rcond too large): "
+        "the kernel learned from it would have no direction. Remove it from the stack "
+        "(or lower rcond).")
 
 
 class _KunduBase(_BaseMKL):
@@ -127,9 +183,12 @@ class _KunduBase(_BaseMKL):
         check_positive(self.scale, "scale")
         check_positive(self.tol, "tol")
         check_positive(self.rcond, "rcond")
-        if not isinstance(self.transductive, (bool, np.bool_)):
-            raise InvalidParameterError(
-                f"transductive must be True or False, got {self.transductive!r}.")
+        for flag in ("transductive", "normalize"):
+            if not isinstance(getattr(self, flag), (bool, np.bool_)):
+                raise InvalidParameterError(
+                    f"{flag} must be True or False, got {getattr(self, flag)!r}.")
+        check_option(self.directions, "directions", {"positive", "all"})
+        check_option(self.start, "start", {"auto", "clip", "identity"})
         if (isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral)
                 or self.max_iter < 1):
             raise InvalidParameterError(f"max_iter must be an integer >= 1, got {self.max_iter!r}.")
@@ -149,6 +208,10 @@ class _KunduBase(_BaseMKL):
         Ss = check_multi_similarity(X, symmetric="symmetrize")
         N, _, m = Ss.shape
         classes, y_idx, n = transductive_labels(y, N, self.transductive, "X")
+        # scale-free: each S_i divided by c_i (unit mean diagonal); test rows likewise
+        self.scales_ = _matrix_scales(Ss) if self.normalize else np.ones(m)
+        if self.normalize:
+            Ss = Ss / self.scales_
         self.tau_ = _tau(Ss, self.tau)
         pairs = ovo_pairs(len(classes))
         self.coef_ = np.zeros((len(pairs), n, m))
@@ -165,6 +228,7 @@ class _KunduBase(_BaseMKL):
                 self.coef_[k, idx] = fit["w"]
             self.intercept_[k] = fit["b"]
             fits.append(fit)
+        self.coef_ /= self.scales_  # the decision is linear in the raw test rows
         self.classes_ = classes
         self.n_features_in_ = n
         self.n_kernels_ = m
@@ -174,6 +238,7 @@ class _KunduBase(_BaseMKL):
             [f["objective"] for f in fits])
         self.objective_history_ = fits[0]["history"] if binary else [f["history"] for f in fits]
         self.n_iter_ = fits[0]["n_iter"] if binary else np.array([f["n_iter"] for f in fits])
+        self.gap_ = fits[0]["gap"] if binary else np.array([f["gap"] for f in fits])
         self._set_learned(fits, binary)
         if self.transductive:
             self.transductive_decision_ = (trans_raw[:, 0] if binary
@@ -203,11 +268,45 @@ class _KunduBase(_BaseMKL):
         G[:nl, :nl] = -0.5 * np.outer(u, u)
         return G
 
-    def _basis(self, Ss):
-        """Where the learned kernel may live (:func:`kept_basis`) and the factors of
-        the test map; ``(U, g_inv, V)``."""
+    def _basis(self, Ss, index=0):
+        """Where the learned kernel may live, its start and the test map.
+
+        Returns ``(U, start, A)``: the kernel is ``U M U^T``; ``start`` the initial
+        spectrum of ``M`` (``None``: ``tau / r`` times the identity); the inductive
+        decision is ``sum_i s_i(x)^T A_i (K c)`` with ``A`` an ``(n, n, m)`` stack
+        given as a function ``z -> (n, m)`` array of ``A_i z``.
+
+        ``directions="positive"``: the eigenvectors of the mean ``S`` with
+        ``lambda > rcond max lambda`` and the map ``K S^+ s(x)`` through the mean
+        (``S``'s own for ``m = 1``); ``"all"``: :func:`kept_basis`, the joint
+        least-squares map of the stacked matrices.
+        """
+        m = Ss.shape[2]
+        if self.directions == "positive":
+            U, lam = positive_basis(Ss.mean(axis=2), self.rcond)
+            if not U.shape[1]:
+                raise _no_direction(index) if m == 1 else SimilarityMatrixError(
+                    "the mean of the similarity matrices has no positive eigenvalue above "
+                    "rcond times its largest: the learned kernel would have no direction.")
+            start = None if self.start == "identity" else lam
+
+            def apply(z):
+                v = U @ ((U.T @ z) / lam) / m
+                return np.repeat(v[:, None], m, axis=1)
+            return U, start, apply
         U, g_inv, V, _ = kept_basis(Ss, self.rcond)
-        return U, g_inv, V
+        if not V.shape[1]:
+            raise _no_direction(index)
+        if self.start == "clip":  # "auto" is the identity here
+            raise InvalidParameterError(
+                "start='clip' needs directions='positive' (the clipped similarity has no "
+                "mass on the negative directions that directions='all' keeps); use "
+                "start='identity'.")
+
+        def apply_joint(z):
+            v = V @ (g_inv * (V.T @ z))
+            return np.stack([Ss[:, :, i] @ v for i in range(m)], axis=-1)
+        return U, None, apply_joint
 
 class ESKL(_KunduBase):
     """Entropic single kernel learning (Kundu et al. 2010, eq. 4, Algorithm 1).
@@ -254,7 +353,8 @@ class ESKL(_KunduBase):
     """
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l3", tau="auto", scale=1.0,
-                 update="exact", max_iter=300, tol=1e-5, rcond=1e-3, transductive=False):
+                 update="exact", max_iter=300, tol=1e-3, rcond=1e-2, directions="positive",
+                 start="auto", normalize=True, transductive=False):
         self.C = C
         self.rho = rho
         self.loss = loss
@@ -264,6 +364,9 @@ class ESKL(_KunduBase):
         self.max_iter = max_iter
         self.tol = tol
         self.rcond = rcond
+        self.directions = directions
+        self.start = start
+        self.normalize = normalize
         self.transductive = transductive
 
     def _check_params(self):
@@ -275,8 +378,8 @@ class ESKL(_KunduBase):
         loss = matrix_loss(self.loss)
         N, _, m = Ss.shape
         nl = y.size  # labelled rows first (all of them unless transductive)
-        U, g_inv, V = (None, None, None) if self.transductive else self._basis(Ss)
-        eg = SubspaceEG(N, self.tau_, U, self.update)
+        U, start, apply = (None, None, None) if self.transductive else self._basis(Ss)
+        eg = SubspaceEG(N, self.tau_, U, self.update, start)
         K = eg.K
         track = _Tracker(self.tol)
         lip = 0.0
@@ -288,22 +391,22 @@ class ESKL(_KunduBase):
             vals, grads = zip(*(loss(K - Ss[:, :, i]) for i in range(m)), strict=True)
             f = sol.value + self.rho * float(np.sum(vals))
             track.update(f, (K, sol))
-            if track.converged():
-                break
             G = self._svm_block(sol.alpha * y, N) + self.rho * np.sum(grads, axis=0)
             Gr = eg.reduce(G)
+            track.bound(f, eg.fw_gap(Gr))
+            if track.converged():
+                break
             lip = max(lip, float(np.linalg.norm(Gr)))
             K = eg.step(Gr, step_size(self.scale, lip, eg.dim, t))
+        track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
         K, sol = track.best_state
         coef = sol.alpha * y
-        out = {"b": sol.b, "dual_coef": coef, "objective": track.best, "history": track.history,
+        out = {"b": sol.b, "dual_coef": coef, "objective": track.best, "gap": track.gap, "history": track.history,
                "n_iter": len(track.history), "kernel": K}
         if self.transductive:
             out["unlabelled_decision"] = K[nl:, :nl] @ coef + sol.b
         else:
-            # joint least squares: w_i = S_i G^+ K coef, G = sum_i S_i^2 (kept_basis)
-            z = V @ (g_inv * (V.T @ (K @ coef)))
-            out["w"] = np.stack([Ss[:, :, i] @ z for i in range(m)], axis=-1)
+            out["w"] = apply(K @ coef)
         return out
 
     def _set_learned(self, fits, binary):
@@ -346,7 +449,8 @@ class EMKL(_MKLBased):
     """
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l1", tau="auto", scale=1.0, max_iter=200,
-                 tol=1e-5, rcond=1e-3, mkl_tol=1e-4, transductive=False):
+                 tol=1e-3, rcond=1e-2, directions="positive", start="auto", normalize=True,
+                 mkl_tol=1e-4, transductive=False):
         self.C = C
         self.rho = rho
         self.loss = loss
@@ -355,6 +459,9 @@ class EMKL(_MKLBased):
         self.max_iter = max_iter
         self.tol = tol
         self.rcond = rcond
+        self.directions = directions
+        self.start = start
+        self.normalize = normalize
         self.transductive = transductive
         self.mkl_tol = mkl_tol
 
@@ -363,9 +470,9 @@ class EMKL(_MKLBased):
         N, _, m = Ss.shape
         nl = y.size  # labelled rows first (all of them unless transductive)
         tau = self.tau_
-        bases = [(None, None, None) if self.transductive else self._basis(Ss[:, :, i:i + 1])
+        bases = [(None, None, None) if self.transductive else self._basis(Ss[:, :, i:i + 1], i)
                  for i in range(m)]
-        egs = [SubspaceEG(N, tau, b[0]) for b in bases]
+        egs = [SubspaceEG(N, tau, b[0], start=b[1]) for b in bases]
         Ks = np.stack([eg.K for eg in egs], axis=-1)
         track = _Tracker(self.tol)
         lip = 0.0
@@ -378,25 +485,26 @@ class EMKL(_MKLBased):
                               strict=True)
             f = res.objective + self.rho * float(np.sum(vals))
             track.update(f, (Ks.copy(), res))
-            if track.converged():
-                break
             svm_g = self._svm_block(res.alpha * y, N)
             Grs = [egs[i].reduce(svm_g / gamma[i] + self.rho * grads[i]) for i in range(m)]
+            track.bound(f, sum(egs[i].fw_gap(Grs[i]) for i in range(m)))
+            if track.converged():
+                break
             lip = max(lip, max(float(np.linalg.norm(G)) for G in Grs))
             for i in range(m):
                 eta = step_size(self.scale, lip, egs[i].dim, t)
                 Ks[:, :, i] = egs[i].step(Grs[i], eta)
+        track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
         Ks, res = track.best_state
         coef = res.alpha * y
-        out = {"b": res.b, "dual_coef": coef, "objective": track.best, "history": track.history,
+        out = {"b": res.b, "dual_coef": coef, "objective": track.best, "gap": track.gap, "history": track.history,
                "n_iter": len(track.history), "kernels": Ks, "gamma": res.weights}
         if self.transductive:
             out["unlabelled_decision"] = (Ks[nl:, :nl] @ (1.0 / res.weights)) @ coef + res.b
         else:
-            # per matrix K_i S_i^+ s_i = K_i G_i^+ S_i s_i with G_i = S_i^2 (kept_basis)
-            out["w"] = np.stack([Ss[:, :, i] @ (V @ (g_inv * (V.T @ (Ks[:, :, i] @ coef))))
-                                 / res.weights[i] for i, (_, g_inv, V) in enumerate(bases)],
-                                axis=-1)
+            # per matrix K_i S_i^+ s_i(x) (_basis), combined with 1 / gamma_i
+            out["w"] = np.stack([apply(Ks[:, :, i] @ coef)[:, 0] / res.weights[i]
+                                 for i, (_, _, apply) in enumerate(bases)], axis=-1)
         return out
 
     def _set_learned(self, fits, binary):
@@ -428,7 +536,8 @@ class REKL(_MKLBased):
     """
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l2", tau="auto", scale=1.0, max_iter=300,
-                 tol=1e-5, rcond=1e-3, mkl_tol=1e-4, transductive=False):
+                 tol=1e-3, rcond=1e-2, directions="positive", start="auto", normalize=True,
+                 mkl_tol=1e-4, transductive=False):
         self.C = C
         self.rho = rho
         self.loss = loss
@@ -437,6 +546,9 @@ class REKL(_MKLBased):
         self.max_iter = max_iter
         self.tol = tol
         self.rcond = rcond
+        self.directions = directions
+        self.start = start
+        self.normalize = normalize
         self.transductive = transductive
         self.mkl_tol = mkl_tol
 
@@ -452,10 +564,25 @@ class REKL(_MKLBased):
         Vs = [e[1] for e in eig]
         # mu_ij = 0 where |lambda_ij| <= rcond max|lambda_i|: the test map divides by
         # lambda_ij, so only the kept part of the spectrum is learned (exact and stable)
-        keeps = np.abs(lams) > self.rcond * np.maximum(np.abs(lams).max(axis=0), 1e-300)
+        if self.directions == "positive":  # the clipped spectrum above rcond of its top
+            keeps = lams > self.rcond * lams.max(axis=0)
+        else:
+            keeps = np.abs(lams) > self.rcond * np.abs(lams).max(axis=0)
         if self.transductive:  # no test map: the whole spectrum is learned
             keeps[:] = True
-        Z = np.zeros((N, m))  # cumulative -sum eta g: mu_i = tau softmax(Z[:, i]) on keeps
+        for i in np.flatnonzero(~keeps.any(axis=0)):
+            raise _no_direction(i)
+        # cumulative -sum eta g (plus the start): mu_i = tau softmax(Z[:, i]) on keeps
+        Z = np.zeros((N, m))
+        clip_start = (self.start != "identity" and self.directions == "positive"
+                      and not self.transductive)
+        if self.start == "clip" and not clip_start:
+            raise InvalidParameterError(
+                "start='clip' needs directions='positive' and transductive=False; use "
+                "start='identity' or 'auto'.")
+        if clip_start:
+            Z = np.where(keeps, np.log(np.where(keeps, lams, 1.0)
+                                       / np.where(keeps, lams, 0.0).max(axis=0)), 0.0)
         track = _Tracker(self.tol)
         lip = 0.0
         gamma = alpha = None
@@ -471,17 +598,20 @@ class REKL(_MKLBased):
                               strict=True)
             f = res.objective + self.rho * float(np.sum(vals))
             track.update(f, (mu.copy(), res))
-            if track.converged():
-                break
             u = res.alpha * y
             g = np.stack([-(Vs[i][:nl].T @ u) ** 2 / (2.0 * gamma[i]) + self.rho * grads[i]
                           for i in range(m)], axis=1)
             g = np.where(keeps, g, 0.0)
+            # Frank-Wolfe gap on the simplices: <g_i, mu_i> - tau min_{kept j} g_ij
+            track.bound(f, float(np.sum(g * mu) - tau * np.where(keeps, g, np.inf).min(axis=0).sum()))
+            if track.converged():
+                break
             lip = max(lip, float(np.abs(g).max()))
             Z -= step_size(self.scale, lip, N, t) * g
+        track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
         mu, res = track.best_state
         coef = res.alpha * y
-        out = {"b": res.b, "dual_coef": coef, "objective": track.best, "history": track.history,
+        out = {"b": res.b, "dual_coef": coef, "objective": track.best, "gap": track.gap, "history": track.history,
                "n_iter": len(track.history), "mu": mu, "gamma": res.weights}
         if self.transductive:
             Kc = sum(psd_from_eig(Vs[i], mu[:, i]) / res.weights[i] for i in range(m))
