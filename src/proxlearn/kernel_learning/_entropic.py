@@ -129,19 +129,25 @@ class SubspaceEG:
     def __init__(self, n, tau, U=None, update="exact", start=None):
         self.U, self.tau, self.update = U, float(tau), update
         self.dim = n if U is None else U.shape[1]
+        self._Q = None  # eigenvectors of M in U's coordinates (None: M diagonal)
         if start is None:  # tau / dim times the identity (the paper's K_1)
             self.Z = np.zeros((self.dim, self.dim))
             self.lam = np.full(self.dim, self.tau / self.dim)
-        else:  # tau diag(start) / sum(start) in U's coordinates (start > 0)
+        else:  # tau start / tr(start) in U's coordinates: a spectrum, or a PD matrix
             start = np.asarray(start, dtype=np.float64)
-            self.Z = np.diag(np.log(start / start.max()))
-            self.lam = self.tau * start / start.sum()
-        self._Q = None
+            if start.ndim == 2:
+                w, self._Q = scipy.linalg.eigh(0.5 * (start + start.T), driver="evd")
+                w = np.maximum(w, 1e-12 * w.max())
+            else:
+                w = start
+            logw = np.log(w / w.max())
+            self.Z = np.diag(logw) if self._Q is None else (self._Q * logw) @ self._Q.T
+            self.lam = self.tau * w / w.sum()
         if U is None:
             self.K = (np.eye(n) * (self.tau / n) if start is None
-                      else np.diag(self.lam))
+                      else psd_from_eig(np.eye(n) if self._Q is None else self._Q, self.lam))
         else:
-            self.K = psd_from_eig(U, self.lam)
+            self.K = psd_from_eig(U if self._Q is None else U @ self._Q, self.lam)
 
     def reduce(self, G):
         """The subgradient in ``M``'s coordinates."""
@@ -150,7 +156,7 @@ class SubspaceEG:
     def fw_gap(self, Gr):
         """Frank-Wolfe gap ``<Gr, M> - tau lambda_min(Gr)`` of the current iterate
         (``>= F(K) - min F`` for a subgradient ``Gr`` of a convex ``F``)."""
-        Q = self._Q  # M = Q diag(lam) Q^T (Q None: M diagonal)
+        Q = self._Q  # M = Q diag(lam) Q^T
         d = Gr.diagonal() if Q is None else np.einsum("ij,ij->j", Q, Gr @ Q)
         M_dot = float(d @ self.lam)
         low = scipy.linalg.eigvalsh(0.5 * (Gr + Gr.T), subset_by_index=[0, 0])[0]
