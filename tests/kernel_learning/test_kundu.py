@@ -62,6 +62,8 @@ def test_eskl_l3_reaches_the_cvxpy_optimum():
     assert est.objective_ >= prob.value - 1e-6 * abs(prob.value)  # feasible iterates
     assert est.objective_ <= prob.value * (1 + 2e-3)
     assert est.objective_ == min(est.objective_history_)  # the best iterate is returned
+    # the Frank-Wolfe bound behind gap_ is a lower bound on the optimum
+    assert est.objective_ * (1 - est.gap_) <= prob.value * (1 + 1e-6)
     lam = np.linalg.eigvalsh(est.kernel_)
     assert lam.min() > -1e-10 and lam.sum() == pytest.approx(tau, rel=1e-10)
 
@@ -81,6 +83,7 @@ def test_rekl_reaches_the_cvxpy_optimum_of_eq7(loss):
     assert est.objective_ >= prob.value - 1e-6 * abs(prob.value)
     assert est.objective_ <= prob.value * (1 + 2e-3)
     assert est.spectra_mu_.min() >= 0 and est.spectra_mu_.sum() == pytest.approx(tau)
+    assert est.objective_ * (1 - est.gap_) <= prob.value * (1 + 1e-6)  # certified bound
 
 
 def test_first_exact_step_equals_the_printed_step():

@@ -512,7 +512,7 @@ class EMKL(_MKLBased):
     kernels_ : ndarray of shape (n, n, m) (binary) or list per pair
     gamma_ : ndarray of shape (m,) or (n_pairs, m)
         MKL weights (combined kernel ``sum_i K_i / gamma_i``).
-    objective_, objective_history_, n_iter_, coef_, intercept_, tau_, ...
+    objective_, objective_history_, n_iter_, gap_, scales_, coef_, intercept_, tau_, ...
     """
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l1", tau="auto", scale=1.0, max_iter=200,
@@ -604,7 +604,8 @@ class REKL(_MKLBased):
     ----------
     spectra_mu_ : ndarray of shape (n, m) (binary) or list per pair
         The learned spectra ``mu_i`` (columns), in ``eigh``'s order of ``S_i``.
-    gamma_, objective_, objective_history_, n_iter_, coef_, intercept_, tau_, ...
+    gamma_, objective_, objective_history_, n_iter_, gap_, scales_, coef_, intercept_,
+    tau_, ...
     """
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l2", tau="auto", scale=1.0, max_iter=300,
