@@ -109,10 +109,10 @@ UNDEFINED_ON = {
     ("DiffusionKernel", "zero"): SimilarityMatrixError,  # no edges: no graph Laplacian
     ("DiffusionKernel", "rank-one"): SimilarityMatrixError,  # negative similarities
     ("SVMCA", "zero"): InvalidParameterError,  # no positive eigenvalue (Gu & Guo Lemma 1)
-    # tau="auto" is the mean trace of the similarities: none on a zero matrix (pass tau)
-    ("ESKL", "zero"): InvalidParameterError,
-    ("EMKL", "zero"): InvalidParameterError,
-    ("REKL", "zero"): InvalidParameterError,
+    # a zero matrix has no positive direction for the learned kernel (nor a scale)
+    ("ESKL", "zero"): SimilarityMatrixError,
+    ("EMKL", "zero"): SimilarityMatrixError,
+    ("REKL", "zero"): SimilarityMatrixError,
     ("SVMCA", "rank-one"): InvalidParameterError,  # one positive eigenvalue < n_components
     ("SimMKL", "zero"): InvalidParameterError,  # zero base kernels have no trace
     # a zero kernel has no alignment with the labels: alignf has no weights to give

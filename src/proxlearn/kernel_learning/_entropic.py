@@ -29,7 +29,7 @@ import scipy.linalg
 from .._validation import InvalidParameterError
 
 __all__ = ["matrix_loss", "spectrum_loss", "eg_spectrahedron", "eg_printed", "softmax_eig",
-           "SubspaceEG", "kept_basis", "psd_from_eig"]
+           "SubspaceEG", "kept_basis", "positive_basis", "psd_from_eig"]
 
 
 def _norm_loss(d):
@@ -126,17 +126,41 @@ class SubspaceEG:
     subgradient with respect to ``M`` is ``U^T G U`` (``K`` is linear in ``M``).
     """
 
-    def __init__(self, n, tau, U=None, update="exact"):
+    def __init__(self, n, tau, U=None, update="exact", start=None):
         self.U, self.tau, self.update = U, float(tau), update
         self.dim = n if U is None else U.shape[1]
-        self.Z = np.zeros((self.dim, self.dim))
-        self.lam = np.full(self.dim, self.tau / self.dim)
-        self.K = (np.eye(n) * (self.tau / n) if U is None
-                  else psd_from_eig(U, np.full(self.dim, self.tau / self.dim)))
+        self._Q = None  # eigenvectors of M in U's coordinates (None: M diagonal)
+        if start is None:  # tau / dim times the identity (the paper's K_1)
+            self.Z = np.zeros((self.dim, self.dim))
+            self.lam = np.full(self.dim, self.tau / self.dim)
+        else:  # tau start / tr(start) in U's coordinates: a spectrum, or a PD matrix
+            start = np.asarray(start, dtype=np.float64)
+            if start.ndim == 2:
+                w, self._Q = scipy.linalg.eigh(0.5 * (start + start.T), driver="evd")
+                w = np.maximum(w, 1e-12 * w.max())
+            else:
+                w = start
+            logw = np.log(w / w.max())
+            self.Z = np.diag(logw) if self._Q is None else (self._Q * logw) @ self._Q.T
+            self.lam = self.tau * w / w.sum()
+        if U is None:
+            self.K = (np.eye(n) * (self.tau / n) if start is None
+                      else psd_from_eig(np.eye(n) if self._Q is None else self._Q, self.lam))
+        else:
+            self.K = psd_from_eig(U if self._Q is None else U @ self._Q, self.lam)
 
     def reduce(self, G):
         """The subgradient in ``M``'s coordinates."""
         return G if self.U is None else self.U.T @ G @ self.U
+
+    def fw_gap(self, Gr):
+        """Frank-Wolfe gap ``<Gr, M> - tau lambda_min(Gr)`` of the current iterate
+        (``>= F(K) - min F`` for a subgradient ``Gr`` of a convex ``F``)."""
+        Q = self._Q  # M = Q diag(lam) Q^T
+        d = Gr.diagonal() if Q is None else np.einsum("ij,ij->j", Q, Gr @ Q)
+        M_dot = float(d @ self.lam)
+        low = scipy.linalg.eigvalsh(0.5 * (Gr + Gr.T), subset_by_index=[0, 0])[0]
+        return M_dot - self.tau * float(low)
 
     def step(self, Gr, eta):
         """One step with the reduced subgradient ``Gr``; returns the new ``K``."""
@@ -146,6 +170,7 @@ class SubspaceEG:
                                                       form=self.U is None)
         else:
             M, self.lam, Q = eg_printed(self.lam, Gr, eta, self.tau)
+        self._Q = Q
         self.K = M if self.U is None else psd_from_eig(self.U @ Q, self.lam)
         return self.K
 
@@ -174,6 +199,21 @@ def kept_basis(Ss, rcond):
     keep = g > (rcond ** 2) * max(float(g.max()), 1e-300)
     Vk = V[:, keep]
     return (None if keep.all() else Vk), 1.0 / g[keep], Vk, int((~keep).sum())
+
+
+def positive_basis(S, rcond):
+    """The eigen-directions of ``S`` with ``lambda > rcond max(lambda)``: ``(U, lam)``.
+
+    The learned kernel lives there by default (``directions="positive"``): the
+    inductive map ``K S^+ s(x)`` then divides only by eigenvalues above
+    ``rcond`` times the largest, and the start ``tau U diag(lam) U^T / sum(lam)``
+    is the clipped similarity restricted to them (docs/methods.md, Kundu section).
+    ``U`` has no column when no eigenvalue qualifies (the caller refuses).
+    """
+    lam, V = scipy.linalg.eigh(0.5 * (S + S.T), driver="evd")
+    top = float(lam.max()) if lam.size else 0.0
+    keep = lam > rcond * top if top > 0 else np.zeros(lam.shape, dtype=bool)
+    return V[:, keep], lam[keep]
 
 
 def step_size(scale, lip, n, t):
