@@ -82,7 +82,9 @@ def make_embedder(method, *, sdp_solver="SCS", sdp_eps=1e-3, outer_tol=1e-3, out
 
     from ..manifold import MVE, SPE
 
-    common = dict(n_components=2, n_neighbors=5, C=1.0)
+    # scale=None: the thesis's problem in the input's units (the estimators' default
+    # scale="auto" is scale-free and better conditioned; docs/methods.md)
+    common = dict(n_components=2, n_neighbors=5, C=1.0, scale=None)
     opts = {"eps_abs": sdp_eps, "eps_rel": sdp_eps} if sdp_solver == "SCS" else None
     solver = "npkl" if method.endswith("npkl") else "sdp"
     if method == "kpca":

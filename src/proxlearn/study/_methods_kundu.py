@@ -8,6 +8,9 @@ the loss ``L(K - S)``), 16 points; ``tau`` is the training matrix's trace (``n``
 for the unit-diagonal UW sets, the digest's first option), the step-size scale 1,
 300 mirror-descent iterations with the best iterate kept. Test rows go through
 the inductive map ``K S^+ s`` of the estimator (the paper describes no test map).
+These cells use the paper's reading (``kernel_learning._kundu.PAPER_READING``); the
+estimator's defaults differ (positive directions, clipped start, scale-free;
+docs/methods.md, Kundu section).
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ _LOSSES = {"eskl-l1": "l1", "eskl-l2": "l2", "eskl-l3": "l3"}
 
 def _builder(loss):
     def build(**params):
-        from ..kernel_learning import ESKL
+        from ..kernel_learning._kundu import ESKL, PAPER_READING
 
-        return ESKL(loss=loss, **params)
+        return ESKL(loss=loss, **PAPER_READING, **params)
 
     return build
 
