@@ -172,7 +172,7 @@ def _data(n=60, seed=0, n_classes=2):
 
 def test_is_an_svm_on_the_precomputed_kernel():
     X, y = _data()
-    clf = ArcCosineSVC(degree=2, layers=2, C=0.5).fit(X, y)
+    clf = ArcCosineSVC(degree=2, layers=2, C=0.5, standardize=False).fit(X, y)
     assert not is_pairwise(clf)
     ref = SVC(kernel="precomputed", C=0.5).fit(arccos_kernel(X, degree=2, layers=2), y)
     Xt = np.random.default_rng(5).normal(size=(7, 3))
@@ -294,3 +294,17 @@ def test_degenerate_features_never_give_nan(kind):
             clf = ArcCosineSVC(degree=degree).fit(X, y)
             assert np.all(np.isfinite(clf.decision_function(X[:6])))
             assert set(clf.predict(X[:6])) <= {0, 1}
+
+
+def test_scaling_the_features_changes_nothing_by_default():
+    """Issue 40 item 3: standardised first (the thesis's preprocessing), so ``c X``
+    gives the same predictions; without it the kernel scales as ``c^(2n)``."""
+    from proxlearn.mkl import ArcCosineSVC
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 4)) * [1.0, 10.0, 0.1, 3.0]
+    y = (X[:, 0] + X[:, 1] / 10 + 0.5 * rng.normal(size=40) > 0).astype(int)
+    for c in (1e-3, 1e3):
+        a = ArcCosineSVC().fit(X, y).decision_function(X)
+        b = ArcCosineSVC().fit(c * X, y).decision_function(c * X)
+        np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-8)

@@ -89,6 +89,7 @@ entries only in the odd-degree polynomials on centred data.
 
 from __future__ import annotations
 
+import copy
 import numbers
 import warnings
 from dataclasses import dataclass, field
@@ -108,7 +109,7 @@ from .._validation import (
 from ..base import PairwiseMixin, row_chunks
 from ..solvers import simplex_qp_kkt_residual, solve_simplex_qp
 from ..transforms import modify_spectrum
-from ._bank import stack_combine, stack_entries
+from ._bank import stack_combine, stack_entries, stack_mean_diagonal
 from ._input import check_multi_similarity, check_multi_test
 
 __all__ = ["UMKL", "UMKLResult", "umkl", "umkl_objective"]
@@ -148,6 +149,19 @@ class UMKLResult:
     n_iter: int
     converged: bool
     objective_history: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+def _scaled(Ks, f):
+    """The stack with kernel ``t`` multiplied by ``f[t]`` (a lazy stack: a copy whose
+    kernels carry the factor; the stack itself when every factor is 1)."""
+    if np.all(f == 1.0):
+        return Ks
+    if isinstance(Ks, np.ndarray):
+        return Ks * f
+    out = copy.copy(Ks)
+    out.scales = Ks.scales * f
+    out._dense, out._tables = {}, {}
+    return out
 
 
 def _sq_dists(P):
@@ -511,7 +525,7 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, B=10, gamma1=0.5, max_iter=30, tol=1e-6, init="knn",
-                 reference="average", bank=None):
+                 reference="average", bank=None, normalize="diagonal"):
         self.B = B
         self.gamma1 = gamma1
         self.max_iter = max_iter
@@ -519,6 +533,7 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         self.init = init
         self.reference = reference
         self.bank = bank
+        self.normalize = normalize
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -571,6 +586,8 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         check_positive(self.gamma1, "gamma1", allow_zero=True)
         check_positive(self.tol, "tol", allow_zero=True)
         _check_int(self.max_iter, "max_iter", 1)
+        if self.normalize is not None:
+            check_option(self.normalize, "normalize", {"diagonal"})
         if self.bank is not None:
             from sklearn.base import clone
 
@@ -580,6 +597,10 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         else:
             Ks = check_multi_similarity(X, symmetric="symmetrize")
         n, _, m = Ks.shape
+        d = stack_mean_diagonal(Ks)
+        self.kernel_scales_ = (np.where(d > 0, d, 1.0) if self.normalize == "diagonal"
+                               else np.ones(m))
+        Ks = _scaled(Ks, 1.0 / self.kernel_scales_)
         _check_B(self.B, n)
         if features is None:
             P = self._reference(Ks)
@@ -593,6 +614,7 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
             P = Z @ Z.T
         res = umkl(Ks, P, B=self.B, gamma1=self.gamma1, max_iter=self.max_iter,
                    tol=self.tol, init=self.init)
+        self._test_weights = res.weights / self.kernel_scales_
         self.weights_ = res.weights
         self.basis_ = res.basis
         self.kernel_ = res.kernel
@@ -624,6 +646,6 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "weights_")
         if self.bank is not None:
-            return _combine(self.bank_.stack(X), self.weights_)
+            return _combine(self.bank_.stack(X), self._test_weights)
         T = check_multi_test(X, self.n_features_in_, self.n_kernels_, name="X")
-        return _combine(T, self.weights_)
+        return _combine(T, self._test_weights)

@@ -55,10 +55,11 @@ _MEMORY = 3 * 2**30
 _G = "zhuang2011"
 
 
-def _bank(**kw):
+def _bank(normalize="trace", **kw):
     from ..mkl import KernelBank
 
-    return KernelBank(max_memory=_MEMORY, **kw)
+    # the thesis's unit-trace bank (KernelBank's default is unit mean diagonal)
+    return KernelBank(max_memory=_MEMORY, normalize=normalize, **kw)
 
 
 def _svm_rbf(C, sigma):
@@ -144,7 +145,8 @@ def _kpca(first):
 def _umkl(unit_trace=True):
     from ..mkl import UMKL
 
-    return UMKL(bank=_bank(unit_trace=unit_trace), B=10, tol=1e-4)
+    return UMKL(bank=_bank(normalize="trace" if unit_trace else None), B=10, tol=1e-4,
+                normalize=None)
 
 
 def _umkl_svm(C, unit_trace=True):
