@@ -433,3 +433,35 @@ def test_feature_learners_do_not_change_when_the_features_are_scaled(c):
         a = make().fit(X, y).decision_function(X[:6])
         b = make().fit(c * X, y).decision_function(c * X[:6])
         np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-8)
+
+
+def test_cv_variant_picks_a_grid_value_and_refits_it():
+    from proxlearn.mkl import TwoLayerMKLCV
+
+    X, y = _features(n=48, seed=6)
+    bank = KernelBank(widths=[0.5, 2.0], degrees=[1], per_feature=False)
+    cv = TwoLayerMKLCV(Cs=[0.01, 1.0, 100.0], cv=3, bank=bank).fit(X, y)
+    assert cv.best_C_ in (0.01, 1.0, 100.0) and cv.best_params_ == {"C": cv.best_C_}
+    assert cv.cv_scores_.shape == (3, 3)
+    assert cv.best_score_ == pytest.approx(cv.cv_scores_.mean(axis=1).max())
+    ref = TwoLayerMKL(C=cv.best_C_, bank=bank).fit(X, y)
+    np.testing.assert_allclose(cv.decision_function(X[:5]), ref.decision_function(X[:5]))
+    # the fold scores equal plain fits on the fold (bank shared, warm starts only speed up)
+    from sklearn.model_selection import StratifiedKFold
+
+    tr, te = next(iter(StratifiedKFold(3).split(X, y)))
+    for i, C in enumerate([0.01, 1.0, 100.0]):
+        acc = TwoLayerMKL(C=C, bank=bank).fit(X[tr], y[tr]).score(X[te], y[te])
+        assert cv.cv_scores_[i, 0] == pytest.approx(acc, abs=1.0 / len(te) + 1e-12)
+
+
+def test_cv_variant_on_a_precomputed_stack_is_pairwise():
+    from proxlearn.mkl import TwoLayerMKLCV
+
+    Ks, y = _stack(n=36, seed=7)
+    est = TwoLayerMKLCV(Cs=[0.1, 10.0], cv=3, spectrum=None)
+    assert is_pairwise(est)
+    est.fit(Ks, y)
+    assert est.predict(Ks[:4]).shape == (4,)
+    with pytest.raises(InvalidParameterError, match="Cs"):
+        TwoLayerMKLCV(Cs=[0.0, 1.0], spectrum=None).fit(Ks, y)

@@ -23,12 +23,27 @@ inner combination exceeds ``MAX_INNER = 30`` anywhere is rejected (libsvm
 stalls on kernels with entries above ``e^30``). The thesis gives
 no step rule, no Armijo constants, no tolerance and a random start: ours are
 a Barzilai-Borwein first trial after each accepted step (Barzilai & Borwein 1988),
-``sigma = 1e-4``, halving, a relative decrease below ``tol`` (or a projected
-gradient below ``tol``) to stop, and the deterministic start ``mu_t = 1 / (m
-mean_i K_t(x_i, x_i))`` (the inner combination then has mean diagonal 1, as
-the two-layer Gaussian of eq. 4.1), scaled down when an entry of the inner
-combination would exceed ``MAX_INNER / 2`` (outliers under the polynomial
-kernels).
+``sigma = 1e-4``, halving, and a stop when the projected gradient is below
+``tol`` or the objective decreased by less than ``tol`` (relative) over the
+last ``WINDOW = 5`` accepted steps; ``ConvergenceWarning`` at ``max_iter`` and
+when no step decreases ``F`` (stopped without progress).
+
+Scale (ours, the default ``penalty="normalized"``). Eq. 4.3's penalty
+``sum_t mu_t`` depends on each kernel's scale: ``K_t -> c K_t`` is absorbed by
+``mu_t -> mu_t / c`` in ``K2`` but not in the penalty. The default penalises
+``sum_t s_t mu_t`` with ``s_t`` the mean training diagonal of ``K_t`` (eq. 4.3
+on the kernels ``K_t / s_t``) and searches in ``nu_t = s_t mu_t`` from
+``nu_t = 1 / m`` (inner combination of mean diagonal 1, as the two-layer
+Gaussian of eq. 4.1; scaled down when an entry would exceed ``MAX_INNER / 2``):
+multiplying a kernel by a constant changes neither the iterates nor the
+predictions. ``penalty="thesis"`` is eq. 4.3 literally (the same start and
+search). On the thesis's unit-trace bank the literal penalty is ``n`` times the
+normalised one; measurements in docs/methods.md ("Zhuang ch. 4-5 at their
+defaults").
+
+Test rows far from the training samples (polynomial inner kernels grow with the
+row's norm) are evaluated as ``exp(a_max) sum_i u_i exp(A_i - a_max)``, finite
+and with its sign kept (:func:`exp_decision`).
 
 Protocol 3 errata followed (digest ``zhuang2011-thesis-ch4-8.md`` 1.4, 6.5):
 eq. 4.7's gradient lacks a minus sign, and its stopping test compares
@@ -51,11 +66,13 @@ import warnings
 
 import numpy as np
 import scipy.optimize
-from sklearn.base import clone
+import scipy.sparse
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import InvalidParameterError, check_option
+from ..base import PairwiseMixin
 from ._bank import (
     KernelBank,
     StackPasses,
@@ -68,7 +85,7 @@ from ._classifiers import _BaseMKL
 from ._solvers import MKLResult
 from ._svm_dual import svm_dual
 
-__all__ = ["TwoLayerMKL", "TwoLayerMKLInf", "two_layer_mkl"]
+__all__ = ["TwoLayerMKL", "TwoLayerMKLCV", "TwoLayerMKLInf", "two_layer_mkl"]
 
 _ARMIJO = 1e-4
 #: Largest inner combination ``sum mu_t K_t`` a trial step may reach: entries of
@@ -280,7 +297,9 @@ class TwoLayerMKL(_BaseMKL):
 
     Zhuang (2011) section 4.3; see the module docstring for the choices the
     thesis leaves open. Binary problems directly; several classes one versus
-    one, each pair with its own ``mu``.
+    one, each pair with its own ``mu``. At the defaults, multiplying one kernel
+    of the stack (or the features, with a ``bank``) by a positive constant does
+    not change the predictions (``penalty="normalized"``).
 
     Parameters
     ----------
@@ -289,27 +308,31 @@ class TwoLayerMKL(_BaseMKL):
     spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
         How each precomputed similarity matrix becomes a kernel (ignored with
         a ``bank``).
-    tol : float, default=1e-4
-        Relative decrease of the objective (and projected-gradient size) at
-        which the alternation stops.
-    max_iter : int, default=50
+    tol : float, default=1e-3
+        Relative decrease of the objective over 5 accepted steps (and
+        projected-gradient size) at which the search stops.
+    max_iter : int, default=100
     bank : KernelBank or None, default=None
         ``None``: ``X`` is an ``(n, n, m)`` stack of similarities (pairwise).
         A :class:`KernelBank`: ``X`` is features (Zhuang's base kernels).
     mu0 : array-like of shape (m,) or None, default=None
         Start; ``None``: ``mu_t = 1 / (m mean diag K_t)``.
+    penalty : {"normalized", "thesis"}, default="normalized"
+        ``"normalized"``: ``sum_t mu_t mean diag K_t`` (scale-free, ours);
+        ``"thesis"``: eq. 4.3's ``sum_t mu_t``.
 
     Attributes
     ----------
     weights_ : ndarray of shape (m,) or (n_pairs, m)
         ``mu``.
     objective_ : float
-        ``F(mu) = omega(K2(mu)) + sum mu`` at the returned ``mu``.
+        ``F(mu) = omega(K2(mu))`` plus the penalty at the returned ``mu``.
     objective_history_ : list
         ``F`` per accepted step (per pair of classes for several classes):
         non-increasing.
     gap_ : float
-        Norm of the projected gradient at the end.
+        Norm of the projected gradient at the end (in the normalised weights
+        ``mu_t mean diag K_t``).
     coef_, intercept_, n_iter_, classes_, n_kernels_, results_, bank_, spectra_
     """
 
@@ -520,7 +543,9 @@ class TwoLayerMKLInf(_AddedGaussians):
     criterion : {"gradient", "thesis"}, default="gradient"
     max_kernels : int, default=10
         Most kernels added (the thesis gives no limit).
-    tol, max_iter : as :class:`TwoLayerMKL` (per Protocol-2 run).
+    tol, max_iter, penalty : as :class:`TwoLayerMKL` (per Protocol-2 run). With
+        ``penalty="normalized"`` the ``"gradient"`` criterion tests the new
+        Gaussian at mean diagonal 1.
 
     Attributes
     ----------
@@ -597,3 +622,142 @@ class TwoLayerMKLInf(_AddedGaussians):
         res.features = [None] * len(widths)
         res.n_iter = steps  # 2LMKL steps, summed
         return res
+
+
+#: The thesis's C grid (section 4.5.1: 5-fold CV over {0.01, ..., 100}).
+ZHUANG_CS = (0.01, 0.1, 1.0, 10.0, 100.0)
+
+
+class TwoLayerMKLCV(PairwiseMixin, ClassifierMixin, BaseEstimator):
+    """:class:`TwoLayerMKL` with ``C`` chosen by cross-validation, then refitted.
+
+    In the style of scikit-learn's ``LogisticRegressionCV``: for each fold the
+    base kernels are built once (the bank fitted on the fold's training part, or
+    the spectrum transform of each similarity) and shared by every ``C`` of the
+    grid, which is walked in increasing order with each fit started from the
+    previous ``C``'s weights (binary problems). The ``C`` of the best mean
+    validation accuracy (the smallest among ties) is refitted on all the data.
+    Zhuang (2011) section 4.5.1 chooses ``C`` this way for 2LMKL.
+
+    Parameters
+    ----------
+    Cs : sequence of float, default=(0.01, 0.1, 1, 10, 100)
+        The grid (the thesis's).
+    cv : int or cross-validation splitter, default=5
+        As scikit-learn's ``check_cv`` (stratified folds for an int).
+    spectrum, tol, max_iter, bank, penalty : as :class:`TwoLayerMKL`.
+
+    Attributes
+    ----------
+    best_C_ : float
+    best_params_ : dict
+        ``{"C": best_C_}``.
+    best_score_ : float
+        Mean validation accuracy at ``best_C_``.
+    cv_scores_ : ndarray of shape (len(Cs), n_folds)
+        Validation accuracy per ``C`` and fold.
+    best_estimator_ : TwoLayerMKL
+        Refitted on all the data with ``best_C_``.
+    classes_, n_features_in_, weights_ (those of ``best_estimator_``)
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from proxlearn.mkl import KernelBank, TwoLayerMKLCV
+    >>> X, y = make_classification(60, 4, random_state=0)
+    >>> clf = TwoLayerMKLCV(Cs=[0.1, 1.0], cv=3, bank=KernelBank(per_feature=False))
+    >>> clf.fit(X, y).best_C_ in (0.1, 1.0)
+    True
+    """
+
+    def __init__(self, Cs=ZHUANG_CS, *, cv=5, spectrum="clip", tol=1e-3, max_iter=100, bank=None,
+                 penalty="normalized"):
+        self.Cs = Cs
+        self.cv = cv
+        self.spectrum = spectrum
+        self.tol = tol
+        self.max_iter = max_iter
+        self.bank = bank
+        self.penalty = penalty
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.bank is None
+        tags.input_tags.sparse = self.bank is not None
+        return tags
+
+    def _model(self, C):
+        return TwoLayerMKL(C, spectrum=self.spectrum, tol=self.tol, max_iter=self.max_iter,
+                           bank=self.bank, penalty=self.penalty)
+
+    def fit(self, X, y):
+        from sklearn.model_selection import check_cv
+
+        Cs = np.sort(np.asarray(self.Cs, dtype=np.float64).ravel())
+        if Cs.size == 0 or not np.all(np.isfinite(Cs)) or np.any(Cs <= 0):
+            raise InvalidParameterError(f"Cs must be positive numbers, got {self.Cs!r}.")
+        self._model(Cs[0])._check_params()
+        from .._validation import check_features, check_labels
+        from ._input import check_multi_similarity
+
+        pairwise = self.bank is None
+        if pairwise:  # the checks of the fit, before any fold (the refit warns)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                Xa = check_multi_similarity(X, symmetric="symmetrize")
+        else:
+            Xa = X if scipy.sparse.issparse(X) else check_features(X)
+        check_labels(y, Xa.shape[0], rows_of="the similarity stack" if pairwise else "X")
+        y = np.asarray(y)
+        folds = list(check_cv(self.cv, y, classifier=True).split(np.zeros((len(y), 1)), y))
+        scores = np.zeros((Cs.size, len(folds)))
+        with warnings.catch_warnings():  # the refit on all the data warns once, if at all
+            warnings.simplefilter("ignore")
+            for j, (tr, te) in enumerate(folds):
+                self._score_fold(Xa, y, tr, te, Cs, scores[:, j], pairwise)
+        mean = scores.mean(axis=1)
+        best = int(np.argmax(mean))
+        self.Cs_ = Cs
+        self.cv_scores_ = scores
+        self.best_C_ = float(Cs[best])
+        self.best_params_ = {"C": self.best_C_}
+        self.best_score_ = float(mean[best])
+        self.best_estimator_ = self._model(self.best_C_).fit(X, y)
+        for name in ("classes_", "n_features_in_", "weights_"):
+            setattr(self, name, getattr(self.best_estimator_, name))
+        return self
+
+    def _score_fold(self, Xa, y, tr, te, Cs, out, pairwise):
+        """Validation accuracy of every ``C`` on one fold into ``out``: the fold's
+        kernels built once, the grid walked upwards from the previous weights."""
+        first = self._model(Cs[0])
+        if pairwise:
+            X_tr, X_te = Xa[np.ix_(tr, tr)], Xa[np.ix_(te, tr)]
+        else:
+            X_tr, X_te = Xa[tr], Xa[te]
+        Ks = first._kernels(X_tr)  # the bank (or the spectra) once per fold
+        T, mu = None, None
+        for i, C in enumerate(Cs):
+            est = self._model(C)
+            est.mu0 = mu
+            est._check_params()
+            est.spectra_ = first.spectra_
+            if not pairwise:
+                est.bank_ = first.bank_
+            est._fit_stack(Ks, y[tr])
+            if T is None:
+                T = est._test_kernels(X_te)
+            out[i] = np.mean(est._labels(est._raw_stack(T)) == y[te])
+            # warm start along the grid: one weight vector (binary problems)
+            mu = est.weights_ if np.ndim(est.weights_) == 1 else None
+
+    def decision_function(self, X):
+        """As :meth:`TwoLayerMKL.decision_function` of ``best_estimator_``."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def predict(self, X):
+        """As :meth:`TwoLayerMKL.predict` of ``best_estimator_``."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+

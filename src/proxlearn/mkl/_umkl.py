@@ -85,6 +85,14 @@ a negative distortion. A random PSD kernel with entries of both signs took all
 the weight, with a negative objective, against Gaussian kernels that see the
 data's structure. The thesis's bank (Gaussian and polynomial kernels) has such
 entries only in the odd-degree polynomials on centred data.
+
+Scale (ours, :class:`UMKL`'s default ``normalize="diagonal"``): each base kernel
+is divided by its mean training diagonal before learning, so that the weights do
+not depend on the kernels' scales (multiplying one kernel by a constant changes
+nothing) and the learned kernel has the scale of a Gaussian kernel. The thesis's
+unit-trace bank made every kernel value about ``1 / n`` as a reconstruction
+coefficient, and the learned kernel ``n`` times smaller than an SVM's default
+``C`` expects (docs/methods.md, "Zhuang ch. 4-5 at their defaults").
 """
 
 from __future__ import annotations
@@ -501,16 +509,27 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         kernels are the bank's and ``P = Z Z^T`` on the bank's standardised
         features ``Z`` (the thesis's setting, Tables 5.2-5.3); ``transform``
         then takes test features. Not pairwise.
+    normalize : {"diagonal"} or None, default="diagonal"
+        Divide each base kernel by its mean training diagonal before learning
+        (ours): the weights then do not depend on each kernel's scale, and the
+        learned kernel has mean diagonal about 1, the scale an SVM's default
+        ``C`` expects. ``None``: the kernels as given (the thesis; with its
+        unit-trace bank the learned kernel is ``n`` times smaller and, at
+        ``C = 1``, an SVM on it predicted the majority class on wine, Heart and
+        Sonar; docs/methods.md).
 
     Attributes
     ----------
     weights_ : ndarray of shape (m,)
-        Kernel weights ``mu`` on the simplex.
+        Kernel weights ``mu`` on the simplex (of the normalised kernels).
+    kernel_scales_ : ndarray of shape (m,)
+        The divisor of each base kernel (its mean training diagonal; ones with
+        ``normalize=None``).
     basis_ : ndarray of shape (n, B)
         Local bases ``D``: row ``i`` lists the training indices of point
         ``i``'s bases (never ``i``).
     kernel_ : ndarray of shape (n, n)
-        The learned training kernel ``sum_t mu_t K_t``.
+        The learned training kernel ``sum_t mu_t K_t / kernel_scales_[t]``.
     objective_ : float
         Objective (5.3) at the returned iterate (the best recorded).
     objective_history_ : ndarray of shape (n_iter_,)

@@ -95,7 +95,7 @@ def _two_layer_inf(**p):
     from ..mkl import TwoLayerMKLInf
 
     return TwoLayerMKLInf(bank=_bank(per_feature=False), tol=1e-3, max_iter=30, max_kernels=5,
-                          **p)
+                          penalty="thesis", **p)
 
 
 def _ikl(**p):
@@ -255,7 +255,7 @@ for _name, _build, _grid, _doc in (
      "GMKL: product of per-dimension Gaussians (Varma & Babu 2009)"),
     ("mkm", _scaled("ArcCosineSVC", layers=2), {"C": ZHUANG_C, "degree": [0, 1, 2]},
      "MKM: SVM on the 2-layer arc-cosine kernel (Cho & Saul 2009), degree by CV"),
-    ("2lmkl", _mkl("TwoLayerMKL", tol=1e-3, max_iter=30), {"C": ZHUANG_C},
+    ("2lmkl", _mkl("TwoLayerMKL", tol=1e-3, max_iter=30, penalty="thesis"), {"C": ZHUANG_C},
      "two-layer MKL on the bank (Protocol 2)"),
     ("ikl", _ikl, {"C": ZHUANG_C},
      "IKL: convex MKL over Gaussians of any width on all features or one, by column "
