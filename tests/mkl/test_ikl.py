@@ -128,3 +128,14 @@ def test_common_estimator_checks():
         warnings.simplefilter("ignore")
         check_estimator(IKL(max_kernels=1, max_iter=20),
                         expected_failed_checks=FEATURE_CHECK_EXCEPTIONS)
+
+
+@pytest.mark.parametrize("c", [1e-3, 1e3])
+def test_scaling_the_features_changes_nothing(c):
+    """Issue 40 item 3: the bank z-scores the features and the added Gaussians are
+    on the same standardised features, so ``c X`` predicts as ``X``."""
+    X, y = _sine(n=40, seed=2)
+    a = IKL(bank=WIDE, max_kernels=2).fit(X, y)
+    b = IKL(bank=WIDE, max_kernels=2).fit(c * X, y)
+    np.testing.assert_allclose(b.decision_function(c * X[:8]), a.decision_function(X[:8]),
+                               rtol=1e-6, atol=1e-8)
