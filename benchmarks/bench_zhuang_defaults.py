@@ -56,6 +56,10 @@ def _methods():
         "umkl-thesis": lambda: make_pipeline(
             UMKL(bank=KernelBank(normalize="trace"), normalize=None),
             SVC(kernel="precomputed")),
+        # the study's diagnostic umkl-raw: no scaling of the bank's kernels at all
+        "umkl-raw": lambda: make_pipeline(
+            UMKL(bank=KernelBank(normalize=None), normalize=None),
+            SVC(kernel="precomputed")),
     }
     try:
         from proxlearn.mkl import TwoLayerMKLCV
@@ -88,27 +92,39 @@ def run_cell(method, name, split, make):
     return {"acc": acc, "fit_s": fit_s, "warnings": kinds}
 
 
-def summarise(cache, methods, sets):
-    base = "svm-rbf"
-    print(f"{'method':<11}" + "".join(f"{s:>22}" for s in sets))
+def _cell(cache, meth, s, base="svm-rbf"):
+    """``(mean, s.e., verdict, median fit seconds)`` or None; the verdict compares
+    with the baseline on the same splits (tied: within 2 s.e. of the differences)."""
+    accs = [cache.get(f"{meth}|{s}|{k}", {}).get("acc") for k in range(5)]
+    if any(a is None for a in accs):
+        return None
+    a = 100 * np.array(accs)
+    verdict = ""
+    b = [cache.get(f"{base}|{s}|{k}", {}).get("acc") for k in range(5)]
+    if meth != base and all(v is not None for v in b):
+        d = a - 100 * np.array(b)
+        se = d.std(ddof=1) / np.sqrt(5)
+        verdict = "=" if abs(d.mean()) <= 2 * se else ("+" if d.mean() > 0 else "-")
+    t = np.median([cache[f"{meth}|{s}|{k}"]["fit_s"] for k in range(5)])
+    return a.mean(), a.std(ddof=1) / np.sqrt(5), verdict, t
+
+
+def summarise(cache, methods, sets, markdown=False):
+    if markdown:
+        print("| method | " + " | ".join(sets) + " |")
+        print("|---" * (len(sets) + 1) + "|")
+    else:
+        print(f"{'method':<11}" + "".join(f"{s:>22}" for s in sets))
     for meth in methods:
-        row = f"{meth:<11}"
-        for s in sets:
-            accs = [cache.get(f"{meth}|{s}|{k}", {}).get("acc") for k in range(5)]
-            if any(a is None for a in accs):
-                row += f"{'-':>22}"
-                continue
-            a = 100 * np.array(accs)
-            verdict = ""
-            if meth != base:
-                b = [cache.get(f"{base}|{s}|{k}", {}).get("acc") for k in range(5)]
-                if all(v is not None for v in b):
-                    d = a - 100 * np.array(b)
-                    se = d.std(ddof=1) / np.sqrt(5)
-                    verdict = "=" if abs(d.mean()) <= 2 * se else ("+" if d.mean() > 0 else "-")
-            t = np.median([cache[f"{meth}|{s}|{k}"]["fit_s"] for k in range(5)])
-            row += f"{a.mean():>6.1f}±{a.std(ddof=1) / np.sqrt(5):.1f}{verdict:1} {t:>6.2f}s  "
-        print(row)
+        cells = [_cell(cache, meth, s) for s in sets]
+        if markdown:
+            print(f"| {meth} | " + " | ".join(
+                "-" if c is None else f"{c[0]:.1f} ± {c[1]:.1f} {c[2]} ({c[3]:.2g} s)"
+                for c in cells) + " |")
+            continue
+        print(f"{meth:<11}" + "".join(
+            f"{'-':>22}" if c is None else f"{c[0]:>6.1f}±{c[1]:.1f}{c[2]:1} {c[3]:>6.2f}s  "
+            for c in cells))
 
 
 def main():
@@ -117,6 +133,8 @@ def main():
     ap.add_argument("--methods", default=None)
     ap.add_argument("--cache", default="/tmp/bench_zhuang_defaults.json")
     ap.add_argument("--summary", action="store_true", help="print the table only")
+    ap.add_argument("--markdown", action="store_true", help="the table in Markdown")
+    ap.add_argument("--merge", default="", help="more caches (comma-separated) for the table")
     args = ap.parse_args()
     makers = _methods()
     methods = list(makers) if args.methods is None else args.methods.split(",")
@@ -133,7 +151,11 @@ def main():
                     cache[key] = run_cell(meth, s, k, makers[meth])
                     path.write_text(json.dumps(cache, indent=0))
                     print(key, cache[key], flush=True)
-    summarise(cache, methods, sets)
+    table = dict(cache)
+    for extra in filter(None, args.merge.split(",")):
+        table.update({k: v for k, v in json.loads(Path(extra).read_text()).items()
+                      if k not in table})
+    summarise(table, methods, sets, markdown=args.markdown)
 
 
 if __name__ == "__main__":

@@ -465,3 +465,15 @@ def test_cv_variant_on_a_precomputed_stack_is_pairwise():
     assert est.predict(Ks[:4]).shape == (4,)
     with pytest.raises(InvalidParameterError, match="Cs"):
         TwoLayerMKLCV(Cs=[0.0, 1.0], spectrum=None).fit(Ks, y)
+
+
+def test_a_start_beyond_the_exp_limit_is_scaled_down_not_refused():
+    """TwoLayerMKLInf restarts from the previous weights; a combination at the limit
+    (float32 search, float64 check) made the next round raise (Australian)."""
+    from proxlearn.mkl._two_layer import MAX_INNER
+
+    Ks, y = _stack()
+    mu0 = np.full(Ks.shape[2], 2.0 * MAX_INNER / np.abs(Ks.sum(axis=2)).max())
+    res = two_layer_mkl(Ks, y, 1.0, mu0=mu0)
+    assert np.abs(Ks @ res.weights).max() <= MAX_INNER
+    assert res.objective <= res.history[0]["objective"]

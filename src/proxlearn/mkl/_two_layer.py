@@ -173,6 +173,9 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
             nu *= 0.5 * MAX_INNER / top
     else:
         nu = np.maximum(np.asarray(mu0, dtype=np.float64), 0.0) * scales
+        top = float(np.max(np.abs(combine(nu))))
+        if top > MAX_INNER:  # e.g. a previous solution at the limit, read in float64
+            nu *= 0.5 * MAX_INNER / top
 
     def evaluate(nu, alpha0=None):
         A = combine(nu)
@@ -189,9 +192,7 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
     F, sol, K2 = evaluate(nu)
     if sol is None:
         raise InvalidParameterError(
-            f"sum_t mu0_t K_t exceeds {MAX_INNER:g} in magnitude, so exp() of it is beyond "
-            "what the SVM solver handles: the start mu0 is too large for these kernels; "
-            "pass a smaller mu0 (or None).")
+            "sum_t mu0_t K_t is not finite: the kernels or mu0 hold NaN or inf values.")
     g = gradient(sol, K2)
     history = [{"iter": 0, "objective": F}]
     eta = 0.1 * max(np.linalg.norm(nu), 1e-3) / max(np.linalg.norm(g), 1e-12)
@@ -316,7 +317,8 @@ class TwoLayerMKL(_BaseMKL):
         ``None``: ``X`` is an ``(n, n, m)`` stack of similarities (pairwise).
         A :class:`KernelBank`: ``X`` is features (Zhuang's base kernels).
     mu0 : array-like of shape (m,) or None, default=None
-        Start; ``None``: ``mu_t = 1 / (m mean diag K_t)``.
+        Start; ``None``: ``mu_t = 1 / (m mean diag K_t)``. A start whose inner
+        combination exceeds ``MAX_INNER = 30`` is scaled down to half of it.
     penalty : {"normalized", "thesis"}, default="normalized"
         ``"normalized"``: ``sum_t mu_t mean diag K_t`` (scale-free, ours);
         ``"thesis"``: eq. 4.3's ``sum_t mu_t``.
