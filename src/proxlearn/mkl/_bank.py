@@ -14,11 +14,12 @@ diagonal on the training samples (the same scalar for test rows; ``normalize=
 1,612). The thesis divides each kernel by its **trace** (``normalize="trace"``,
 the literal reading): ``n`` times smaller, so that an SVM on any convex
 combination sees a kernel of scale ``1 / n`` and its ``C`` acts as ``C / n``
-(at ``C = 1`` every learner of :mod:`proxlearn.mkl` on such a bank predicted
-the majority class on Heart, Sonar and Ionosphere; docs/methods.md, "Kernel
-bank scaling"). Both readings give the same kernels up to one common factor. Zhuang, *Kernel Learning: Methods and
-Applications* (2011), section 4.5.1 (and 5.3), following Xu, Jin, King & Lyu
-(NIPS 2008). The thesis states neither the width convention nor the
+(at ``C = 1`` UMKL then an SVM, IKL and KTASVC on such a bank predicted the
+majority class on seven UCI sets; docs/methods.md, "Zhuang ch. 4-5 at their
+defaults"). Both readings give the same kernels up to one common factor.
+
+Zhuang, *Kernel Learning: Methods and Applications* (2011), section 4.5.1 (and
+5.3), following Xu, Jin, King & Lyu (NIPS 2008). The thesis states neither the width convention nor the
 polynomial's form: the ``2 sigma^2`` convention is SimpleMKL's and Xu et al.'s
 (digest ``zhuang2011-thesis-ch4-8.md`` section 6.2); ``c = 1`` (inhomogeneous,
 so that degree 2 and 3 include the lower orders) is **our choice**;
