@@ -567,3 +567,18 @@ def test_features_scaled_change_nothing_with_a_bank():
     a = UMKL(B=5, bank=bank).fit(X)
     b = UMKL(B=5, bank=bank).fit(250.0 * X)
     np.testing.assert_allclose(b.transform(250.0 * X[:5]), a.transform(X[:5]), rtol=1e-8)
+
+
+def test_output_column_names_are_the_training_samples():
+    """issue 39 section 4: get_feature_names_out, so that set_output and a Pipeline's
+    names work; with a bank the input columns are features, the output samples."""
+    from proxlearn.mkl import KernelBank
+
+    rng = np.random.default_rng(5)
+    Z = rng.normal(size=(12, 3))
+    Ks = np.stack([_gauss(Z, s) for s in (0.5, 2.0)], axis=-1)
+    est = UMKL(B=3).fit(Ks)
+    assert list(est.get_feature_names_out()) == [f"x{i}" for i in range(12)]
+    fb = UMKL(B=3, bank=KernelBank(widths=[1.0], degrees=[1])).fit(Z)
+    names = fb.get_feature_names_out()
+    assert len(names) == fb.transform(Z[:2]).shape[1] == 12 and names[0] == "umkl0"

@@ -60,8 +60,10 @@ class IKL(_AddedGaussians):
         A kernel is added when ``a_theta > (1 + tol) max_t a_t``.
     mkl_tol : float, default=1e-4
         Certified relative gap of each inner SimpleMKL solve.
-    max_iter : int, default=200
-        Iterations of each inner SimpleMKL solve.
+    max_iter : int, default=1000
+        Iterations of each inner SimpleMKL solve (200 stopped wine's inner solves at
+        relative gaps up to 8e-4 with the default bank; 1000 reached ``mkl_tol`` in
+        the same 1.4 s).
 
     Attributes
     ----------
@@ -82,7 +84,7 @@ class IKL(_AddedGaussians):
     """
 
     def __init__(self, C=1.0, *, bank=None, per_feature=True, max_kernels=20, tol=1e-3,
-                 mkl_tol=1e-4, max_iter=200):
+                 mkl_tol=1e-4, max_iter=1000):
         self.C = C
         self.bank = bank
         self.per_feature = per_feature

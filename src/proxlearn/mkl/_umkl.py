@@ -105,7 +105,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import _check_feature_names_in, check_is_fitted
 
 from .._validation import (
     FeatureMatrixError,
@@ -645,6 +645,15 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         self.n_train_ = n
         self.n_kernels_ = m
         return self
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the output columns, the training samples: the input's column
+        names on a precomputed stack (``x0, x1, ...`` without a DataFrame), and
+        ``umkl0, umkl1, ...`` with a ``bank`` (whose input columns are features)."""
+        check_is_fitted(self, "weights_")
+        if self.bank is None:
+            return _check_feature_names_in(self, input_features)
+        return np.asarray([f"umkl{i}" for i in range(self.n_train_)], dtype=object)
 
     def fit_transform(self, X, y=None, *, features=None):
         """Fit and return the learned training kernel ``kernel_`` (a copy), ``(n, n)``."""
