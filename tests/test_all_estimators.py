@@ -65,7 +65,8 @@ _INSTANCES = {
 
 
 #: Cheap settings for one estimator only (the common problem has 24 samples).
-_PER_CLASS = {"NystroemSpectrum": {"n_components": 5}}
+_PER_CLASS = {"NystroemSpectrum": {"n_components": 5},
+              "TwoLayerMKLCV": {"Cs": (0.1, 1.0), "cv": 3}}
 
 
 def _make(cls):

@@ -5,6 +5,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.svm import SVC
@@ -172,7 +174,7 @@ def _data(n=60, seed=0, n_classes=2):
 
 def test_is_an_svm_on_the_precomputed_kernel():
     X, y = _data()
-    clf = ArcCosineSVC(degree=2, layers=2, C=0.5).fit(X, y)
+    clf = ArcCosineSVC(degree=2, layers=2, C=0.5, standardize=False).fit(X, y)
     assert not is_pairwise(clf)
     ref = SVC(kernel="precomputed", C=0.5).fit(arccos_kernel(X, degree=2, layers=2), y)
     Xt = np.random.default_rng(5).normal(size=(7, 3))
@@ -294,3 +296,20 @@ def test_degenerate_features_never_give_nan(kind):
             clf = ArcCosineSVC(degree=degree).fit(X, y)
             assert np.all(np.isfinite(clf.decision_function(X[:6])))
             assert set(clf.predict(X[:6])) <= {0, 1}
+
+
+@settings(max_examples=10, deadline=None)
+@given(c=st.floats(1e-3, 1e3), degree=st.integers(0, 2))
+def test_scaling_the_features_changes_nothing_by_default(c, degree):
+    """Issue 40 item 3: standardised first (the thesis's preprocessing), so ``c X``
+    gives the same predictions; without it the kernel scales as ``c^(2n)``."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 4)) * [1.0, 10.0, 0.1, 3.0]
+    y = (X[:, 0] + X[:, 1] / 10 + 0.5 * rng.normal(size=40) > 0).astype(int)
+    a = ArcCosineSVC(degree=degree).fit(X, y)
+    b = ArcCosineSVC(degree=degree).fit(c * X, y)
+    # equal kernels up to rounding; libsvm stops at its tol = 1e-3
+    np.testing.assert_allclose(b.decision_function(c * X), a.decision_function(X), atol=1e-3)
+    dec = a.decision_function(X)
+    sure = np.abs(dec) > 1e-2
+    np.testing.assert_array_equal(b.predict(c * X)[sure], a.predict(X)[sure])

@@ -35,13 +35,20 @@ def test_bank_size_traces_and_formulas():
     bank = KernelBank().fit(X)
     assert bank.n_kernels_ == 13 * (3 + 1)
     Ks = bank.stack()
-    np.testing.assert_allclose(np.einsum("iit->t", Ks), 1.0)  # unit training trace
+    n = len(X)
+    np.testing.assert_allclose(np.einsum("iit->t", Ks), n)  # mean training diagonal 1
     Z = (X - X.mean(0)) / X.std(0)
     d2 = ((Z[:, None] - Z[None]) ** 2).sum(-1)
-    np.testing.assert_allclose(Ks[:, :, 0], np.exp(-d2 / (2 * 0.125**2)) / 40, atol=1e-300)
+    np.testing.assert_allclose(Ks[:, :, 0], np.exp(-d2 / (2 * 0.125**2)), atol=1e-300)
     G = (Z[:, 1:2] @ Z[:, 1:2].T + 1.0) ** 3  # poly(3) on feature 1
     t = [i for i, k in enumerate(bank.kernels_) if k == (1, "poly", 3)][0]
-    np.testing.assert_allclose(Ks[:, :, t], G / np.trace(G))
+    np.testing.assert_allclose(Ks[:, :, t], n * G / np.trace(G))
+    # the thesis's unit trace: the same kernels, n times smaller; None: as computed
+    Kt = KernelBank(normalize="trace").fit(X).stack()
+    np.testing.assert_allclose(np.einsum("iit->t", Kt), 1.0)
+    np.testing.assert_allclose(Kt * n, Ks, rtol=1e-12, atol=1e-300)
+    Kr = KernelBank(normalize=None).fit(X).stack()
+    np.testing.assert_allclose(Kr[:, :, t], G, rtol=1e-12)
     assert bank.kernel_name(t) == "poly(degree=3) on feature 1"
     assert KernelBank(per_feature=False).fit(X).n_kernels_ == 13
 

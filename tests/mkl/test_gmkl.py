@@ -125,7 +125,7 @@ def test_informative_dimension_gets_the_largest_width(seed):
 def test_binary_decision_is_the_svm_on_the_learned_kernel():
     X, y = _binary(seed=5)
     labels = np.where(y > 0, "pos", "neg")
-    clf = GMKL(C=2.0, reg=0.5).fit(X, labels)
+    clf = GMKL(C=2.0, reg=0.5, standardize=False).fit(X, labels)
     assert not is_pairwise(clf)
     assert list(clf.classes_) == ["neg", "pos"]
     Xt = np.random.default_rng(9).normal(size=(6, 4))
@@ -274,3 +274,18 @@ def test_masked_and_missing_labels_are_refused():
     masked[1, 1] = np.ma.masked
     with pytest.raises(FeatureMatrixError, match="masked"):
         fitted.predict(masked)
+
+
+def test_scaling_the_features_changes_nothing_by_default():
+    """Issue 40 item 3: standardised first (the thesis's preprocessing), so ``c X``
+    gives the same ``theta`` on the standardised features and the same predictions."""
+    from proxlearn.mkl import GMKL
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 3)) * [1.0, 10.0, 0.1]
+    y = (X[:, 0] + X[:, 2] * 10 + 0.5 * rng.normal(size=40) > 0).astype(int)
+    a = GMKL().fit(X, y)
+    for c in (1e-2, 1e2):
+        b = GMKL().fit(c * X, y)
+        np.testing.assert_allclose(b.theta_, a.theta_, rtol=1e-6, atol=1e-9)
+        np.testing.assert_array_equal(b.predict(c * X), a.predict(X))

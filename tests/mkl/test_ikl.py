@@ -33,7 +33,7 @@ def _training_stack(est):
     for f, s in zip(est.added_features_, est.added_widths_, strict=True):
         d2 = ((Z[:, None] - Z[None]) ** 2).sum(-1) if f is None else \
             (Z[:, f, None] - Z[None, :, f]) ** 2
-        Ks.append(np.exp(-d2 / (2 * s**2)) / len(Z))
+        Ks.append(np.exp(-d2 / (2 * s**2)) * est.bank_.gaussian_scale_)
     return np.stack(Ks, -1)
 
 
@@ -70,12 +70,12 @@ def test_at_the_end_no_kernel_of_the_searched_family_violates_the_dual_constrain
     Ks = _training_stack(est)
     a_max = max(u @ Ks[:, :, t] @ u for t in range(Ks.shape[2]))
     Z = est.bank_.Z_
-    n = len(Z)
+    g = est.bank_.gaussian_scale_
     for f in [None, 0, 1, 2, 3]:
         d2 = ((Z[:, None] - Z[None]) ** 2).sum(-1) if f is None else \
             (Z[:, f, None] - Z[None, :, f]) ** 2
         for s in 2.0 ** np.linspace(-5, 8, 131):
-            assert u @ (np.exp(-d2 / (2 * s**2)) / n) @ u <= (1 + 2e-3) * a_max
+            assert u @ (np.exp(-d2 / (2 * s**2)) * g) @ u <= (1 + 2e-3) * a_max
     np.testing.assert_allclose(est.decision_function(X),
                                (Ks @ est.weights_) @ u + est.intercept_[0], atol=1e-8)
     assert est.weights_.sum() == pytest.approx(1.0) and est.weights_.min() >= 0
@@ -128,3 +128,14 @@ def test_common_estimator_checks():
         warnings.simplefilter("ignore")
         check_estimator(IKL(max_kernels=1, max_iter=20),
                         expected_failed_checks=FEATURE_CHECK_EXCEPTIONS)
+
+
+@pytest.mark.parametrize("c", [1e-3, 1e3])
+def test_scaling_the_features_changes_nothing(c):
+    """Issue 40 item 3: the bank z-scores the features and the added Gaussians are
+    on the same standardised features, so ``c X`` predicts as ``X``."""
+    X, y = _sine(n=40, seed=2)
+    a = IKL(bank=WIDE, max_kernels=2).fit(X, y)
+    b = IKL(bank=WIDE, max_kernels=2).fit(c * X, y)
+    np.testing.assert_allclose(b.decision_function(c * X[:8]), a.decision_function(X[:8]),
+                               rtol=1e-6, atol=1e-8)

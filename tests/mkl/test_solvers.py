@@ -294,7 +294,7 @@ def test_simple_mkl_with_many_kernels_reaches_the_optimum(seed, solver):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(40, 6))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 1.0, -1.0)
-    Ks = KernelBank(widths=[0.5, 2.0, 8.0], degrees=[1, 2, 3]).fit(X).stack()
+    Ks = KernelBank(widths=[0.5, 2.0, 8.0], degrees=[1, 2, 3], normalize="trace").fit(X).stack()
     res = simple_mkl(Ks, y, 100.0, tol=1e-6, max_iter=2000, solver=solver)
     value, _ = _cvx_dual(np.ascontiguousarray(Ks), y, 100.0, "simple")
     assert res.objective == pytest.approx(value, rel=1e-4)
@@ -310,7 +310,7 @@ def test_simple_mkl_spg_returns_its_best_iterate_with_an_honest_gap():
     rng = np.random.default_rng(6)
     X = rng.normal(size=(40, 6))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 1.0, -1.0)
-    Ks = KernelBank(widths=[0.5, 2.0, 8.0], degrees=[1, 2, 3]).fit(X).stack()
+    Ks = KernelBank(widths=[0.5, 2.0, 8.0], degrees=[1, 2, 3], normalize="trace").fit(X).stack()
     with pytest.warns(ConvergenceWarning, match="max_iter=3"):
         res = simple_mkl(Ks, y, 100.0, tol=1e-12, max_iter=3)
     assert res.objective <= min(h["objective"] for h in res.history)

@@ -16,6 +16,8 @@ from proxlearn.base import FEATURE_CHECK_EXCEPTIONS, is_pairwise
 from proxlearn.exceptions import FeatureMatrixError, InvalidParameterError, LabelError
 from proxlearn.mkl import KernelBank, TwoLayerMKL, TwoLayerMKLInf, two_layer_mkl
 from proxlearn.mkl._svm_dual import svm_dual
+from proxlearn.mkl._two_layer import kernel_scales
+from sklearn.exceptions import ConvergenceWarning
 
 
 def _features(n=40, seed=0):
@@ -141,7 +143,7 @@ def test_inf_adds_kernels_and_never_increases_the_objective(criterion):
     A = est.bank_.stack()[:, sv] @ est.weights_[:2]
     d2 = ((Zs[:, None] - Zs[None, sv]) ** 2).sum(-1)
     for j, s in enumerate(est.added_widths_):
-        A += est.weights_[2 + j] * np.exp(-d2 / (2 * s**2)) / len(X)
+        A += est.weights_[2 + j] * np.exp(-d2 / (2 * s**2)) * est.bank_.gaussian_scale_
     np.testing.assert_allclose(est.decision_function(X), np.exp(A) @ u[sv] + est.intercept_[0],
                                atol=1e-8)
 
@@ -253,9 +255,9 @@ def test_two_layer_mkl_packed_and_full_passes_reach_the_same_point(monkeypatch):
     Ks, y = _stack(n=50, seed=5)
     monkeypatch.setattr(bank, "PACK_AFTER", 1)  # packed from the first pass
     monkeypatch.setattr(two_layer, "SEARCH_DTYPE", np.float64)  # a float64 pack
-    a = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
+    a = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=300, penalty="thesis")
     monkeypatch.setattr(bank, "PACK_MAX_BYTES", 0)  # the full stack, as given
-    b = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
+    b = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=300, penalty="thesis")
     assert a.objective == pytest.approx(b.objective, rel=1e-9)
     np.testing.assert_allclose(a.weights, b.weights, rtol=1e-6, atol=1e-9)
 
@@ -269,7 +271,7 @@ def test_float32_search_returns_the_float64_answer_at_its_weights(monkeypatch):
 
     Ks, y = _stack(n=50, seed=5)
     monkeypatch.setattr(bank, "PACK_AFTER", 1)
-    res = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
+    res = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=300, penalty="thesis")
     K2 = np.exp(Ks @ res.weights)
     sol = svm_dual(K2, y, 10.0, tol=1e-7)
     assert res.objective == pytest.approx(sol.value + res.weights.sum(), rel=1e-9)
@@ -280,7 +282,7 @@ def test_float32_search_returns_the_float64_answer_at_its_weights(monkeypatch):
     assert res.gap == pytest.approx(np.linalg.norm(res.weights - np.maximum(res.weights - g, 0)),
                                     rel=1e-6, abs=1e-12)
     monkeypatch.setattr(two_layer, "SEARCH_DTYPE", np.float64)
-    exact = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=40)
+    exact = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=300, penalty="thesis")
     assert res.objective == pytest.approx(exact.objective, rel=1e-6)
 
 
@@ -305,3 +307,173 @@ def test_stack_passes_pack_a_dense_stack_after_a_few_passes_and_never_a_lazy_one
     for _ in range(PACK_AFTER + 1):
         lazy.quad(u)
     assert lazy.packed is None
+
+
+def _small_scale_stack(seed=16):
+    """24 points, two Gaussians and a quadratic kernel at different scales, kernel 1
+    a thousandth of its scale (the issue-39 item 2.1 case: the old start
+    ``1 / (m mean diag K_t)`` put ``sum mu`` at 333 and the search stopped there)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(24, 3)) * rng.choice([0.1, 1, 10])
+    y = np.where(rng.normal(size=24) > 0, 1.0, -1.0)
+    D2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    G = [np.exp(-D2 / (2 * s**2)) for s in rng.choice([0.5, 1, 4], 2)] + [(X @ X.T + 1) ** 2]
+    Ks = np.stack(G, -1) * rng.choice([1, 10, 100], 3)
+    Ks[:, :, 1] *= 1e-3
+    return Ks, y
+
+
+def test_a_kernel_at_a_small_scale_neither_stalls_the_search_nor_changes_the_answer():
+    Ks, y = _small_scale_stack()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)  # stops by its criterion
+        res = two_layer_mkl(Ks, y, 1.0)
+    far = two_layer_mkl(Ks, y, 1.0, tol=1e-9, max_iter=500)  # a long run
+    assert res.objective <= far.objective + 0.01 * abs(far.objective)
+    assert res.weights @ kernel_scales(Ks) < 10  # not left at the start's huge weight
+    # the kernel's scale is absorbed by its weight: the same combined kernel and SVM
+    Ks1 = Ks.copy()
+    Ks1[:, :, 1] *= 1e3
+    res1 = two_layer_mkl(Ks1, y, 1.0)
+    assert res1.objective == pytest.approx(res.objective, rel=1e-6)
+    np.testing.assert_allclose(Ks1 @ res1.weights, Ks @ res.weights, rtol=1e-6, atol=1e-9)
+
+
+def test_thesis_penalty_from_the_small_scale_start_makes_progress():
+    """The literal ``sum mu`` (``penalty="thesis"``) starts at the same normalised
+    point and descends to a small penalty instead of stopping at the start."""
+    Ks, y = _small_scale_stack()
+    res = two_layer_mkl(Ks, y, 1.0, penalty="thesis", max_iter=200)
+    assert res.history[0]["objective"] > 100  # the start carries sum mu of about 333
+    assert res.objective < 0.05 * res.history[0]["objective"]
+
+
+def test_stopping_without_progress_warns(monkeypatch):
+    """When no trial step decreases the objective (here: every SVM after the first
+    reports a larger dual value), the search stops at its start with a warning."""
+    import proxlearn.mkl._two_layer as two_layer
+
+    Ks, y = _stack()
+    calls = []
+
+    def worse(K, y, C, **kw):
+        sol = svm_dual(K, y, C, **kw)
+        calls.append(1)
+        if len(calls) > 1:
+            sol.value += 1e6
+        return sol
+
+    monkeypatch.setattr(two_layer, "svm_dual", worse)
+    assert two_layer_mkl(Ks, y, 10.0, max_iter=1).gap > 1.0  # far from stationary
+    calls.clear()
+    with pytest.warns(ConvergenceWarning, match="no step"):
+        res = two_layer_mkl(Ks, y, 10.0)
+    assert len(res.history) == 1
+
+
+@pytest.mark.parametrize("make", [
+    lambda: TwoLayerMKLInf(),
+    lambda: TwoLayerMKL(bank=KernelBank(widths=[1.0, 4.0], degrees=[1, 3])),
+])
+def test_far_out_test_rows_give_finite_decision_values(make):
+    """Issue 39 item 2.10: a test row far from the training samples made exp()
+    overflow (inf, and NaN from inf - inf, which predict mapped to the first class)."""
+    X, y = _features(n=40, seed=3)
+    est = make().fit(X, y)
+    far = np.vstack([X[:3] * 1e3, -X[3:6] * 1e4])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        dec = est.decision_function(far)
+        pred = est.predict(far)
+    assert np.all(np.isfinite(dec))
+    np.testing.assert_array_equal(pred, est.classes_[(dec > 0).astype(int)])
+    # rows near the data are unchanged by the overflow guard
+    A = est.decision_function(X)
+    assert np.mean(est.predict(X) == y) >= 0.8 and np.all(np.isfinite(A))
+
+
+def test_exp_decision_is_exact_when_representable_and_keeps_the_sign_otherwise():
+    from proxlearn.mkl._two_layer import LOG_MAX, exp_decision
+
+    rng = np.random.default_rng(0)
+    A = rng.normal(size=(5, 7))
+    u = rng.normal(size=7)
+    np.testing.assert_allclose(exp_decision(A, u), np.exp(A) @ u, rtol=1e-12)
+    big = A + 1e4
+    big[:, 0] += 5.0  # one dominant column: its sign decides
+    out = exp_decision(big, u)
+    assert np.all(np.isfinite(out))
+    np.testing.assert_array_equal(np.sign(out), np.sign(u[0]))
+    assert np.all(np.abs(out) == pytest.approx(np.exp(LOG_MAX)))
+
+
+@settings(max_examples=8, deadline=None)
+@given(c=st.floats(1e-3, 1e3), t=st.integers(0, 2))
+def test_predictions_do_not_change_when_one_kernel_is_scaled(c, t):
+    """Scale-free at the defaults (issue 40 item 3): ``K_t -> c K_t`` only divides
+    ``mu_t`` by ``c`` (the search runs on the normalised kernels)."""
+    X, y = _features(n=30, seed=4)
+    Ks = KernelBank(widths=[0.5, 2.0], degrees=[1], per_feature=False).fit(X).stack()
+    T = Ks[:8]
+    base = TwoLayerMKL(spectrum=None).fit(Ks, y)
+    Ks2, T2 = Ks.copy(), T.copy()
+    Ks2[:, :, t] *= c
+    T2[:, :, t] *= c
+    est = TwoLayerMKL(spectrum=None).fit(Ks2, y)
+    np.testing.assert_allclose(est.decision_function(T2), base.decision_function(T),
+                               rtol=1e-5, atol=1e-7)
+
+
+@settings(max_examples=6, deadline=None)
+@given(c=st.floats(1e-3, 1e3))
+def test_feature_learners_do_not_change_when_the_features_are_scaled(c):
+    X, y = _features(n=30, seed=5)
+    for make in (lambda: TwoLayerMKL(bank=KernelBank(widths=[1.0], degrees=[2])),
+                 lambda: TwoLayerMKLInf(max_kernels=2)):
+        a = make().fit(X, y).decision_function(X[:6])
+        b = make().fit(c * X, y).decision_function(c * X[:6])
+        np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-8)
+
+
+def test_cv_variant_picks_a_grid_value_and_refits_it():
+    from proxlearn.mkl import TwoLayerMKLCV
+
+    X, y = _features(n=48, seed=6)
+    bank = KernelBank(widths=[0.5, 2.0], degrees=[1], per_feature=False)
+    cv = TwoLayerMKLCV(Cs=[0.01, 1.0, 100.0], cv=3, bank=bank).fit(X, y)
+    assert cv.best_C_ in (0.01, 1.0, 100.0) and cv.best_params_ == {"C": cv.best_C_}
+    assert cv.cv_scores_.shape == (3, 3)
+    assert cv.best_score_ == pytest.approx(cv.cv_scores_.mean(axis=1).max())
+    ref = TwoLayerMKL(C=cv.best_C_, bank=bank).fit(X, y)
+    np.testing.assert_allclose(cv.decision_function(X[:5]), ref.decision_function(X[:5]))
+    # the fold scores equal plain fits on the fold (bank shared, warm starts only speed up)
+    from sklearn.model_selection import StratifiedKFold
+
+    tr, te = next(iter(StratifiedKFold(3).split(X, y)))
+    for i, C in enumerate([0.01, 1.0, 100.0]):
+        acc = TwoLayerMKL(C=C, bank=bank).fit(X[tr], y[tr]).score(X[te], y[te])
+        assert cv.cv_scores_[i, 0] == pytest.approx(acc, abs=1.0 / len(te) + 1e-12)
+
+
+def test_cv_variant_on_a_precomputed_stack_is_pairwise():
+    from proxlearn.mkl import TwoLayerMKLCV
+
+    Ks, y = _stack(n=36, seed=7)
+    est = TwoLayerMKLCV(Cs=[0.1, 10.0], cv=3, spectrum=None)
+    assert is_pairwise(est)
+    est.fit(Ks, y)
+    assert est.predict(Ks[:4]).shape == (4,)
+    with pytest.raises(InvalidParameterError, match="Cs"):
+        TwoLayerMKLCV(Cs=[0.0, 1.0], spectrum=None).fit(Ks, y)
+
+
+def test_a_start_beyond_the_exp_limit_is_scaled_down_not_refused():
+    """TwoLayerMKLInf restarts from the previous weights; a combination at the limit
+    (float32 search, float64 check) made the next round raise (Australian)."""
+    from proxlearn.mkl._two_layer import MAX_INNER
+
+    Ks, y = _stack()
+    mu0 = np.full(Ks.shape[2], 2.0 * MAX_INNER / np.abs(Ks.sum(axis=2)).max())
+    res = two_layer_mkl(Ks, y, 1.0, mu0=mu0)
+    assert np.abs(Ks @ res.weights).max() <= MAX_INNER
+    assert res.objective <= res.history[0]["objective"]

@@ -14,7 +14,8 @@ also accepts a list of matrices).
   :func:`uniform_mkl`; and the classifiers :class:`SimpleMKL`, :class:`LpMKL`,
   :class:`NonSparseMKL`, :class:`AverageKernelSVC` on ``(n, n, m)`` similarities.
 * Zhuang (2011) ch. 4-5 on features: :class:`KernelBank`, :class:`TwoLayerMKL`,
-  :class:`TwoLayerMKLInf`, :class:`IKL` (infinite kernel learning), :class:`GMKL`,
+  :class:`TwoLayerMKLCV` (``C`` by cross-validation), :class:`TwoLayerMKLInf`,
+  :class:`IKL` (infinite kernel learning), :class:`GMKL`,
   :class:`ArcCosineSVC`, :class:`KTASVC`, :class:`UMKL`.
 """
 
@@ -28,7 +29,7 @@ from ._kta import alignf, check_kernel_stack
 from ._solvers import MKLResult, lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
 from ._svm_dual import box_knapsack_max, svm_dual
 from ._umkl import UMKL, UMKLResult, umkl, umkl_objective
-from ._two_layer import TwoLayerMKL, TwoLayerMKLInf, two_layer_mkl
+from ._two_layer import TwoLayerMKL, TwoLayerMKLCV, TwoLayerMKLInf, two_layer_mkl
 
 __all__ = [
     "ArcCosineSVC",
@@ -46,6 +47,7 @@ __all__ = [
     "KernelBank",
     "LazyKernelStack",
     "TwoLayerMKL",
+    "TwoLayerMKLCV",
     "UMKL",
     "UMKLResult",
     "umkl",

@@ -74,6 +74,7 @@ from .._validation import InvalidParameterError, check_positive
 from ..base import FeatureMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ._arccos import _check_class_labels, _check_features
+from ._bank import zscore_params
 from ._svm_dual import svm_dual
 
 __all__ = ["GMKL", "GMKLResult", "gmkl", "gmkl_gradient", "product_gaussian_kernel"]
@@ -276,6 +277,11 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
     theta0 : float or array-like of shape (d,), default=None
         Starting widths (non-negative); ``None``: ``1/d`` for every
         dimension (ours; Varma & Babu do not state theirs).
+    standardize : bool, default=True
+        z-score the features with the training mean and deviation first (the
+        thesis's preprocessing, section 4.5.1). Without it, multiplying feature
+        ``k`` by ``c`` divides its optimal ``theta_k`` by ``c^2`` but not its
+        penalty ``reg theta_k``, so the answer changes.
 
     Attributes
     ----------
@@ -290,6 +296,9 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
         ``T`` at ``theta0`` and after every accepted step (non-increasing).
     n_iter_ : int or ndarray of shape (n_pairs,)
     X_fit_ : ndarray of shape (n_train, d)
+        The training features, standardised.
+    mean_, scale_ : ndarray of shape (d,)
+        The standardisation (zeros and ones without ``standardize``).
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
         ``d``.
@@ -297,12 +306,13 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
         One per pair of classes.
     """
 
-    def __init__(self, C=1.0, reg=1.0, max_iter=100, tol=1e-4, theta0=None):
+    def __init__(self, C=1.0, reg=1.0, max_iter=100, tol=1e-4, theta0=None, standardize=True):
         self.C = C
         self.reg = reg
         self.max_iter = max_iter
         self.tol = tol
         self.theta0 = theta0
+        self.standardize = standardize
 
     def _check_params(self, d):
         C = check_positive(self.C, "C")
@@ -342,6 +352,8 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
         self
         """
         X = _check_features(X)
+        self.mean_, self.scale_ = zscore_params(X, self.standardize)
+        X = (X - self.mean_) / self.scale_
         n, d = X.shape
         C, reg, tol, max_iter, theta0 = self._check_params(d)
         classes, y_idx = _check_class_labels(y, n)
@@ -369,7 +381,7 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
 
     def _raw(self, X):
         check_is_fitted(self, "dual_coef_")
-        X = _check_features(X, n_features=self.n_features_in_)
+        X = (_check_features(X, n_features=self.n_features_in_) - self.mean_) / self.scale_
         thetas = np.atleast_2d(self.theta_)
         raw = np.empty((X.shape[0], len(self.intercept_)))
         for k in range(len(self.intercept_)):

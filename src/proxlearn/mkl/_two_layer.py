@@ -23,12 +23,27 @@ inner combination exceeds ``MAX_INNER = 30`` anywhere is rejected (libsvm
 stalls on kernels with entries above ``e^30``). The thesis gives
 no step rule, no Armijo constants, no tolerance and a random start: ours are
 a Barzilai-Borwein first trial after each accepted step (Barzilai & Borwein 1988),
-``sigma = 1e-4``, halving, a relative decrease below ``tol`` (or a projected
-gradient below ``tol``) to stop, and the deterministic start ``mu_t = 1 / (m
-mean_i K_t(x_i, x_i))`` (the inner combination then has mean diagonal 1, as
-the two-layer Gaussian of eq. 4.1), scaled down when an entry of the inner
-combination would exceed ``MAX_INNER / 2`` (outliers under the polynomial
-kernels).
+``sigma = 1e-4``, halving, and a stop when the projected gradient is below
+``tol`` or the objective decreased by less than ``tol`` (relative) over the
+last ``WINDOW = 5`` accepted steps; ``ConvergenceWarning`` at ``max_iter`` and
+when no step decreases ``F`` (stopped without progress).
+
+Scale (ours, the default ``penalty="normalized"``). Eq. 4.3's penalty
+``sum_t mu_t`` depends on each kernel's scale: ``K_t -> c K_t`` is absorbed by
+``mu_t -> mu_t / c`` in ``K2`` but not in the penalty. The default penalises
+``sum_t s_t mu_t`` with ``s_t`` the mean training diagonal of ``K_t`` (eq. 4.3
+on the kernels ``K_t / s_t``) and searches in ``nu_t = s_t mu_t`` from
+``nu_t = 1 / m`` (inner combination of mean diagonal 1, as the two-layer
+Gaussian of eq. 4.1; scaled down when an entry would exceed ``MAX_INNER / 2``):
+multiplying a kernel by a constant changes neither the iterates nor the
+predictions. ``penalty="thesis"`` is eq. 4.3 literally (the same start and
+search). On the thesis's unit-trace bank the literal penalty is ``n`` times the
+normalised one; measurements in docs/methods.md ("Zhuang ch. 4-5 at their
+defaults").
+
+Test rows far from the training samples (polynomial inner kernels grow with the
+row's norm) are evaluated as ``exp(a_max) sum_i u_i exp(A_i - a_max)``, finite
+and with its sign kept (:func:`exp_decision`).
 
 Protocol 3 errata followed (digest ``zhuang2011-thesis-ch4-8.md`` 1.4, 6.5):
 eq. 4.7's gradient lacks a minus sign, and its stopping test compares
@@ -51,17 +66,26 @@ import warnings
 
 import numpy as np
 import scipy.optimize
-from sklearn.base import clone
+import scipy.sparse
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import InvalidParameterError, check_option
-from ._bank import KernelBank, StackPasses, stack_combine, stack_inner
+from ..base import PairwiseMixin
+from ._bank import (
+    KernelBank,
+    StackPasses,
+    stack_combine,
+    stack_inner,
+    stack_mean_diagonal,
+    stack_take,
+)
 from ._classifiers import _BaseMKL
 from ._solvers import MKLResult
 from ._svm_dual import svm_dual
 
-__all__ = ["TwoLayerMKL", "TwoLayerMKLInf", "two_layer_mkl"]
+__all__ = ["TwoLayerMKL", "TwoLayerMKLCV", "TwoLayerMKLInf", "two_layer_mkl"]
 
 _ARMIJO = 1e-4
 #: Largest inner combination ``sum mu_t K_t`` a trial step may reach: entries of
@@ -76,6 +100,13 @@ MAX_INNER = 30.0
 SEARCH_DTYPE = np.float32
 
 
+#: Accepted steps over which the relative decrease of ``F`` is measured for the stop:
+#: one short step after backtracking (or a first step of the start's scale) is not
+#: evidence of a stationary point (GMKL uses the same window, mkl._gmkl).
+WINDOW = 5
+PENALTIES = {"normalized", "thesis"}
+
+
 def _exp_kernel(A):
     with np.errstate(over="ignore"):
         K2 = np.exp(A)
@@ -83,119 +114,183 @@ def _exp_kernel(A):
 
 
 def default_mu0(Ks):
-    """``mu_t = 1 / (m mean diag K_t)`` (0 for a kernel with a zero diagonal)."""
-    n, _, m = Ks.shape
-    diag = _mean_diag(Ks, n, m)
+    """``mu_t = 1 / (m mean diag K_t)`` (0 for a kernel with a zero diagonal): the
+    combination ``sum mu_t K_t`` has mean diagonal 1 whatever each kernel's scale."""
+    m = Ks.shape[2]
+    diag = stack_mean_diagonal(Ks)
     return np.where(diag > 0, 1.0 / (m * np.where(diag > 0, diag, 1.0)), 0.0)
 
 
-def _mean_diag(Ks, n, m):
-    if isinstance(Ks, np.ndarray):
-        return np.einsum("iit->t", Ks) / n
-    from ._bank import stack_entries
-
-    idx = np.arange(n)
-    return stack_entries(Ks, idx, idx).mean(axis=0)
+def kernel_scales(Ks):
+    """Each kernel's mean diagonal ``s_t`` (1 for a kernel whose diagonal is not
+    positive: a zero kernel under ``spectrum``/bank input)."""
+    d = stack_mean_diagonal(Ks)
+    return np.where(d > 0, d, 1.0)
 
 
-def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7):
+def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7,
+                  penalty="normalized"):
     """Protocol 2 on a stack of base kernels (dense or lazy); labels in ``{-1, +1}``.
 
+    ``penalty="normalized"`` (default) minimises ``F(mu) = omega(K2(mu)) + sum_t
+    s_t mu_t`` with ``s_t`` the mean diagonal of ``K_t``: the problem of eq. 4.3 on
+    the kernels ``K_t / s_t``, so that multiplying a kernel by a constant changes
+    neither the solution's ``K2`` nor the iterates. ``penalty="thesis"``: eq. 4.3's
+    ``sum_t mu_t`` on the kernels as given. Either way the search runs in the
+    coordinates ``nu_t = s_t mu_t`` of the normalised kernels, from ``nu_t = 1 / m``
+    (``mu0`` overrides).
+
     Returns an :class:`MKLResult` whose ``weights`` and ``kernel_weights`` are
-    ``mu``, ``objective`` is ``F(mu) = omega(K2) + sum mu``, ``gap`` the norm
-    of the projected gradient, and ``history`` one record per accepted step.
+    ``mu`` (the weights of the kernels as given), ``objective`` is ``F(mu)``,
+    ``gap`` the norm of the projected gradient (in ``nu``), and ``history`` one
+    record per accepted step.
+
+    Warns
+    -----
+    ConvergenceWarning
+        At ``max_iter``, and when no step decreases ``F`` while the projected
+        gradient is above ``tol`` (stopped without progress).
     """
+    check_option(penalty, "penalty", PENALTIES)
     y = np.asarray(y, dtype=np.float64)
+    m = Ks.shape[2]
+    scales = kernel_scales(Ks)
+    weight = np.ones(m) if penalty == "normalized" else 1.0 / scales  # penalty on nu
     # The search reads a dense stack through a float32 pack once the fit runs a while
     # (SEARCH_DTYPE); the answer is recomputed in float64 at the end (_exact_end).
     passes = StackPasses(Ks, dtype=SEARCH_DTYPE)
-    combine = passes.combine
+
+    def combine(nu):
+        return passes.combine(nu / scales)
+
+    def inner(W, sv):
+        return passes.inner(W, sv) / scales
 
     if mu0 is None:
-        mu = default_mu0(Ks)
-        top = float(np.max(np.abs(combine(mu))))
+        nu = np.where(stack_mean_diagonal(Ks) > 0, 1.0 / m, 0.0)
+        top = float(np.max(np.abs(combine(nu))))
         if top > 0.5 * MAX_INNER:  # an outlier's polynomial kernel entries: start lower
-            mu *= 0.5 * MAX_INNER / top
+            nu *= 0.5 * MAX_INNER / top
     else:
-        mu = np.maximum(np.asarray(mu0, dtype=np.float64), 0.0)
+        nu = np.maximum(np.asarray(mu0, dtype=np.float64), 0.0) * scales
+        top = float(np.max(np.abs(combine(nu))))
+        if top > MAX_INNER:  # e.g. a previous solution at the limit, read in float64
+            nu *= 0.5 * MAX_INNER / top
 
-    def evaluate(mu, alpha0=None):
-        A = combine(mu)
+    def evaluate(nu, alpha0=None):
+        A = combine(nu)
         if not np.all(np.abs(A) <= MAX_INNER):  # also catches NaN
             return np.inf, None, None
         K2 = _exp_kernel(A)
         # line-search trials are near the accepted point: warm-start from its alpha
         sol = svm_dual(K2, y, C, tol=svm_tol, alpha0=alpha0)
-        return sol.value + mu.sum(), sol, K2
+        return sol.value + weight @ nu, sol, K2
 
     def gradient(sol, K2):
-        return _gradient(passes.inner, sol.alpha * y, K2, mu.size)
+        return _gradient(inner, sol.alpha * y, K2, m, weight)
 
-    F, sol, K2 = evaluate(mu)
+    F, sol, K2 = evaluate(nu)
     if sol is None:
         raise InvalidParameterError(
-            f"sum_t mu0_t K_t exceeds {MAX_INNER:g} in magnitude, so exp() of it is beyond "
-            "what the SVM solver handles: the base kernels are too large for the start mu0; "
-            "normalise them (unit trace) or pass a smaller mu0.")
+            "sum_t mu0_t K_t is not finite: the kernels or mu0 hold NaN or inf values.")
     g = gradient(sol, K2)
     history = [{"iter": 0, "objective": F}]
-    eta = 0.1 * max(np.linalg.norm(mu), 1e-3) / max(np.linalg.norm(g), 1e-12)
-    pg = np.linalg.norm(mu - np.maximum(mu - g, 0.0))
-    n_iter = 0
+    eta = 0.1 * max(np.linalg.norm(nu), 1e-3) / max(np.linalg.norm(g), 1e-12)
+    pg = np.linalg.norm(nu - np.maximum(nu - g, 0.0))
+    n_iter, stalled = 0, False
     for n_iter in range(1, int(max_iter) + 1):
-        if pg <= tol * max(1.0, np.linalg.norm(mu)):
+        if pg <= tol * max(1.0, np.linalg.norm(nu)):
             break
         accepted = False
         for _ in range(40):  # Armijo backtracking on F along the projected path
-            trial = np.maximum(mu - eta * g, 0.0)
+            trial = np.maximum(nu - eta * g, 0.0)
             F_t, sol_t, K2_t = evaluate(trial, sol)
-            if F_t <= F + _ARMIJO * (g @ (trial - mu)):
+            if F_t <= F + _ARMIJO * (g @ (trial - nu)):
                 accepted = True
                 break
             eta *= 0.5
         if not accepted:
+            stalled = True
             break
-        decrease = F - F_t
-        g_old, mu_old = g, mu
-        mu, F, sol, K2 = trial, F_t, sol_t, K2_t
+        g_old, nu_old = g, nu
+        nu, F, sol, K2 = trial, F_t, sol_t, K2_t
         g = gradient(sol, K2)
-        pg = np.linalg.norm(mu - np.maximum(mu - g, 0.0))
+        pg = np.linalg.norm(nu - np.maximum(nu - g, 0.0))
         history.append({"iter": n_iter, "objective": F, "eta": eta, "proj_grad": pg})
         # next trial step: Barzilai-Borwein's s's / s'y from the accepted step (kept
         # within 1e-3..1e3 times the last step; doubling where the curvature is not
         # positive). Sonar's bank: 1.45-1.61 SVMs per step against 1.81-1.83 with
         # doubling alone, and 29 SVMs per fit against 38-53 (docs/benchmarks.md).
-        s_vec, y_vec = mu - mu_old, g - g_old
+        s_vec, y_vec = nu - nu_old, g - g_old
         sy = float(s_vec @ y_vec)
         eta = (min(max(float(s_vec @ s_vec) / sy, 1e-3 * eta), 1e3 * eta) if sy > 0
                else 2.0 * eta)
-        if decrease <= tol * max(abs(F), 1e-12):
-            break
+        if n_iter >= WINDOW:
+            before = history[-1 - WINDOW]["objective"]
+            if before - F <= tol * max(abs(F), 1e-12):
+                break
     else:
         warnings.warn(f"two_layer_mkl stopped at max_iter={max_iter} (projected gradient "
                       f"{pg:.3g}); increase max_iter or tol.", ConvergenceWarning, stacklevel=2)
+    if stalled:
+        warnings.warn(
+            f"two_layer_mkl stopped after {len(history) - 1} accepted steps: no step along "
+            f"the projected gradient (norm {pg:.3g}, above tol) decreases the objective "
+            f"{F:.6g}; the weights may be far from stationary (an inexact inner SVM, or "
+            "kernels whose combination reaches the exp() limit).",
+            ConvergenceWarning, stacklevel=2)
     if passes.packed is not None and passes.packed.P.dtype != np.float64:
-        F, sol, pg = _exact_end(Ks, y, C, mu, sol, svm_tol)
+        F, sol, pg = _exact_end(Ks, y, C, nu, sol, svm_tol, scales, weight)
+    mu = nu / scales
     return MKLResult(mu, mu, sol.alpha, sol.b, F, pg, n_iter, history)
 
 
-def _exact_end(Ks, y, C, mu, sol, svm_tol):
-    """``F``, the SVM and the projected-gradient norm at ``mu`` from the float64 stack:
+def _exact_end(Ks, y, C, nu, sol, svm_tol, scales, weight):
+    """``F``, the SVM and the projected-gradient norm at ``nu`` from the float64 stack:
     what a fit returns does not carry the float32 search's rounding (the SVM is
     warm-started from the search's ``alpha``, usually one bordered solve)."""
-    K2 = _exp_kernel(stack_combine(Ks, mu))
+    K2 = _exp_kernel(stack_combine(Ks, nu / scales))
     sol = svm_dual(K2, y, C, tol=svm_tol, alpha0=sol)
-    g = _gradient(lambda W, sv: stack_inner(Ks, W, sv), sol.alpha * y, K2, mu.size)
-    return sol.value + mu.sum(), sol, float(np.linalg.norm(mu - np.maximum(mu - g, 0.0)))
+    g = _gradient(lambda W, sv: stack_inner(Ks, W, sv) / scales, sol.alpha * y, K2,
+                  nu.size, weight)
+    return sol.value + weight @ nu, sol, float(np.linalg.norm(nu - np.maximum(nu - g, 0.0)))
 
 
-def _gradient(inner, u, K2, m):
-    """``dF/dmu_t = 1 - 1/2 u^T (K2 o K_t) u`` (eq. 4.5) with ``inner(W, sv)`` the
-    stack's ``<W, K_t[sv, sv]>`` on the support ``sv`` of ``u = alpha o y``."""
+#: Largest exponent of a decision value: ``exp(LOG_MAX)`` times a sum of ``n`` terms
+#: of size ``C`` stays finite in float64.
+LOG_MAX = 600.0
+
+
+def exp_decision(A, u):
+    """``exp(A) @ u`` for rows ``A`` of the inner combination (test rows by support
+    vectors), finite: each row is computed as ``exp(a_max) * (exp(A - a_max) @ u)``,
+    exactly when that is representable and with its sign kept and the magnitude
+    capped at ``exp(LOG_MAX)`` otherwise. A test row far from the training samples
+    (polynomial kernels grow with its norm) overflowed ``exp`` to ``inf`` and the sum
+    of opposite infinities to NaN (issue 39, item 2.10)."""
+    A = np.asarray(A, dtype=np.float64)
+    if A.size == 0:
+        return np.zeros(A.shape[0])
+    top = A.max(axis=1)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(over="ignore", under="ignore"):
+        v = np.exp(A - top[:, None]) @ u
+        small = top <= LOG_MAX
+        out = np.where(small, v * np.exp(np.minimum(top, LOG_MAX)), 0.0)
+        big = ~small & (v != 0)
+        out[big] = np.sign(v[big]) * np.exp(np.minimum(top[big] + np.log(np.abs(v[big])),
+                                                       LOG_MAX))
+    return out
+
+
+def _gradient(inner, u, K2, m, weight=1.0):
+    """``dF/dmu_t = w_t - 1/2 u^T (K2 o K_t) u`` (eq. 4.5, penalty weights ``w``) with
+    ``inner(W, sv)`` the stack's ``<W, K_t[sv, sv]>`` on the support ``sv`` of
+    ``u = alpha o y``."""
     sv = np.flatnonzero(u)
     if sv.size == 0:
-        return np.ones(m)
-    return 1.0 - 0.5 * inner(np.outer(u[sv], u[sv]) * K2[np.ix_(sv, sv)], sv)
+        return np.ones(m) * weight
+    return weight - 0.5 * inner(np.outer(u[sv], u[sv]) * K2[np.ix_(sv, sv)], sv)
 
 
 class TwoLayerMKL(_BaseMKL):
@@ -203,7 +298,9 @@ class TwoLayerMKL(_BaseMKL):
 
     Zhuang (2011) section 4.3; see the module docstring for the choices the
     thesis leaves open. Binary problems directly; several classes one versus
-    one, each pair with its own ``mu``.
+    one, each pair with its own ``mu``. At the defaults, multiplying one kernel
+    of the stack (or the features, with a ``bank``) by a positive constant does
+    not change the predictions (``penalty="normalized"``).
 
     Parameters
     ----------
@@ -212,44 +309,69 @@ class TwoLayerMKL(_BaseMKL):
     spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
         How each precomputed similarity matrix becomes a kernel (ignored with
         a ``bank``).
-    tol : float, default=1e-4
-        Relative decrease of the objective (and projected-gradient size) at
-        which the alternation stops.
-    max_iter : int, default=50
+    tol : float, default=1e-3
+        Relative decrease of the objective over 5 accepted steps (and
+        projected-gradient size) at which the search stops.
+    max_iter : int, default=100
     bank : KernelBank or None, default=None
         ``None``: ``X`` is an ``(n, n, m)`` stack of similarities (pairwise).
         A :class:`KernelBank`: ``X`` is features (Zhuang's base kernels).
     mu0 : array-like of shape (m,) or None, default=None
-        Start; ``None``: ``mu_t = 1 / (m mean diag K_t)``.
+        Start; ``None``: ``mu_t = 1 / (m mean diag K_t)``. A start whose inner
+        combination exceeds ``MAX_INNER = 30`` is scaled down to half of it.
+    penalty : {"normalized", "thesis"}, default="normalized"
+        ``"normalized"``: ``sum_t mu_t mean diag K_t`` (scale-free, ours);
+        ``"thesis"``: eq. 4.3's ``sum_t mu_t``.
 
     Attributes
     ----------
     weights_ : ndarray of shape (m,) or (n_pairs, m)
         ``mu``.
     objective_ : float
-        ``F(mu) = omega(K2(mu)) + sum mu`` at the returned ``mu``.
+        ``F(mu) = omega(K2(mu))`` plus the penalty at the returned ``mu``.
     objective_history_ : list
         ``F`` per accepted step (per pair of classes for several classes):
         non-increasing.
     gap_ : float
-        Norm of the projected gradient at the end.
+        Norm of the projected gradient at the end (in the normalised weights
+        ``mu_t mean diag K_t``).
     coef_, intercept_, n_iter_, classes_, n_kernels_, results_, bank_, spectra_
     """
 
-    def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=50, bank=None, mu0=None):
+    def __init__(self, C=1.0, *, spectrum="clip", tol=1e-3, max_iter=100, bank=None, mu0=None,
+                 penalty="normalized"):
         self.C = C
         self.spectrum = spectrum
         self.tol = tol
         self.max_iter = max_iter
         self.bank = bank
         self.mu0 = mu0
+        self.penalty = penalty
+
+    def _check_params(self):
+        super()._check_params()
+        check_option(self.penalty, "penalty", PENALTIES)
 
     def _solve(self, Ks, y_pm):
         return two_layer_mkl(Ks, y_pm, self.C, mu0=self.mu0, tol=self.tol,
-                             max_iter=self.max_iter)
+                             max_iter=self.max_iter, penalty=self.penalty)
 
     def _combine_test(self, T, res):
-        return _exp_kernel(stack_combine(T, res.kernel_weights))
+        return stack_combine(T, res.kernel_weights)  # the inner layer; exp in _raw_stack
+
+    def _raw_stack(self, T):
+        raw = np.tile(self.intercept_, (T.shape[0], 1))
+        rows = np.arange(T.shape[0])
+        for k, (u, res) in enumerate(zip(self._uw, self.results_)):
+            sv = np.flatnonzero(u)
+            if not sv.size:
+                continue
+            if isinstance(T, np.ndarray):  # one gemv on the whole stack (as _BaseMKL)
+                A = self._combine_test(T, res)[:, sv]
+            else:  # lazy: the support vectors' columns only
+                A = self._combine_test(stack_take(T, rows, sv), res)
+            raw[:, k] += exp_decision(A, u[sv])
+        return raw
 
     def _fit_stack(self, Ks, y):
         super()._fit_stack(Ks, y)
@@ -258,8 +380,10 @@ class TwoLayerMKL(_BaseMKL):
         return self
 
 
-def _gauss(D2, sigma, n_train):
-    return np.exp(D2 * (-0.5 / sigma**2)) / n_train  # unit trace on the training samples
+def _gauss(D2, sigma, scale):
+    """A Gaussian kernel times ``scale`` (the bank's ``gaussian_scale_``: 1, or ``1 / n``
+    for the thesis's unit trace)."""
+    return np.exp(D2 * (-0.5 / sigma**2)) * scale
 
 
 def _sq_dists(A, B, feature=None):
@@ -307,8 +431,8 @@ class _AddedGaussians(_BaseMKL):
     kernels during the fit (:class:`TwoLayerMKLInf`, :class:`~proxlearn.mkl.IKL`):
     features in, one-vs-one pairs, and test kernels with the added Gaussians
     (``res.widths`` and ``res.features`` per pair; ``features`` ``None`` means
-    all features). Subclasses give ``_solve(Ks, y_pm, idx)`` and ``_outer``, the
-    map from the combined base kernels to the SVM's kernel."""
+    all features). Subclasses give ``_solve(Ks, y_pm, idx)`` and ``_decision(A, u)``,
+    the decision values from the combined base kernels ``A`` of test rows."""
 
     spectrum = None
 
@@ -319,7 +443,8 @@ class _AddedGaussians(_BaseMKL):
         return tags
 
     @staticmethod
-    def _outer(A):  # pragma: no cover - abstract
+    def _decision(A, u):  # pragma: no cover - abstract
+        """``outer(A) @ u`` for the inner combination ``A`` of test rows."""
         raise NotImplementedError
 
     def _check_max_kernels(self):
@@ -383,7 +508,7 @@ class _AddedGaussians(_BaseMKL):
             T = T.toarray()
         Zt = self.bank_.standardized(X_test)
         Z = self.bank_.Z_
-        n_train = self.bank_.n_train_
+        gscale = self.bank_.gaussian_scale_
         raw = np.tile(self.intercept_, (T.shape[0], 1))
         D2 = {}
         for k, (u, res) in enumerate(zip(self._uw, self.results_)):
@@ -395,8 +520,8 @@ class _AddedGaussians(_BaseMKL):
             for j, (f, s) in enumerate(zip(res.features, res.widths)):
                 if f not in D2:
                     D2[f] = _sq_dists(Zt, Z, f)
-                A += res.kernel_weights[m0 + j] * _gauss(D2[f][:, sv], s, n_train)
-            raw[:, k] += self._outer(A) @ u[sv]
+                A += res.kernel_weights[m0 + j] * _gauss(D2[f][:, sv], s, gscale)
+            raw[:, k] += self._decision(A, u[sv])
         return raw
 
 
@@ -420,7 +545,9 @@ class TwoLayerMKLInf(_AddedGaussians):
     criterion : {"gradient", "thesis"}, default="gradient"
     max_kernels : int, default=10
         Most kernels added (the thesis gives no limit).
-    tol, max_iter : as :class:`TwoLayerMKL` (per Protocol-2 run).
+    tol, max_iter, penalty : as :class:`TwoLayerMKL` (per Protocol-2 run). With
+        ``penalty="normalized"`` the ``"gradient"`` criterion tests the new
+        Gaussian at mean diagonal 1.
 
     Attributes
     ----------
@@ -433,27 +560,32 @@ class TwoLayerMKLInf(_AddedGaussians):
     coef_, intercept_, classes_, bank_, n_kernels_ (per pair: ``m0 +`` added).
     """
 
-    def __init__(self, C=1.0, *, bank=None, criterion="gradient", max_kernels=10, tol=1e-4,
-                 max_iter=50):
+    def __init__(self, C=1.0, *, bank=None, criterion="gradient", max_kernels=10, tol=1e-3,
+                 max_iter=100, penalty="normalized"):
         self.C = C
         self.bank = bank
         self.criterion = criterion
         self.max_kernels = max_kernels
         self.tol = tol
         self.max_iter = max_iter
+        self.penalty = penalty
 
-    _outer = staticmethod(_exp_kernel)
+    _decision = staticmethod(exp_decision)
 
     def _check_params(self):
         super()._check_params()
         check_option(self.criterion, "criterion", {"gradient", "thesis"})
+        check_option(self.penalty, "penalty", PENALTIES)
         self._check_max_kernels()
 
     def _solve(self, Ks, y_pm, idx=None):
         D2 = self._D2 if idx is None else self._D2[np.ix_(idx, idx)]
-        n_train = self.bank_.n_train_
+        gscale = self.bank_.gaussian_scale_
+        # the gradient criterion's kernel: normalised (mean diagonal 1) when the penalty is
+        hscale = 1.0 if self.penalty == "normalized" else gscale
+        fit = dict(tol=self.tol, max_iter=self.max_iter, penalty=self.penalty)
         widths, history = [], []
-        res = two_layer_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter)
+        res = two_layer_mkl(Ks, y_pm, self.C, **fit)
         history.append(res.objective)
         steps = max(res.n_iter, 1)
         for _ in range(int(self.max_kernels)):
@@ -468,23 +600,23 @@ class TwoLayerMKLInf(_AddedGaussians):
                 d, c = pair_profile(U * K2[np.ix_(sv, sv)], D2s)
 
                 def h(s, d=d, c=c):
-                    return 0.5 * (c @ _gauss(d, s, n_train))
+                    return 0.5 * (c @ _gauss(d, s, hscale))
 
                 threshold = 1.0
             else:
                 d, c = pair_profile(U, D2s)
 
                 def h(s, d=d, c=c):
-                    return 0.5 * (c @ np.exp(_gauss(d, s, n_train)))
+                    return 0.5 * (c @ np.exp(_gauss(d, s, gscale)))
 
                 threshold = 0.5 * u @ K2 @ u - res.alpha.sum() - res.kernel_weights.sum()
             s_best, h_best = best_gaussian(h)
             if h_best <= threshold * (1.0 + self.tol):
                 break
             widths.append(float(s_best))
-            Ks = np.concatenate([Ks, _gauss(D2, s_best, n_train)[:, :, None]], axis=2)
+            Ks = np.concatenate([Ks, _gauss(D2, s_best, gscale)[:, :, None]], axis=2)
             mu0 = np.append(res.kernel_weights, 0.0)
-            res = two_layer_mkl(Ks, y_pm, self.C, mu0=mu0, tol=self.tol, max_iter=self.max_iter)
+            res = two_layer_mkl(Ks, y_pm, self.C, mu0=mu0, **fit)
             history.append(res.objective)
             steps += res.n_iter
         res.history = [{"objective": f} for f in history]
@@ -492,3 +624,142 @@ class TwoLayerMKLInf(_AddedGaussians):
         res.features = [None] * len(widths)
         res.n_iter = steps  # 2LMKL steps, summed
         return res
+
+
+#: The thesis's C grid (section 4.5.1: 5-fold CV over {0.01, ..., 100}).
+ZHUANG_CS = (0.01, 0.1, 1.0, 10.0, 100.0)
+
+
+class TwoLayerMKLCV(PairwiseMixin, ClassifierMixin, BaseEstimator):
+    """:class:`TwoLayerMKL` with ``C`` chosen by cross-validation, then refitted.
+
+    In the style of scikit-learn's ``LogisticRegressionCV``: for each fold the
+    base kernels are built once (the bank fitted on the fold's training part, or
+    the spectrum transform of each similarity) and shared by every ``C`` of the
+    grid, which is walked in increasing order with each fit started from the
+    previous ``C``'s weights (binary problems). The ``C`` of the best mean
+    validation accuracy (the smallest among ties) is refitted on all the data.
+    Zhuang (2011) section 4.5.1 chooses ``C`` this way for 2LMKL.
+
+    Parameters
+    ----------
+    Cs : sequence of float, default=(0.01, 0.1, 1, 10, 100)
+        The grid (the thesis's).
+    cv : int or cross-validation splitter, default=5
+        As scikit-learn's ``check_cv`` (stratified folds for an int).
+    spectrum, tol, max_iter, bank, penalty : as :class:`TwoLayerMKL`.
+
+    Attributes
+    ----------
+    best_C_ : float
+    best_params_ : dict
+        ``{"C": best_C_}``.
+    best_score_ : float
+        Mean validation accuracy at ``best_C_``.
+    cv_scores_ : ndarray of shape (len(Cs), n_folds)
+        Validation accuracy per ``C`` and fold.
+    best_estimator_ : TwoLayerMKL
+        Refitted on all the data with ``best_C_``.
+    classes_, n_features_in_, weights_ (those of ``best_estimator_``)
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from proxlearn.mkl import KernelBank, TwoLayerMKLCV
+    >>> X, y = make_classification(60, 4, random_state=0)
+    >>> clf = TwoLayerMKLCV(Cs=[0.1, 1.0], cv=3, bank=KernelBank(per_feature=False))
+    >>> clf.fit(X, y).best_C_ in (0.1, 1.0)
+    True
+    """
+
+    def __init__(self, Cs=ZHUANG_CS, *, cv=5, spectrum="clip", tol=1e-3, max_iter=100, bank=None,
+                 penalty="normalized"):
+        self.Cs = Cs
+        self.cv = cv
+        self.spectrum = spectrum
+        self.tol = tol
+        self.max_iter = max_iter
+        self.bank = bank
+        self.penalty = penalty
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.bank is None
+        tags.input_tags.sparse = self.bank is not None
+        return tags
+
+    def _model(self, C):
+        return TwoLayerMKL(C, spectrum=self.spectrum, tol=self.tol, max_iter=self.max_iter,
+                           bank=self.bank, penalty=self.penalty)
+
+    def fit(self, X, y):
+        from sklearn.model_selection import check_cv
+
+        Cs = np.sort(np.asarray(self.Cs, dtype=np.float64).ravel())
+        if Cs.size == 0 or not np.all(np.isfinite(Cs)) or np.any(Cs <= 0):
+            raise InvalidParameterError(f"Cs must be positive numbers, got {self.Cs!r}.")
+        self._model(Cs[0])._check_params()
+        from .._validation import check_features, check_labels
+        from ._input import check_multi_similarity
+
+        pairwise = self.bank is None
+        if pairwise:  # the checks of the fit, before any fold (the refit warns)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                Xa = check_multi_similarity(X, symmetric="symmetrize")
+        else:
+            Xa = X if scipy.sparse.issparse(X) else check_features(X)
+        check_labels(y, Xa.shape[0], rows_of="the similarity stack" if pairwise else "X")
+        y = np.asarray(y)
+        folds = list(check_cv(self.cv, y, classifier=True).split(np.zeros((len(y), 1)), y))
+        scores = np.zeros((Cs.size, len(folds)))
+        with warnings.catch_warnings():  # the refit on all the data warns once, if at all
+            warnings.simplefilter("ignore")
+            for j, (tr, te) in enumerate(folds):
+                self._score_fold(Xa, y, tr, te, Cs, scores[:, j], pairwise)
+        mean = scores.mean(axis=1)
+        best = int(np.argmax(mean))
+        self.Cs_ = Cs
+        self.cv_scores_ = scores
+        self.best_C_ = float(Cs[best])
+        self.best_params_ = {"C": self.best_C_}
+        self.best_score_ = float(mean[best])
+        self.best_estimator_ = self._model(self.best_C_).fit(X, y)
+        for name in ("classes_", "n_features_in_", "weights_"):
+            setattr(self, name, getattr(self.best_estimator_, name))
+        return self
+
+    def _score_fold(self, Xa, y, tr, te, Cs, out, pairwise):
+        """Validation accuracy of every ``C`` on one fold into ``out``: the fold's
+        kernels built once, the grid walked upwards from the previous weights."""
+        first = self._model(Cs[0])
+        if pairwise:
+            X_tr, X_te = Xa[np.ix_(tr, tr)], Xa[np.ix_(te, tr)]
+        else:
+            X_tr, X_te = Xa[tr], Xa[te]
+        Ks = first._kernels(X_tr)  # the bank (or the spectra) once per fold
+        T, mu = None, None
+        for i, C in enumerate(Cs):
+            est = self._model(C)
+            est.mu0 = mu
+            est._check_params()
+            est.spectra_ = first.spectra_
+            if not pairwise:
+                est.bank_ = first.bank_
+            est._fit_stack(Ks, y[tr])
+            if T is None:
+                T = est._test_kernels(X_te)
+            out[i] = np.mean(est._labels(est._raw_stack(T)) == y[te])
+            # warm start along the grid: one weight vector (binary problems)
+            mu = est.weights_ if np.ndim(est.weights_) == 1 else None
+
+    def decision_function(self, X):
+        """As :meth:`TwoLayerMKL.decision_function` of ``best_estimator_``."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def predict(self, X):
+        """As :meth:`TwoLayerMKL.predict` of ``best_estimator_``."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+

@@ -85,10 +85,19 @@ a negative distortion. A random PSD kernel with entries of both signs took all
 the weight, with a negative objective, against Gaussian kernels that see the
 data's structure. The thesis's bank (Gaussian and polynomial kernels) has such
 entries only in the odd-degree polynomials on centred data.
+
+Scale (ours, :class:`UMKL`'s default ``normalize="diagonal"``): each base kernel
+is divided by its mean training diagonal before learning, so that the weights do
+not depend on the kernels' scales (multiplying one kernel by a constant changes
+nothing) and the learned kernel has the scale of a Gaussian kernel. The thesis's
+unit-trace bank made every kernel value about ``1 / n`` as a reconstruction
+coefficient, and the learned kernel ``n`` times smaller than an SVM's default
+``C`` expects (docs/methods.md, "Zhuang ch. 4-5 at their defaults").
 """
 
 from __future__ import annotations
 
+import copy
 import numbers
 import warnings
 from dataclasses import dataclass, field
@@ -96,7 +105,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import _check_feature_names_in, check_is_fitted
 
 from .._validation import (
     FeatureMatrixError,
@@ -108,7 +117,7 @@ from .._validation import (
 from ..base import PairwiseMixin, row_chunks
 from ..solvers import simplex_qp_kkt_residual, solve_simplex_qp
 from ..transforms import modify_spectrum
-from ._bank import stack_combine, stack_entries
+from ._bank import stack_combine, stack_entries, stack_mean_diagonal
 from ._input import check_multi_similarity, check_multi_test
 
 __all__ = ["UMKL", "UMKLResult", "umkl", "umkl_objective"]
@@ -148,6 +157,19 @@ class UMKLResult:
     n_iter: int
     converged: bool
     objective_history: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+def _scaled(Ks, f):
+    """The stack with kernel ``t`` multiplied by ``f[t]`` (a lazy stack: a copy whose
+    kernels carry the factor; the stack itself when every factor is 1)."""
+    if np.all(f == 1.0):
+        return Ks
+    if isinstance(Ks, np.ndarray):
+        return Ks * f
+    out = copy.copy(Ks)
+    out.scales = Ks.scales * f
+    out._dense, out._tables = {}, {}
+    return out
 
 
 def _sq_dists(P):
@@ -487,16 +509,27 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         kernels are the bank's and ``P = Z Z^T`` on the bank's standardised
         features ``Z`` (the thesis's setting, Tables 5.2-5.3); ``transform``
         then takes test features. Not pairwise.
+    normalize : {"diagonal"} or None, default="diagonal"
+        Divide each base kernel by its mean training diagonal before learning
+        (ours): the weights then do not depend on each kernel's scale, and the
+        learned kernel has mean diagonal about 1, the scale an SVM's default
+        ``C`` expects. ``None``: the kernels as given (the thesis; with its
+        unit-trace bank the learned kernel is ``n`` times smaller and, at
+        ``C = 1``, an SVM on it predicted the majority class on wine, Heart and
+        Sonar; docs/methods.md).
 
     Attributes
     ----------
     weights_ : ndarray of shape (m,)
-        Kernel weights ``mu`` on the simplex.
+        Kernel weights ``mu`` on the simplex (of the normalised kernels).
+    kernel_scales_ : ndarray of shape (m,)
+        The divisor of each base kernel (its mean training diagonal; ones with
+        ``normalize=None``).
     basis_ : ndarray of shape (n, B)
         Local bases ``D``: row ``i`` lists the training indices of point
         ``i``'s bases (never ``i``).
     kernel_ : ndarray of shape (n, n)
-        The learned training kernel ``sum_t mu_t K_t``.
+        The learned training kernel ``sum_t mu_t K_t / kernel_scales_[t]``.
     objective_ : float
         Objective (5.3) at the returned iterate (the best recorded).
     objective_history_ : ndarray of shape (n_iter_,)
@@ -511,7 +544,7 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, B=10, gamma1=0.5, max_iter=30, tol=1e-6, init="knn",
-                 reference="average", bank=None):
+                 reference="average", bank=None, normalize="diagonal"):
         self.B = B
         self.gamma1 = gamma1
         self.max_iter = max_iter
@@ -519,6 +552,7 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         self.init = init
         self.reference = reference
         self.bank = bank
+        self.normalize = normalize
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -571,6 +605,8 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         check_positive(self.gamma1, "gamma1", allow_zero=True)
         check_positive(self.tol, "tol", allow_zero=True)
         _check_int(self.max_iter, "max_iter", 1)
+        if self.normalize is not None:
+            check_option(self.normalize, "normalize", {"diagonal"})
         if self.bank is not None:
             from sklearn.base import clone
 
@@ -580,6 +616,10 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         else:
             Ks = check_multi_similarity(X, symmetric="symmetrize")
         n, _, m = Ks.shape
+        d = stack_mean_diagonal(Ks)
+        self.kernel_scales_ = (np.where(d > 0, d, 1.0) if self.normalize == "diagonal"
+                               else np.ones(m))
+        Ks = _scaled(Ks, 1.0 / self.kernel_scales_)
         _check_B(self.B, n)
         if features is None:
             P = self._reference(Ks)
@@ -593,6 +633,7 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
             P = Z @ Z.T
         res = umkl(Ks, P, B=self.B, gamma1=self.gamma1, max_iter=self.max_iter,
                    tol=self.tol, init=self.init)
+        self._test_weights = res.weights / self.kernel_scales_
         self.weights_ = res.weights
         self.basis_ = res.basis
         self.kernel_ = res.kernel
@@ -604,6 +645,15 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         self.n_train_ = n
         self.n_kernels_ = m
         return self
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the output columns, the training samples: the input's column
+        names on a precomputed stack (``x0, x1, ...`` without a DataFrame), and
+        ``umkl0, umkl1, ...`` with a ``bank`` (whose input columns are features)."""
+        check_is_fitted(self, "weights_")
+        if self.bank is None:
+            return _check_feature_names_in(self, input_features)
+        return np.asarray([f"umkl{i}" for i in range(self.n_train_)], dtype=object)
 
     def fit_transform(self, X, y=None, *, features=None):
         """Fit and return the learned training kernel ``kernel_`` (a copy), ``(n, n)``."""
@@ -624,6 +674,6 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "weights_")
         if self.bank is not None:
-            return _combine(self.bank_.stack(X), self.weights_)
+            return _combine(self.bank_.stack(X), self._test_weights)
         T = check_multi_test(X, self.n_features_in_, self.n_kernels_, name="X")
-        return _combine(T, self.weights_)
+        return _combine(T, self._test_weights)

@@ -55,10 +55,11 @@ _MEMORY = 3 * 2**30
 _G = "zhuang2011"
 
 
-def _bank(**kw):
+def _bank(normalize="trace", **kw):
     from ..mkl import KernelBank
 
-    return KernelBank(max_memory=_MEMORY, **kw)
+    # the thesis's unit-trace bank (KernelBank's default is unit mean diagonal)
+    return KernelBank(max_memory=_MEMORY, normalize=normalize, **kw)
 
 
 def _svm_rbf(C, sigma):
@@ -94,7 +95,7 @@ def _two_layer_inf(**p):
     from ..mkl import TwoLayerMKLInf
 
     return TwoLayerMKLInf(bank=_bank(per_feature=False), tol=1e-3, max_iter=30, max_kernels=5,
-                          **p)
+                          penalty="thesis", **p)
 
 
 def _ikl(**p):
@@ -144,7 +145,8 @@ def _kpca(first):
 def _umkl(unit_trace=True):
     from ..mkl import UMKL
 
-    return UMKL(bank=_bank(unit_trace=unit_trace), B=10, tol=1e-4)
+    return UMKL(bank=_bank(normalize="trace" if unit_trace else None), B=10, tol=1e-4,
+                normalize=None)
 
 
 def _umkl_svm(C, unit_trace=True):
@@ -253,7 +255,7 @@ for _name, _build, _grid, _doc in (
      "GMKL: product of per-dimension Gaussians (Varma & Babu 2009)"),
     ("mkm", _scaled("ArcCosineSVC", layers=2), {"C": ZHUANG_C, "degree": [0, 1, 2]},
      "MKM: SVM on the 2-layer arc-cosine kernel (Cho & Saul 2009), degree by CV"),
-    ("2lmkl", _mkl("TwoLayerMKL", tol=1e-3, max_iter=30), {"C": ZHUANG_C},
+    ("2lmkl", _mkl("TwoLayerMKL", tol=1e-3, max_iter=30, penalty="thesis"), {"C": ZHUANG_C},
      "two-layer MKL on the bank (Protocol 2)"),
     ("ikl", _ikl, {"C": ZHUANG_C},
      "IKL: convex MKL over Gaussians of any width on all features or one, by column "
