@@ -15,17 +15,14 @@ versus one, each pair with its own kernel weights (as libsvm trains pairs).
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    DissimilarityWarning,
     InvalidParameterError,
     LabelError,
-    SimilarityMatrixError,
     check_labels,
     check_option,
     check_positive,
@@ -34,7 +31,7 @@ from ..base import PairwiseMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ..transforms import SpectrumTransformer
 from ._bank import stack_combine, stack_take
-from ._input import check_multi_similarity, check_multi_test
+from ._input import check_multi_similarity, check_multi_test, check_psd_stack
 from ._solvers import (
     SIMPLE_MKL_SOLVERS,
     MKLResult,
@@ -93,26 +90,20 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             self.bank_ = clone(self.bank).fit(X)
             self.spectra_ = []
             return self.bank_.stack()
-        Ks = check_multi_similarity(X, symmetric="symmetrize")
-        m = Ks.shape[2]
+        # validated once, in place: the stack itself when nothing must change
+        Ks = check_multi_similarity(X, symmetric="symmetrize", copy=False)
         self.spectra_ = []
         if self.spectrum is None:
-            for k in range(m):
-                lam = np.linalg.eigvalsh(Ks[:, :, k])
-                if lam[0] < -1e-8 * max(1.0, np.abs(lam).max()):
-                    raise SimilarityMatrixError(
-                        f"X[:, :, {k}] is not positive semidefinite (smallest eigenvalue "
-                        f"{lam[0]:.3g}) but spectrum=None uses the matrices as kernels. Use "
-                        "spectrum='clip' (or 'flip', 'shift', 'square') for indefinite "
-                        "similarities."
-                    )
+            check_psd_stack(Ks, hint=(
+                " but spectrum=None uses the matrices as kernels. Use spectrum='clip' "
+                "(or 'flip', 'shift', 'square') for indefinite similarities."))
             return Ks
-        out = np.empty_like(Ks)
-        for k in range(m):
+        out = np.empty_like(Ks)  # the input's layout (kernel-major stays kernel-major)
+        for k in range(Ks.shape[2]):
             st = SpectrumTransformer(self.spectrum)
-            with warnings.catch_warnings():  # each matrix was checked (and warned about) above
-                warnings.simplefilter("ignore", DissimilarityWarning)
-                out[:, :, k] = st.fit_transform(Ks[:, :, k])
+            # each matrix was checked (and warned about) above: fit on it directly
+            # (passing the stack as the original makes the transformer copy its view)
+            out[:, :, k] = st._fit_checked(Ks[:, :, k], Ks)._training_kernel()
             self.spectra_.append(st)
         return out
 
@@ -120,7 +111,7 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "coef_")
         if getattr(self, "bank", None) is not None:
             return self.bank_.stack(X_test)
-        T = check_multi_test(X_test, self.n_features_in_, self.n_kernels_)
+        T = check_multi_test(X_test, self.n_features_in_, self.n_kernels_, copy=False)
         if self.spectra_:
             T = np.stack([st.transform(T[:, :, k]) for k, st in enumerate(self.spectra_)],
                          axis=-1)
@@ -386,10 +377,11 @@ class KTASVC(_BaseMKL):
         self.normalize = normalize
 
     def _solve(self, Ks, y_pm):
-        from ._kta import alignf
+        from ._kta import alignf_checked
         from ._svm_dual import svm_dual
 
+        check_option(self.normalize, "normalize", {"l1", "l2"})
         dense = Ks if isinstance(Ks, np.ndarray) else Ks.toarray()
-        w = alignf(dense, np.outer(y_pm, y_pm), normalize=self.normalize)
+        w = alignf_checked(dense, np.outer(y_pm, y_pm), self.normalize)
         sol = svm_dual(dense @ w, y_pm, self.C)
         return MKLResult(w, w, sol.alpha, sol.b, sol.value, 0.0, 1, [])
