@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 SETS = ("sonar", "heart", "ionosphere", "breast", "diabetes", "australian")
-C_GRID = (0.1, 1.0, 10.0, 100.0)
+C_GRID = (0.1, 1.0, 10.0, 100.0, 1000.0)
 PROXLEARN = ("AverageKernelSVC", "SimpleMKL", "LpMKL", "NonSparseMKL", "KTASVC")
 MKLPY = ("AverageMKL", "EasyMKL")
 

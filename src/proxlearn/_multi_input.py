@@ -157,7 +157,7 @@ def check_multi_test(X_test, n_train: int, m: int, *, name="X_test",
     if not copy and arr.dtype == np.float64 and arr.shape[1] == n_train and arr.size:
         for k in range(m):
             if not _finite_and_safe(arr[:, :, k])[0]:
-                check_test_similarity(view, n_train, name=f"{name}[:, :, {k}]")  # raises
+                check_test_similarity(arr[:, :, k], n_train, name=f"{name}[:, :, {k}]")  # raises
         return arr
     out = np.empty(arr.shape, dtype=np.float64)
     for k in range(m):
