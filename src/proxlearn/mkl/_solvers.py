@@ -128,7 +128,7 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     Vishwanathan & Varma, KDD 2012): a Barzilai-Borwein step projected on the
     simplex (so many weights reach 0 in one step) and a nonmonotone Armijo search
     over the last :data:`SPG_MEMORY` objectives, with a Newton step on the face of
-    ``d`` (:func:`_simplex_newton`, dense stacks) tried first once the spectral
+    ``d`` (:func:`_simplex_newton`) tried first once the spectral
     step keeps the support of ``d``. ``"reduced-gradient"``:
     SimpleMKL's reduced gradient with Armijo (Rakotomamonjy, Bach, Canu &
     Grandvalet, JMLR 2008), whose largest feasible step zeroes one weight per
@@ -216,8 +216,8 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
 
 def _simplex_newton(Ks, Kd, y, C, alpha, d, grad):
     """A Newton direction for ``J(d) = omega(sum_k d_k K_k)`` on the face of the
-    simplex where ``d`` is positive, or ``None`` (a lazy stack, fewer than two
-    positive weights, no free ``alpha``, a singular system, or not a descent direction).
+    simplex where ``d`` is positive, or ``None`` (fewer than two positive weights, no
+    free ``alpha``, a singular system, or not a descent direction).
 
     With the SVM's active set held (free ``F``, the others at 0 or ``C``), its
     solution on ``K_d = sum d_k K_k`` solves the bordered system ``M [u_F; b] =
@@ -231,7 +231,7 @@ def _simplex_newton(Ks, Kd, y, C, alpha, d, grad):
     bank, C = 1000: relative gap 5e-4 after 200 spectral steps; with these steps
     1e-4 after 41 iterations, docs/benchmarks.md). Its use changes the path only:
     the caller's line search and certificate are unchanged."""
-    if not isinstance(Ks, np.ndarray) or Kd is None:
+    if Kd is None:
         return None
     from ._svm_dual import _bound_sets
 
@@ -244,7 +244,10 @@ def _simplex_newton(Ks, Kd, y, C, alpha, d, grad):
     sv = np.flatnonzero(u)
     V = np.empty((F.size, S.size))  # (K_k u)_F for the positive weights
     for j, k in enumerate(S):
-        K = Ks[:, :, k]
+        if isinstance(Ks, np.ndarray):
+            K = Ks[:, :, k]
+        else:  # a lazy stack: kernel k alone (few kernels have weight)
+            K = stack_combine(Ks, np.eye(1, d.size, k)[0])
         V[:, j] = K[F] @ u if K.flags.c_contiguous else K[np.ix_(F, sv)] @ u[sv]
     M = np.empty((F.size + 1, F.size + 1))
     M[:-1, :-1] = Kd[np.ix_(F, F)]
