@@ -174,12 +174,39 @@ def test_fit_reads_the_stack_in_place_and_never_writes_it(spectrum, layout):
 def test_spectrum_none_refuses_an_indefinite_matrix_by_its_eigenvalue():
     X, y = _stack(seed=9, n_classes=2)
     lam = np.linalg.eigvalsh(X[:, :, 1])[0]
-    for est in (*ESTIMATORS, KTASVC()):
+    for est in (SimpleMKL(), LpMKL(), NonSparseMKL()):  # weights over every combination
         with pytest.raises(SimilarityMatrixError,
                            match=rf"X\[:, :, 1\] is not positive semidefinite \(smallest "
                                  rf"eigenvalue {lam:.3g}\) but spectrum=None"):
             clone(est).set_params(spectrum=None).fit(X, y)
+    lam = np.linalg.eigvalsh(X.mean(axis=2))[0]
+    assert lam < 0
+    with pytest.raises(SimilarityMatrixError,
+                       match=rf"the average of the matrices is not positive semidefinite "
+                             rf"\(smallest eigenvalue {lam:.3g}\) but spectrum=None"):
+        AverageKernelSVC(spectrum=None).fit(X, y)
+    with pytest.raises(SimilarityMatrixError, match="aligned combination .* not positive"):
+        KTASVC(spectrum=None).fit(X[:, :, [1]], y)
     clone(ESTIMATORS[0]).set_params(spectrum=None).fit(X[:, :, [0, 2]], y)  # PSD: fits
+
+
+def test_average_kernel_svc_needs_only_the_average_psd():
+    """spectrum=None: AverageKernelSVC's one kernel is the average, which may be PSD
+    with an indefinite member; it is then the SVM on the average (SimpleMKL, whose
+    weights may select the indefinite member alone, still refuses)."""
+    X, y = _stack(n=40, seed=11, n_classes=2)
+    X = X[:, :, [0, 2]].copy()
+    lam, V = np.linalg.eigh(X[:, :, 1])
+    X[:, :, 1] -= 1e-3 * np.outer(V[:, 0], V[:, 0]) + (lam[0] * np.outer(V[:, 0], V[:, 0]))
+    X[:, :, 1] = 0.5 * (X[:, :, 1] + X[:, :, 1].T)
+    assert np.linalg.eigvalsh(X[:, :, 1])[0] < -1e-4
+    assert np.linalg.eigvalsh(X.mean(axis=2))[0] > 0
+    clf = AverageKernelSVC(spectrum=None, C=10.0).fit(X, y)
+    svc = SVC(kernel="precomputed", C=10.0, tol=1e-7).fit(X.mean(axis=2), y)
+    np.testing.assert_allclose(clf.decision_function(X), svc.decision_function(X.mean(axis=2)),
+                               atol=1e-4)
+    with pytest.raises(SimilarityMatrixError, match=r"X\[:, :, 1\] is not positive"):
+        SimpleMKL(spectrum=None).fit(X, y)
 
 
 def test_ktasvc_weights_are_alignf_of_the_stack():

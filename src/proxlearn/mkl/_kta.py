@@ -97,8 +97,9 @@ def alignf_checked(Ks, Y, normalize):
     n, _, m = Ks.shape
     # centre every kernel at once (H K H), then M = F^T F by one gemm: the QR of the
     # (n^2, m) matrix F cost 2-3x more and dominated KTA on Zhuang's 793-kernel bank
-    Fc = Ks - Ks.mean(axis=0, keepdims=True) - Ks.mean(axis=1, keepdims=True) \
-        + Ks.mean(axis=(0, 1), keepdims=True)
+    Fc = Ks - Ks.mean(axis=0, keepdims=True)  # one stack-sized array, centred in place
+    Fc -= Ks.mean(axis=1, keepdims=True)
+    Fc += Ks.mean(axis=(0, 1), keepdims=True)
     F = Fc.reshape(n * n, m)
     a = F.T @ Y.ravel()
     M = F.T @ F

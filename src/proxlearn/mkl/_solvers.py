@@ -539,9 +539,13 @@ def _squarem(g0, g1, g2, floor):
     return gamma_star(np.exp(2.0 * x), floor)  # gamma_k = max(floor, c exp(x_k))
 
 
-def uniform_mkl(Ks, y, C=1.0, *, svm_tol=1e-7) -> MKLResult:
-    """One SVM on the average kernel (the baseline)."""
+def uniform_mkl(Ks, y, C=1.0, *, svm_tol=1e-7, kernel_check=None) -> MKLResult:
+    """One SVM on the average kernel (the baseline). ``kernel_check(K)``: called on
+    the average kernel before the SVM (may raise)."""
     m = Ks.shape[2]
     w = np.full(m, 1.0 / m)
-    sol = svm_dual(_combine(Ks, w), y, C, tol=svm_tol)
+    K = _combine(Ks, w)
+    if kernel_check is not None:
+        kernel_check(K)
+    sol = svm_dual(K, y, C, tol=svm_tol)
     return MKLResult(w, w, sol.alpha, sol.b, sol.value, 0.0, 1, [])
