@@ -125,3 +125,16 @@ def test_copy_false_gives_the_same_errors_and_warnings():
     T[1, 2, 0] = np.inf
     with pytest.raises(SimilarityMatrixError, match=r"X_test\[:, :, 0\] contains inf"):
         check_multi_test(T, 30, 3, copy=False)
+
+
+@pytest.mark.parametrize("n", [7, 2100])  # one comparison, and tile by tile
+def test_is_exactly_symmetric(n):
+    from proxlearn._validation import is_exactly_symmetric
+
+    rng = np.random.default_rng(n)
+    A = rng.normal(size=(n, n))
+    A = A + A.T
+    assert is_exactly_symmetric(A)
+    A[n - 1, 2] = np.nextafter(A[n - 1, 2], np.inf)  # one entry, one ulp
+    assert not is_exactly_symmetric(A)
+    assert not is_exactly_symmetric(np.asfortranarray(A))

@@ -362,9 +362,12 @@ def warn_if_dissimilarity(S, name, *, row_min=None, stacklevel=3):
 
 
 def is_exactly_symmetric(S: np.ndarray) -> bool:
-    """Whether the square array ``S`` equals its transpose entry for entry, tile by
-    tile against the mirror tile (no ``n x n`` temporary; stops at the first
-    asymmetric tile). ``S`` may be a strided view."""
+    """Whether the square array ``S`` equals its transpose entry for entry: in one
+    comparison up to ``n = 2048`` (a boolean ``n x n`` temporary of at most 4 MB;
+    twice as fast as 512-tiles at n = 537), beyond that tile by tile against the
+    mirror tile (stops at the first asymmetric tile). ``S`` may be a strided view."""
+    if S.shape[0] <= 2048:
+        return bool(np.array_equal(S, S.T))
     for ri, cj in _mirror_tiles(S.shape[0]):
         if not np.array_equal(S[ri, cj], S[cj, ri].T):
             return False
