@@ -324,15 +324,7 @@ def check_similarity(
             "probability=True or proxlearn.svm.SimilarityCalibratedClassifier.)"
         )
     if square and dissimilarity_check:
-        flag, reason = looks_like_dissimilarity(arr, row_min=row_min)
-        if flag:
-            warnings.warn(
-                f"{name} looks like a dissimilarity matrix ({reason}), but a "
-                "similarity was expected. Convert it first, for example with "
-                "proxlearn.transforms.DissimilarityToSimilarity.",
-                DissimilarityWarning,
-                stacklevel=3,
-            )
+        warn_if_dissimilarity(arr, name, row_min=row_min, stacklevel=4)
     if square and symmetric != "allow":
         a = asymmetry(arr)
         if a > 0.0:
@@ -353,6 +345,33 @@ def check_similarity(
             # the caller's matrix is never written: in place only on our own copy
             arr = symmetrize(arr, out=arr if own else None)
     return arr
+
+
+def warn_if_dissimilarity(S, name, *, row_min=None, stacklevel=3):
+    """Warn with :class:`DissimilarityWarning` when :func:`looks_like_dissimilarity`
+    flags the square matrix ``S`` (``stacklevel`` counted from this function)."""
+    flag, reason = looks_like_dissimilarity(S, row_min=row_min)
+    if flag:
+        warnings.warn(
+            f"{name} looks like a dissimilarity matrix ({reason}), but a "
+            "similarity was expected. Convert it first, for example with "
+            "proxlearn.transforms.DissimilarityToSimilarity.",
+            DissimilarityWarning,
+            stacklevel=stacklevel,
+        )
+
+
+def is_exactly_symmetric(S: np.ndarray) -> bool:
+    """Whether the square array ``S`` equals its transpose entry for entry: in one
+    comparison up to ``n = 2048`` (a boolean ``n x n`` temporary of at most 4 MB;
+    twice as fast as 512-tiles at n = 537), beyond that tile by tile against the
+    mirror tile (stops at the first asymmetric tile). ``S`` may be a strided view."""
+    if S.shape[0] <= 2048:
+        return bool(np.array_equal(S, S.T))
+    for ri, cj in _mirror_tiles(S.shape[0]):
+        if not np.array_equal(S[ri, cj], S[cj, ri].T):
+            return False
+    return True
 
 
 def _shares_memory(arr, original) -> bool:

@@ -19,11 +19,13 @@ from proxlearn.exceptions import (
     TestMatrixError,
 )
 from proxlearn.mkl import (
+    KTASVC,
     AverageKernelSVC,
     KernelBank,
     LpMKL,
     NonSparseMKL,
     SimpleMKL,
+    alignf,
     check_multi_similarity,
     check_multi_test,
 )
@@ -149,3 +151,68 @@ def test_simple_mkl_solvers_reach_the_same_classifier():
     assert np.array_equal(a.predict(X), b.predict(X))
     with pytest.raises(InvalidParameterError, match="solver='level' is not supported"):
         SimpleMKL(solver="level").fit(X, y)
+
+
+@pytest.mark.parametrize("spectrum", [None, "clip"])
+@pytest.mark.parametrize("layout", ["C", "kernel-major"])
+def test_fit_reads_the_stack_in_place_and_never_writes_it(spectrum, layout):
+    X, y = _stack(n=40, seed=8, n_classes=2)
+    X = X[:, :, [0, 2]]  # the PSD matrices
+    if layout == "kernel-major":
+        X = np.moveaxis(np.ascontiguousarray(np.moveaxis(X, -1, 0)), 0, -1)
+    before = X.copy()
+    for est in (*ESTIMATORS, KTASVC()):
+        clf = clone(est).set_params(spectrum=spectrum).fit(X, y)
+        np.testing.assert_array_equal(X, before)
+        ref = clone(est).set_params(spectrum=spectrum).fit(np.array(before, order="C"), y)
+        # the same problem; rounding (BLAS on other addresses) may move an iterative
+        # solver along another path to the same optimum within its tol = 1e-4
+        np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(before),
+                                   atol=1e-3)
+
+
+def test_spectrum_none_refuses_an_indefinite_matrix_by_its_eigenvalue():
+    X, y = _stack(seed=9, n_classes=2)
+    lam = np.linalg.eigvalsh(X[:, :, 1])[0]
+    for est in (SimpleMKL(), LpMKL(), NonSparseMKL()):  # weights over every combination
+        with pytest.raises(SimilarityMatrixError,
+                           match=rf"X\[:, :, 1\] is not positive semidefinite \(smallest "
+                                 rf"eigenvalue {lam:.3g}\) but spectrum=None"):
+            clone(est).set_params(spectrum=None).fit(X, y)
+    lam = np.linalg.eigvalsh(X.mean(axis=2))[0]
+    assert lam < 0
+    with pytest.raises(SimilarityMatrixError,
+                       match=rf"the average of the matrices is not positive semidefinite "
+                             rf"\(smallest eigenvalue {lam:.3g}\) but spectrum=None"):
+        AverageKernelSVC(spectrum=None).fit(X, y)
+    with pytest.raises(SimilarityMatrixError, match="aligned combination .* not positive"):
+        KTASVC(spectrum=None).fit(X[:, :, [1]], y)
+    clone(ESTIMATORS[0]).set_params(spectrum=None).fit(X[:, :, [0, 2]], y)  # PSD: fits
+
+
+def test_average_kernel_svc_needs_only_the_average_psd():
+    """spectrum=None: AverageKernelSVC's one kernel is the average, which may be PSD
+    with an indefinite member; it is then the SVM on the average (SimpleMKL, whose
+    weights may select the indefinite member alone, still refuses)."""
+    X, y = _stack(n=40, seed=11, n_classes=2)
+    X = X[:, :, [0, 2]].copy()
+    lam, V = np.linalg.eigh(X[:, :, 1])
+    X[:, :, 1] -= 1e-3 * np.outer(V[:, 0], V[:, 0]) + (lam[0] * np.outer(V[:, 0], V[:, 0]))
+    X[:, :, 1] = 0.5 * (X[:, :, 1] + X[:, :, 1].T)
+    assert np.linalg.eigvalsh(X[:, :, 1])[0] < -1e-4
+    assert np.linalg.eigvalsh(X.mean(axis=2))[0] > 0
+    clf = AverageKernelSVC(spectrum=None, C=10.0).fit(X, y)
+    svc = SVC(kernel="precomputed", C=10.0, tol=1e-7).fit(X.mean(axis=2), y)
+    np.testing.assert_allclose(clf.decision_function(X), svc.decision_function(X.mean(axis=2)),
+                               atol=1e-4)
+    with pytest.raises(SimilarityMatrixError, match=r"X\[:, :, 1\] is not positive"):
+        SimpleMKL(spectrum=None).fit(X, y)
+
+
+def test_ktasvc_weights_are_alignf_of_the_stack():
+    X, y = _stack(n=40, seed=10, n_classes=2)
+    X = X[:, :, [0, 2]]
+    clf = KTASVC(spectrum=None).fit(X, y)
+    y_pm = np.where(y == clf.classes_[1], 1.0, -1.0)
+    np.testing.assert_allclose(clf.weights_, alignf(X, np.outer(y_pm, y_pm), normalize="l1"),
+                               rtol=1e-10)

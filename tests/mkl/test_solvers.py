@@ -465,3 +465,43 @@ def test_simple_mkl_packed_and_full_passes_reach_the_same_optimum(solver, monkey
     b = simple_mkl(Ks, y, 5.0, tol=1e-8, solver=solver)
     assert a.objective == pytest.approx(b.objective, rel=1e-9)
     np.testing.assert_allclose(a.weights, b.weights, atol=1e-6)
+
+
+def test_simplex_newton_step_solves_the_finite_difference_model():
+    """simple_mkl's Newton direction: the minimiser of the quadratic model of J(d) on the
+    face of d (sum s = 0), with the Hessian of J taken by finite differences of its
+    gradient -a/2 (SVMs solved to 1e-12 at d +- eps e_k)."""
+    from proxlearn.mkl._solvers import _simplex_newton
+
+    Ks, y = _problem(seed=3)
+    C = 5.0
+    d = np.array([0.4, 0.3, 0.2, 0.1])
+
+    def grad(d):
+        K = stack_combine(Ks, d)
+        sol = svm_dual(K, y, C, tol=1e-12)
+        u = sol.alpha * y
+        return K, sol, -0.5 * np.einsum("i,ijk,j->k", u, Ks, u)
+
+    K, sol, g = grad(d)
+    eps = 1e-4  # central differences (the SVMs' own accuracy limits smaller steps);
+    # the SVM's active set is the same at every d +- eps e_k here
+    H = np.column_stack([(grad(d + eps * e)[2] - grad(d - eps * e)[2]) / (2 * eps)
+                         for e in np.eye(4)])
+    H = 0.5 * (H + H.T)
+    kkt = np.block([[H, np.ones((4, 1))], [np.ones((1, 4)), np.zeros((1, 1))]])
+    want = np.linalg.solve(kkt, np.r_[-g, 0.0])[:4]
+    got = _simplex_newton(Ks, K, y, C, sol.alpha, d, g)
+    assert g @ got < 0
+    scale = min(1.0, float(np.min(np.where(want < 0, d / -np.minimum(want, -1e-300), np.inf))))
+    np.testing.assert_allclose(got, scale * want, rtol=1e-2, atol=1e-4 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_simple_mkl_reaches_the_cvxpy_optimum_at_large_c(seed):
+    """Large C (nearly all alpha free), where the Newton steps on the face of d run."""
+    Ks, y = _problem(seed=seed)
+    res = simple_mkl(Ks, y, 100.0, tol=1e-6)
+    value, _ = _cvx_dual(Ks, y, 100.0, "simple")
+    assert res.objective == pytest.approx(value, rel=1e-5)
+    assert res.gap <= 1e-6 * abs(res.objective) + 1e-9

@@ -7,7 +7,10 @@ feature matrix ``(n, d)`` and the base kernels are the bank's (built inside
 Each similarity matrix is first made a kernel
 by a spectrum modification (``spectrum="clip"`` by default, the "denoised"
 kernels Kundu et al. 2010 give SimpleMKL in their Table 3; ``None`` uses the
-matrices as given and requires them PSD), with the consistent test map of
+matrices as given and requires them PSD: each of them for the methods that learn
+weights over all combinations, only the one combination its SVM is given for
+:class:`AverageKernelSVC` and :class:`KTASVC`; tested by a Cholesky factorisation,
+:func:`proxlearn._multi_input.check_psd_stack`), with the consistent test map of
 :class:`proxlearn.transforms.SpectrumTransformer`. Several classes: one
 versus one, each pair with its own kernel weights (as libsvm trains pairs).
 """
@@ -15,14 +18,12 @@ versus one, each pair with its own kernel weights (as libsvm trains pairs).
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    DissimilarityWarning,
     InvalidParameterError,
     LabelError,
     SimilarityMatrixError,
@@ -34,7 +35,7 @@ from ..base import PairwiseMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ..transforms import SpectrumTransformer
 from ._bank import stack_combine, stack_take
-from ._input import check_multi_similarity, check_multi_test
+from ._input import check_multi_similarity, check_multi_test, check_psd_stack, psd_violation
 from ._solvers import (
     SIMPLE_MKL_SOLVERS,
     MKLResult,
@@ -47,6 +48,8 @@ from ._solvers import (
 __all__ = ["AverageKernelSVC", "KTASVC", "LpMKL", "NonSparseMKL", "SimpleMKL"]
 
 SPECTRA = {"clip", "flip", "shift", "square"}
+_NOT_PSD_HINT = (" but spectrum=None uses the matrices as kernels. Use spectrum='clip' "
+                 "(or 'flip', 'shift', 'square') for indefinite similarities.")
 
 
 class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
@@ -62,8 +65,27 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         """What the training rows are, for error messages."""
         return "the similarity stack" if self.__sklearn_tags__().input_tags.pairwise else "X"
 
+    #: With ``spectrum=None``, which matrices must be PSD: ``"each"`` (the methods
+    #: whose weights range over combinations that include every kernel alone, or
+    #: weight it without bound) or ``"combined"`` (the one fixed combination the
+    #: SVM uses: :class:`AverageKernelSVC`, :class:`KTASVC`; tested by
+    #: :meth:`_check_combined`, one factorisation instead of ``m``).
+    _psd = "each"
+
     def _solve(self, Ks, y_pm):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _check_combined(self, K, what):
+        """With ``spectrum=None`` on a stack (``_psd = "combined"``): raise when the
+        kernel ``K`` the SVM is given, ``what`` of the matrices, is not PSD."""
+        if self._psd != "combined" or getattr(self, "bank", None) is not None \
+                or self.spectrum is not None:
+            return
+        lam_min = psd_violation(K)
+        if lam_min is not None:
+            raise SimilarityMatrixError(
+                f"X: {what} is not positive semidefinite (smallest eigenvalue "
+                f"{lam_min:.3g}){_NOT_PSD_HINT}")
 
     def _combine_test(self, T, res):
         """The combined kernel of one pair's solution on test rows ``T`` (a stack)."""
@@ -93,26 +115,19 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             self.bank_ = clone(self.bank).fit(X)
             self.spectra_ = []
             return self.bank_.stack()
-        Ks = check_multi_similarity(X, symmetric="symmetrize")
-        m = Ks.shape[2]
+        # validated once, in place: the stack itself when nothing must change
+        Ks = check_multi_similarity(X, symmetric="symmetrize", copy=False)
         self.spectra_ = []
         if self.spectrum is None:
-            for k in range(m):
-                lam = np.linalg.eigvalsh(Ks[:, :, k])
-                if lam[0] < -1e-8 * max(1.0, np.abs(lam).max()):
-                    raise SimilarityMatrixError(
-                        f"X[:, :, {k}] is not positive semidefinite (smallest eigenvalue "
-                        f"{lam[0]:.3g}) but spectrum=None uses the matrices as kernels. Use "
-                        "spectrum='clip' (or 'flip', 'shift', 'square') for indefinite "
-                        "similarities."
-                    )
+            if self._psd == "each":
+                check_psd_stack(Ks, hint=_NOT_PSD_HINT)
             return Ks
-        out = np.empty_like(Ks)
-        for k in range(m):
+        out = np.empty_like(Ks)  # the input's layout (kernel-major stays kernel-major)
+        for k in range(Ks.shape[2]):
             st = SpectrumTransformer(self.spectrum)
-            with warnings.catch_warnings():  # each matrix was checked (and warned about) above
-                warnings.simplefilter("ignore", DissimilarityWarning)
-                out[:, :, k] = st.fit_transform(Ks[:, :, k])
+            # each matrix was checked (and warned about) above: fit on it directly
+            # (passing the stack as the original makes the transformer copy its view)
+            out[:, :, k] = st._fit_checked(Ks[:, :, k], Ks)._training_kernel()
             self.spectra_.append(st)
         return out
 
@@ -120,7 +135,7 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "coef_")
         if getattr(self, "bank", None) is not None:
             return self.bank_.stack(X_test)
-        T = check_multi_test(X_test, self.n_features_in_, self.n_kernels_)
+        T = check_multi_test(X_test, self.n_features_in_, self.n_kernels_, copy=False)
         if self.spectra_:
             T = np.stack([st.transform(T[:, :, k]) for k, st in enumerate(self.spectra_)],
                          axis=-1)
@@ -346,6 +361,8 @@ class AverageKernelSVC(_BaseMKL):
     ----------
     C : float, default=1.0
     spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
+        ``None``: the matrices as given; their average must be PSD (the one
+        kernel the SVM uses; a member may be indefinite).
     bank : KernelBank or None, default=None
         ``None``: ``X`` is an ``(n, n, m)`` stack. A :class:`KernelBank`:
         ``X`` is features and the base kernels are the bank's.
@@ -356,8 +373,11 @@ class AverageKernelSVC(_BaseMKL):
         self.spectrum = spectrum
         self.bank = bank
 
+    _psd = "combined"
+
     def _solve(self, Ks, y_pm):
-        return uniform_mkl(Ks, y_pm, self.C)
+        return uniform_mkl(Ks, y_pm, self.C, kernel_check=lambda K: self._check_combined(
+            K, "the average of the matrices"))
 
 
 class KTASVC(_BaseMKL):
@@ -375,9 +395,13 @@ class KTASVC(_BaseMKL):
     ----------
     C : float, default=1.0
     spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
+        ``None``: the matrices as given; the combination ``sum_k w_k K_k`` the
+        SVM uses must be PSD.
     bank : KernelBank or None, default=None
     normalize : {"l1", "l2"}, default="l1"
     """ + _ATTRS_DOC
+
+    _psd = "combined"
 
     def __init__(self, C=1.0, *, spectrum="clip", bank=None, normalize="l1"):
         self.C = C
@@ -386,10 +410,13 @@ class KTASVC(_BaseMKL):
         self.normalize = normalize
 
     def _solve(self, Ks, y_pm):
-        from ._kta import alignf
+        from ._kta import alignf_checked
         from ._svm_dual import svm_dual
 
+        check_option(self.normalize, "normalize", {"l1", "l2"})
         dense = Ks if isinstance(Ks, np.ndarray) else Ks.toarray()
-        w = alignf(dense, np.outer(y_pm, y_pm), normalize=self.normalize)
-        sol = svm_dual(dense @ w, y_pm, self.C)
+        w = alignf_checked(dense, np.outer(y_pm, y_pm), self.normalize)
+        K = stack_combine(dense, w)
+        self._check_combined(K, "the aligned combination sum_k w_k X[:, :, k]")
+        sol = svm_dual(K, y_pm, self.C)
         return MKLResult(w, w, sol.alpha, sol.b, sol.value, 0.0, 1, [])

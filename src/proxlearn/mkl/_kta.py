@@ -84,13 +84,22 @@ def alignf(kernels, target, *, normalize="l2"):
     check_option(normalize, "normalize", {"l1", "l2"})
     Ks = check_kernel_stack(kernels)
     Y = check_similarity(target, name="target", dissimilarity_check=False)
-    n, _, m = Ks.shape
+    n = Ks.shape[0]
     if Y.shape != (n, n):
         raise InvalidParameterError(f"target must be ({n}, {n}) like the kernels, got {Y.shape}.")
+    return alignf_checked(Ks, Y, normalize)
+
+
+def alignf_checked(Ks, Y, normalize):
+    """:func:`alignf` on a validated float64 ``(n, n, m)`` stack ``Ks`` (read, never
+    written: it may be the caller's array) and ``(n, n)`` target ``Y``, for estimators
+    that checked their input once already (:class:`proxlearn.mkl.KTASVC`)."""
+    n, _, m = Ks.shape
     # centre every kernel at once (H K H), then M = F^T F by one gemm: the QR of the
     # (n^2, m) matrix F cost 2-3x more and dominated KTA on Zhuang's 793-kernel bank
-    Fc = Ks - Ks.mean(axis=0, keepdims=True) - Ks.mean(axis=1, keepdims=True) \
-        + Ks.mean(axis=(0, 1), keepdims=True)
+    Fc = Ks - Ks.mean(axis=0, keepdims=True)  # one stack-sized array, centred in place
+    Fc -= Ks.mean(axis=1, keepdims=True)
+    Fc += Ks.mean(axis=(0, 1), keepdims=True)
     F = Fc.reshape(n * n, m)
     a = F.T @ Y.ravel()
     M = F.T @ F
