@@ -336,7 +336,10 @@ def test_transformers_name_their_output_columns(name, cls):
     from sklearn.pipeline import make_pipeline
 
     S, y = _problem_for(name)
-    fitted = _fit_quietly(_make(cls), S, y)
+    est = _make(cls)
+    if "random_state" in est.get_params():
+        est.set_params(random_state=0)  # the same fit alone and in the Pipeline
+    fitted = _fit_quietly(est, S, y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         width = np.shape(fitted.transform(S[:4]))[1]
@@ -344,5 +347,5 @@ def test_transformers_name_their_output_columns(name, cls):
     assert len(names) == width and len(set(names)) == width
     if width == S.shape[1]:  # columns are the training samples: the input's names
         assert list(names) == [f"x{i}" for i in range(width)]
-    pipe = _fit_quietly(make_pipeline(_make(cls)), S, y)
+    pipe = _fit_quietly(make_pipeline(est), S, y)
     assert list(pipe.get_feature_names_out()) == list(names)

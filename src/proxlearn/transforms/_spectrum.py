@@ -63,7 +63,7 @@ from .._validation import (
     check_test_similarity,
 )
 from .._linalg import eigh_below, leading_eigh
-from ..base import PairwiseMixin
+from ..base import PairwiseMixin, SampleColumnsMixin
 
 __all__ = [
     "SPECTRUM_METHODS",
@@ -224,7 +224,7 @@ def _own_copy(arr: np.ndarray, original) -> np.ndarray:
     return arr
 
 
-class SpectrumTransformer(PairwiseMixin, TransformerMixin, BaseEstimator):
+class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
     """Make a similarity matrix positive semidefinite by modifying its spectrum.
 
     ``fit`` takes the ``n x n`` training similarity matrix, symmetrises it
