@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 mkdir -p out
-.venv/bin/proxlearn demo --out out "$@"
+.venv/bin/proxlearn demo --out out --jobs 2 "$@"

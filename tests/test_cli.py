@@ -314,3 +314,15 @@ def test_help_and_version_do_not_import_the_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_every_command_has_the_same_jobs_default():
+    """study defaulted to 1 worker, demo and reproduce to 2 (issue #39, section 4)."""
+    import proxlearn.cli as cli
+
+    parser = cli._parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    defaults = {name: next(a.default for a in sub._actions if a.dest == "jobs")
+                for name, sub in commands.items() if any(a.dest == "jobs" for a in sub._actions)}
+    assert set(defaults) >= {"study", "demo", "reproduce", "similarity"}
+    assert set(defaults.values()) == {1}, defaults

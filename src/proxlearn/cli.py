@@ -796,7 +796,7 @@ def _parser(light: bool = False) -> argparse.ArgumentParser:
     m.add_argument("--out", metavar="DIR", default="proxlearn-demo",
                    help="folder for the plots (default: ./proxlearn-demo)")
     m.add_argument("--splits", type=int, default=3, help="partitions of the quick study")
-    m.add_argument("--jobs", type=int, default=2, help="parallel workers (joblib)")
+    m.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib, -1: all)")
     m.add_argument("--data-home", **home)
     kind_options(m)
     m.set_defaults(func=_cmd_demo)
@@ -837,7 +837,7 @@ def _parser(light: bool = False) -> argparse.ArgumentParser:
                    help="comma-separated section keys (default: all; see --list-sections)")
     r.add_argument("--splits", type=int, default=None,
                    help="override the number of partitions of every section (partial run)")
-    r.add_argument("--jobs", type=int, default=2, help="parallel workers (joblib)")
+    r.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib, -1: all)")
     r.add_argument("--seed", type=int, default=0, help="seed of partitions and folds")
     r.add_argument("--cache", metavar="DIR", default=None,
                    help="cell cache (default: the proxlearn cache folder / reproduce)")
