@@ -235,3 +235,13 @@ def test_completion_svc_bad_input():
     clf = CompletionSVC().fit(K, y, K11=K[:8, :8])
     with pytest.raises(InvalidParameterError, match="known must be"):
         clf.predict(K[:2], known=np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("max_iter", [0, -1])
+def test_completer_max_iter_out_of_range_is_a_clear_error(max_iter):
+    """KernelCompleter(max_iter=0) raised IndexError (issue #39, item 2.11)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(8, 3))
+    K = X @ X.T + 0.5 * np.eye(8)
+    with pytest.raises(InvalidParameterError, match="max_iter must be an integer >= 1"):
+        KernelCompleter(max_iter=max_iter).fit(K[:5, :5], K)
