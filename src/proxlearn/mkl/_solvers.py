@@ -117,7 +117,7 @@ def _reduced_gradient_step(solve, d, D, slope, J):
     step, left a smaller residue, and so on down to a subnormal weight (5e-322)
     whose largest step changes no weight: the old loop accepted that step (the
     SVM value did not rise, a tie decided by the last bit) every iteration and
-    ran to ``max_iter`` 8-17 % above the optimum, on seeds that change with the
+    ran to ``max_iter`` 0.3-17 % above the optimum, on seeds that change with the
     BLAS kernels (``OPENBLAS_CORETYPE``)."""
     neg = D < 0
     if not np.any(neg) or np.allclose(D, 0):
