@@ -18,6 +18,8 @@
 #   --threads     BLAS thread counts to try for each core type (default: 1); thread
 #                 counts change how BLAS splits its reductions, so "1 2" tests more
 #   --jobs        pytest-xdist workers (default 2, as scripts/test.sh)
+#   test paths (tests/mkl, tests/x.py::test_y) replace the preset; other arguments are
+#   passed to pytest (e.g. -k EXPR)
 #   PROXLEARN_SKIP_SETUP=1 skips scripts/setup.sh (.ci/run has just run it).
 # Exit status: 0 when every run passed, 1 when a test failed under some core type,
 # 2 on a usage error or when a core type could not be selected.
@@ -47,18 +49,27 @@ while [ $# -gt 0 ]; do
         --coretypes) coretypes=${2:?--coretypes needs a list}; shift 2 ;;
         --threads) threads=${2:?--threads needs a list}; shift 2 ;;
         --jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         --) shift; extra+=("$@"); break ;;
         *) extra+=("$1"); shift ;;
     esac
 done
-targets=("${FULL[@]}")
-[ "$subset" = ci ] && targets=("${CI[@]}")
-# explicit pytest targets (paths) replace the preset; options are added to it
+# Arguments that name a test path (file, directory, file::test) replace the preset;
+# the others are pytest options (-k EXPR, -x, ...), added to it.
+given=()
+options=()
 for a in "${extra[@]+"${extra[@]}"}"; do
-    if [ "${a#-}" = "$a" ]; then targets=(); break; fi
+    if [ -e "${a%%::*}" ]; then given+=("$a"); else options+=("$a"); fi
 done
-targets+=("${extra[@]+"${extra[@]}"}")
+if [ "${#given[@]}" -gt 0 ]; then
+    targets=("${given[@]}")
+    subset=given
+elif [ "$subset" = ci ]; then
+    targets=("${CI[@]}")
+else
+    targets=("${FULL[@]}")
+fi
+targets+=("${options[@]+"${options[@]}"}")
 
 if [ "${PROXLEARN_SKIP_SETUP:-0}" != 1 ]; then
     bash scripts/setup.sh dev

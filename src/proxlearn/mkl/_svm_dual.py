@@ -233,7 +233,7 @@ def _monotone_active_set(K, y, C, alpha, tol, max_rounds):
         F, _, sol = got
         u = alpha * y
         sv = np.flatnonzero(u)
-        step = _line_step(K[np.ix_(F, F)], y[F] - K[F][:, sv] @ u[sv],
+        step = _line_step(K[np.ix_(F, F)], y[F] - K[np.ix_(F, sv)] @ u[sv],
                           sol[:-1] - u[F], y[F], alpha[F], C)
         if step is None:  # a non-finite direction: the solve is useless
             return None
