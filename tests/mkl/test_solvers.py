@@ -399,7 +399,11 @@ def test_simple_mkl_rejects_an_unknown_solver():
         simple_mkl(Ks, y, 1.0, solver="level")
 
 
-def test_projected_step_decreases_the_objective_on_the_simplex():
+@pytest.mark.parametrize("step", [None, 1e-300])
+def test_projected_step_decreases_the_objective_on_the_simplex(step):
+    """From its long step, and from a remembered step below the weights' rounding
+    (d - s grad projects back onto d, which is not 'no step decreases J'; before the
+    restart it returned no step, and the reduced gradient would stop there)."""
     from proxlearn.mkl._solvers import _a, _projected_step
 
     Ks, y = _problem(seed=3)
@@ -410,7 +414,7 @@ def test_projected_step_decreases_the_objective_on_the_simplex():
 
     d = np.array([0.97, 0.01, 0.01, 0.01])
     sol, a = solve(d)
-    new, a_new, trial = _projected_step(solve, d, -0.5 * a, sol.value, None)
+    new, a_new, trial = _projected_step(solve, d, -0.5 * a, sol.value, step)
     assert new is not None and new.value < sol.value
     assert trial.min() >= 0 and trial.sum() == pytest.approx(1.0)
 
