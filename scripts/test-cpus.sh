@@ -26,7 +26,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The full numerical set, and the CI subset (about 2 x 40 s per core type on 2 cores).
+# The full numerical set, and the CI subset (225 tests): --ci --threads "1 2" under
+# Prescott, Sandybridge, Haswell, SkylakeX (8 runs) took 225 s of CPU in all (so about
+# 2 minutes on 2 idle cores; measured wall time: 26 min on the shared 2-core machine of
+# 2026-11-27 at load average 15).
 FULL=(tests/solvers tests/mkl tests/kernel_learning tests/manifold tests/cluster
       tests/ranking
       "tests/study/test_study_core.py::test_run_cell_picks_best_cv_and_reports_error"
