@@ -27,9 +27,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The full numerical set, and the CI subset (225 tests): --ci --threads "1 2" under
-# Prescott, Sandybridge, Haswell, SkylakeX (8 runs) took 225 s of CPU in all (so about
-# 2 minutes on 2 idle cores; measured wall time: 26 min on the shared 2-core machine of
-# 2026-11-27 at load average 15).
+# Prescott, Sandybridge, Haswell, SkylakeX (8 runs of 24-40 s) took 4 min 13 s of wall
+# time and 203 s of CPU on the shared 2-core machine of 2026-11-27 at load average 5
+# (26 min at load average 15).
 FULL=(tests/solvers tests/mkl tests/kernel_learning tests/manifold tests/cluster
       tests/ranking
       "tests/study/test_study_core.py::test_run_cell_picks_best_cv_and_reports_error"
