@@ -203,13 +203,24 @@ def _monotone_active_set(K, y, C, alpha, tol, max_rounds):
 
     Unlike :func:`_active_set_solution` (which jumps to each free set's
     optimum and clips, and oscillated on 48 of 156 capped Liver kernels), each
-    round moves from the feasible point toward the bordered solution of its free
-    set only as far as the box allows (ratio test), fixing the blocking
-    variables at their bound; at the free set's optimum it frees the one bounded
-    point that violates its KKT condition most. The dual objective never
-    decreases, so it cannot cycle on nondegenerate problems (Nocedal & Wright
-    2006, sec. 16.5). Hand-written for the same reason as the warm start. The
-    result is returned only when it passes libsvm's test at ``tol``.
+    round moves from the feasible point along the line to the bordered solution
+    of its free set, to the maximum of the (concave quadratic) objective on that
+    line or as far as the box allows (ratio test), fixing the blocking variables
+    at their bound; at the free set's optimum it frees the one bounded point that
+    violates its KKT condition most. The dual objective never decreases, so it
+    cannot cycle on nondegenerate problems (Nocedal & Wright 2006, sec. 16.5).
+
+    Singular free sets. On a low-rank kernel the free set can outgrow the rank:
+    the bordered system is then singular, its computed solution is dominated by a
+    null vector whose sign is decided by the last bits of the factorisation (it
+    depends on the BLAS kernels), and the objective is linear along it. The
+    direction is therefore taken with the sign of the objective's slope along it
+    (:func:`_line_step`): the step goes uphill to the bound that blocks it, where
+    the old rule (full step towards the bordered solution, else to the bound)
+    made no move and freed and fixed the same point forever (seed 42 of the
+    polish test under ``OPENBLAS_CORETYPE=Prescott``). Hand-written for the same
+    reason as the warm start. The result is returned only when it passes
+    libsvm's test at ``tol``.
     """
     C = float(C)
     alpha = np.clip(np.asarray(alpha, dtype=np.float64), 0.0, C)
@@ -220,13 +231,15 @@ def _monotone_active_set(K, y, C, alpha, tol, max_rounds):
         if got is None:
             return None
         F, _, sol = got
-        d = sol[:-1] * y[F] - alpha[F]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            room = np.where(d < 0, alpha[F] / -d, np.where(d > 0, (C - alpha[F]) / d, np.inf))
-        t = min(1.0, float(room.min()))
+        u = alpha * y
+        sv = np.flatnonzero(u)
+        step = _line_step(K[np.ix_(F, F)], y[F] - K[np.ix_(F, sv)] @ u[sv],
+                          sol[:-1] - u[F], y[F], alpha[F], C)
+        if step is None:  # a non-finite direction: the solve is useless
+            return None
+        d, t, hit = step
         alpha[F] += t * d
-        if t < 1.0:  # blocked: the blocking variables go to their bound
-            hit = room <= t * (1.0 + 1e-12)
+        if hit.any():  # blocked: the blocking variables go to their bound
             free[F[hit]] = False
             up = F[hit & (d > 0)]
             upper[up], alpha[up], alpha[F[hit & (d < 0)]] = True, C, 0.0
@@ -246,6 +259,30 @@ def _monotone_active_set(K, y, C, alpha, tol, max_rounds):
             return None
         free[j], upper[j] = True, False
     return None
+
+
+def _line_step(Q, r, delta, yF, aF, C):
+    """The step of :func:`_monotone_active_set` along the line ``u_F + t delta``
+    (``delta``: bordered solution minus the current ``u_F = y_F o alpha_F``, ``r``
+    the gradient ``y_F - (K u)_F``, ``Q = K_FF``): ``(d, t, hit)`` with the
+    ``alpha``-direction ``d`` (sign chosen uphill), the step ``t`` (the line's
+    maximum ``slope / curvature``, which is 1 for an exact bordered solution, or
+    the ratio test's bound if smaller) and the mask of the variables that block
+    it; ``None`` when the direction is not finite."""
+    slope = float(r @ delta)
+    if not np.isfinite(slope):
+        return None
+    if slope < 0.0:  # a null vector of a singular system, pointing downhill
+        delta, slope = -delta, -slope
+    curv = float(delta @ (Q @ delta))
+    d = yF * delta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        room = np.where(d < 0, aF / -d, np.where(d > 0, (C - aF) / d, np.inf))
+    best = slope / curv if curv > 0 else (np.inf if slope > 0 else 0.0)
+    bound = float(room.min()) if room.size else np.inf
+    if best <= bound:
+        return d, best, np.zeros(d.size, dtype=bool)
+    return d, bound, room <= bound * (1.0 + 1e-12)
 
 
 def _free_violators(free, upper, margin, tol):
