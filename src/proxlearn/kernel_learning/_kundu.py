@@ -76,6 +76,7 @@ from .._validation import (
     check_option,
     check_positive,
 )
+from .._progress import IterationLog, check_verbose
 from ..mkl._classifiers import _BaseMKL
 from ..mkl._input import check_multi_similarity
 from ..mkl._solvers import nonsparse_mkl
@@ -129,8 +130,9 @@ class _Tracker:
     ``max(PATIENCE, t / 4)`` iterations.
     """
 
-    def __init__(self, tol):
+    def __init__(self, tol, log=None):
         self.tol = tol
+        self.log = log
         self.history = []
         self.best = np.inf
         self.lower = -np.inf
@@ -140,6 +142,8 @@ class _Tracker:
         self.history.append(value)
         if value < self.best:
             self.best, self.best_state = value, state
+        if self.log is not None:
+            self.log(len(self.history), objective=value, best=self.best)
 
     def bound(self, value, fw_gap):
         """Record the Frank-Wolfe lower bound of the iterate just recorded."""
@@ -161,8 +165,13 @@ class _Tracker:
         return before - self.best <= self.tol * max(abs(self.best), 1e-12)
 
     def warn_if_not_converged(self, name, max_iter):
-        """``ConvergenceWarning`` when the loop ran to ``max_iter`` without the rule."""
-        if len(self.history) >= max_iter and not self.converged():
+        """``ConvergenceWarning`` when the loop ran to ``max_iter`` without the rule
+        (and the closing progress line)."""
+        done = self.converged()
+        if self.log is not None:
+            self.log.end(len(self.history), "stopping rule met" if done else "max_iter",
+                         best=self.best, gap=self.gap)
+        if len(self.history) >= max_iter and not done:
             warnings.warn(
                 f"{name} stopped at max_iter={max_iter} before its stopping rule: "
                 f"certified relative gap {self.gap:.3g} > tol={self.tol:g}, and the best "
@@ -197,6 +206,7 @@ class _KunduBase(_BaseMKL):
     """Shared fit: OvO over pairs of classes, ``coef_`` as in the MKL classifiers."""
 
     def _check_common(self):
+        check_verbose(self.verbose)
         check_positive(self.C, "C")
         check_positive(self.rho, "rho", allow_zero=True)
         check_positive(self.scale, "scale")
@@ -390,6 +400,9 @@ class ESKL(_KunduBase):
         them (the loss on the whole matrix, the SVM on the labelled block, digest
         3.7 (a)); the unlabelled samples' labels are ``transduction_`` (decision
         values ``transductive_decision_``). ``predict`` on new samples then refuses.
+    verbose : int, default=0
+        1: a progress line (iteration, objective, best) every 2 seconds and when a
+        kernel is done; 2: every iteration.
 
     Attributes
     ----------
@@ -423,7 +436,7 @@ class ESKL(_KunduBase):
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l3", tau="auto", scale=3.0,
                  update="exact", max_iter=300, tol=1e-2, rcond=1e-2, directions="positive",
-                 start="auto", normalize=True, transductive=False):
+                 start="auto", normalize=True, transductive=False, verbose=0):
         self.C = C
         self.rho = rho
         self.loss = loss
@@ -437,6 +450,7 @@ class ESKL(_KunduBase):
         self.start = start
         self.normalize = normalize
         self.transductive = transductive
+        self.verbose = verbose
 
     def _check_params(self):
         self._check_common()
@@ -450,7 +464,7 @@ class ESKL(_KunduBase):
         U, start, apply = (None, None, None) if self.transductive else self._basis(Ss)
         eg = SubspaceEG(N, self.tau_, U, self.update, start)
         K = eg.K
-        track = _Tracker(self.tol)
+        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
         lip = 0.0
         sol = None
         for t in range(1, int(self.max_iter) + 1):
@@ -506,8 +520,8 @@ class EMKL(_MKLBased):
 
     Parameters
     ----------
-    C, rho, loss, tau, max_iter, tol, rcond, directions, start, normalize, transductive
-        : as :class:`ESKL` (``max_iter`` default 200; ``directions`` per matrix ``S_i``).
+    C, rho, loss, tau, max_iter, tol, rcond, directions, start, normalize, transductive,
+    verbose : as :class:`ESKL` (``max_iter`` default 200; ``directions`` per matrix ``S_i``).
     scale : float, default=1.0
         Step scale (at 3 the L1 loss's iterates stop at a worse objective).
     mkl_tol : float, default=1e-4
@@ -523,7 +537,7 @@ class EMKL(_MKLBased):
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l1", tau="auto", scale=1.0, max_iter=200,
                  tol=1e-2, rcond=1e-2, directions="positive", start="auto", normalize=True,
-                 mkl_tol=1e-4, transductive=False):
+                 mkl_tol=1e-4, transductive=False, verbose=0):
         self.C = C
         self.rho = rho
         self.loss = loss
@@ -536,6 +550,7 @@ class EMKL(_MKLBased):
         self.start = start
         self.normalize = normalize
         self.transductive = transductive
+        self.verbose = verbose
         self.mkl_tol = mkl_tol
 
     def _fit_binary(self, Ss, y):
@@ -547,7 +562,7 @@ class EMKL(_MKLBased):
                  for i in range(m)]
         egs = [SubspaceEG(N, tau, b[0], start=b[1]) for b in bases]
         Ks = np.stack([eg.K for eg in egs], axis=-1)
-        track = _Tracker(self.tol)
+        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
         lip = 0.0
         gamma = alpha = None
         for t in range(1, int(self.max_iter) + 1):
@@ -600,7 +615,7 @@ class REKL(_MKLBased):
     Parameters
     ----------
     C, rho, tau, scale, max_iter, tol, rcond, directions, start, normalize, mkl_tol,
-    transductive : as :class:`EMKL` (``directions="positive"``: ``mu_ij = 0`` unless
+    transductive, verbose : as :class:`EMKL` (``directions="positive"``: ``mu_ij = 0`` unless
         ``lambda_ij > rcond max_j lambda_ij``; ``start="clip"``: ``mu_i`` from
         ``tau lambda_i / sum``)
     loss : {"l2", "l2sq"}, default="l2"
@@ -616,7 +631,7 @@ class REKL(_MKLBased):
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l2", tau="auto", scale=1.0, max_iter=300,
                  tol=1e-2, rcond=1e-2, directions="positive", start="auto", normalize=True,
-                 mkl_tol=1e-4, transductive=False):
+                 mkl_tol=1e-4, transductive=False, verbose=0):
         self.C = C
         self.rho = rho
         self.loss = loss
@@ -629,6 +644,7 @@ class REKL(_MKLBased):
         self.start = start
         self.normalize = normalize
         self.transductive = transductive
+        self.verbose = verbose
         self.mkl_tol = mkl_tol
 
     _loss_factory = staticmethod(spectrum_loss)
@@ -662,7 +678,7 @@ class REKL(_MKLBased):
         if clip_start:
             Z = np.where(keeps, np.log(np.where(keeps, lams, 1.0)
                                        / np.where(keeps, lams, 0.0).max(axis=0)), 0.0)
-        track = _Tracker(self.tol)
+        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
         lip = 0.0
         gamma = alpha = None
         for t in range(1, int(self.max_iter) + 1):

@@ -85,7 +85,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from .._constraints import as_pairwise_constraints
-from .._validation import check_features, check_option, check_positive, check_similarity
+from .._progress import IterationLog, check_verbose
+from .._validation import check_features, check_int, check_option, check_positive, check_similarity
 from ..exceptions import InvalidParameterError, SolverError
 from ._laplacian import LAPLACIANS, METRICS, knn_laplacian
 
@@ -360,6 +361,9 @@ class SimpleNPKL(_NPKLBase):
         ``_ARPACK_MIN_N``).
     random_state : int, RandomState or None
         Start vector of ARPACK.
+    verbose : int, default=0
+        1: a progress line (iteration, primal, dual, gap) every 2 seconds and at the
+        end; 2: every iteration.
 
     Attributes
     ----------
@@ -401,7 +405,7 @@ class SimpleNPKL(_NPKLBase):
 
     def __init__(self, loss="square-hinge", *, C=1.0, B=1.0, p=2.0, form="bound", G=1.0,
                  n_neighbors=5, metric="euclidean", mutual=True, laplacian="unnormalized",
-                 max_iter=200, tol=1e-4, eigen_solver="auto", random_state=None):
+                 max_iter=200, tol=1e-4, eigen_solver="auto", random_state=None, verbose=0):
         self.loss = loss
         self.C = C
         self.B = B
@@ -416,6 +420,7 @@ class SimpleNPKL(_NPKLBase):
         self.tol = tol
         self.eigen_solver = eigen_solver
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, constraints=None):
         """Learn the kernel over the points ``X`` from ``constraints``.
@@ -432,10 +437,8 @@ class SimpleNPKL(_NPKLBase):
         C = check_positive(self.C, "C")
         form, p, B, G = self._check_capacity()
         check_option(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
-        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral) \
-                or self.max_iter < 1:
-            raise InvalidParameterError(f"max_iter must be a positive integer, got "
-                                        f"{self.max_iter!r}.")
+        check_int(self.max_iter, "max_iter")
+        check_verbose(self.verbose)
         tol = check_positive(self.tol, "tol")
         L, pc = self._prepare(X, constraints)
         n = L.shape[0]
@@ -504,6 +507,7 @@ class SimpleNPKL(_NPKLBase):
         primal_hist, dual_hist = [], []
         gap = np.inf
         best = None
+        log = IterationLog(f"SimpleNPKL({self.loss!r})", self.verbose)
         for it in range(1, self.max_iter + 1):
             while True:
                 a_new = self._project(alpha + step * g, C)
@@ -524,10 +528,13 @@ class SimpleNPKL(_NPKLBase):
             if best is None or P < best[0]:
                 best = (P, spec, alpha.copy(), J)
             gap = best[0] - max(dual_hist)
+            log(it, primal=P, dual=J, gap=gap)
             if gap <= tol * max(1.0, abs(best[0])) or float(np.abs(d).max()) == 0.0:
+                log.end(it, "duality gap within tol", primal=best[0], gap=gap)
                 break
             step *= 1.5
         else:
+            log.end(self.max_iter, "max_iter", primal=best[0], gap=gap)
             warnings.warn(
                 f"SimpleNPKL({self.loss!r}) stopped at max_iter={self.max_iter} with relative "
                 f"duality gap {gap / max(1.0, abs(best[0])):.2e} > tol={tol:g}. Increase "

@@ -56,6 +56,7 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.exceptions import ConvergenceWarning
 
 from .._linalg import center_kernel
+from .._progress import IterationLog
 from .._validation import (
     InvalidParameterError,
     check_labels,
@@ -233,6 +234,8 @@ class MVE(_Embedding):
     max_sdp_n : int, default=200
     random_state : int, RandomState or None
         Only used by ARPACK-based read-off (not the default); the fit is deterministic.
+    verbose : int, default=0
+        1: a progress line per MVE step every 2 seconds and at the end; 2: every step.
 
     Attributes
     ----------
@@ -269,7 +272,7 @@ class MVE(_Embedding):
     def __init__(self, n_components=2, *, n_neighbors=5, kernel="linear", solver="npkl",
                  B="auto", G=None, C=1.0, scale="auto", tol=1e-4, max_iter=200,
                  max_outer_iter=100, sdp_solver="CLARABEL", sdp_options=None,
-                 max_sdp_n=MAX_SDP_N, random_state=None):
+                 max_sdp_n=MAX_SDP_N, random_state=None, verbose=0):
         self.n_components = n_components
         self.n_neighbors = n_neighbors
         self.kernel = kernel
@@ -285,9 +288,11 @@ class MVE(_Embedding):
         self.sdp_options = sdp_options
         self.max_sdp_n = max_sdp_n
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, y=None):
         """Learn the kernel and the embedding of ``X`` (``y`` is ignored)."""
+        log = IterationLog("MVE", self.verbose)
         G, D2, pairs, W, C, B, tol = self._prepare(X)
         n, d = G.shape[0], int(self.n_components)
         d2 = D2[pairs[:, 0], pairs[:, 1]]
@@ -319,6 +324,7 @@ class MVE(_Embedding):
                 # a step stopped at its iteration limit does not widen the outer test
                 gaps.append(max(res.gap, 0.0) if res.converged else 0.0)
             history.append(_mve_objective(K, d, None if sdp else C, slack, eig))
+            log(t, objective=history[-1], step_gap=gaps[-1], gradient_steps=inner)
             # settled: the change is within tol, or within what the two steps' certified
             # gaps leave undetermined (each step is solved only to its gap, so a smaller
             # change is not a change; without this the loop drifted by ~tol per step)
@@ -326,6 +332,8 @@ class MVE(_Embedding):
                     tol * max(1.0, abs(history[-1])) + gaps[-1] + gaps[-2]):
                 converged = True
                 break
+        log.end(len(history), "settled" if converged else "max_outer_iter",
+                objective=history[-1])
         if not converged and self.max_outer_iter > 1:
             warnings.warn(f"MVE: the outer loop did not settle within max_outer_iter="
                           f"{self.max_outer_iter} steps (last change "
