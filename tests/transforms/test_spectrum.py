@@ -194,11 +194,13 @@ def test_modify_spectrum_values():
 
 
 @pytest.mark.parametrize("method", METHODS)
-def test_spectrum_modify_matches_transformer(method):
+def test_spectrum_modify_is_deprecated_and_matches_transformer(method):
+    """One name per concept (issue #39): the matrix-level wrapper, easily confused with
+    modify_spectrum (eigenvalues), warns and points to SpectrumTransformer."""
     S = indefinite(12, seed=6)
-    assert_allclose(
-        spectrum_modify(S, method), SpectrumTransformer(method).fit_transform(S)
-    )
+    with pytest.warns(FutureWarning, match="SpectrumTransformer"):
+        out = spectrum_modify(S, method)
+    assert_allclose(out, SpectrumTransformer(method).fit_transform(S))
 
 
 @pytest.mark.parametrize("method", ["clip", "flip", "shift", "none"])

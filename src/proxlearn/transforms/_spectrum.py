@@ -198,13 +198,16 @@ def modify_spectrum(eigenvalues, method: str, tol=None):
 
 
 def spectrum_modify(S, method: str = "clip", tol=None) -> np.ndarray:
-    """Return the spectrum-modified training matrix (convenience function).
+    """Deprecated: use ``SpectrumTransformer(method, tol=tol).fit_transform(S)``.
 
-    Equivalent to ``SpectrumTransformer(method, tol=tol).fit_transform(S)``:
-    ``S`` is symmetrised (with :class:`AsymmetricSimilarityWarning` when it is
-    asymmetric) except for ``"square"``, which returns ``S @ S.T`` for ``S`` as
-    given.
+    The spectrum-modified training matrix. Deprecated because its name was easily
+    confused with :func:`modify_spectrum`, which modifies eigenvalues; one name per
+    concept (issue #39). It will be removed in a later release.
     """
+    warnings.warn(
+        "spectrum_modify(S, method) is deprecated and will be removed: use "
+        "SpectrumTransformer(method).fit_transform(S) (modify_spectrum works on "
+        "eigenvalues).", FutureWarning, stacklevel=2)
     return SpectrumTransformer(method=method, tol=tol).fit_transform(S)
 
 
