@@ -240,7 +240,7 @@ def _fake_study(done_before_stop):
     real = study.run_study
 
     def run(datasets, methods, protocol, *, progress=None, **kw):
-        if done_before_stop is None:
+        if done_before_stop is None or kw.get("cached_only"):
             return real(datasets, methods, protocol, progress=progress, **kw)
         for done in range(done_before_stop + 1):
             progress(done, 10)
@@ -326,3 +326,18 @@ def test_every_command_has_the_same_jobs_default():
                 for name, sub in commands.items() if any(a.dest == "jobs" for a in sub._actions)}
     assert set(defaults) >= {"study", "demo", "reproduce", "similarity"}
     assert set(defaults.values()) == {1}, defaults
+
+
+def test_interrupted_study_prints_the_partial_table_from_its_cache(tmp_path, capsys,
+                                                                   monkeypatch):
+    """After Ctrl-C the cells finished so far are shown (issue #39, section 4)."""
+    import proxlearn.study as study
+
+    argv = ["study", "synthetic-1", "--methods", "knn", "--splits", "2",
+            "--out", str(tmp_path / "run")]
+    assert main(argv) == 0  # two cells cached
+    capsys.readouterr()
+    monkeypatch.setattr(study, "run_study", _fake_study(1))
+    assert main([*argv[:-4], "--splits", "3", *argv[-2:]]) == 130
+    out = capsys.readouterr().out
+    assert "synthetic-1" in out and "knn" in out  # the table of the two cached cells

@@ -393,6 +393,13 @@ def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
         except KeyboardInterrupt:
             cells.bar.stop()
             done, total = cells.last.get(description, (0, None))
+            if cache_dir is not None:  # the partial table, from the cells cached so far
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    partial = run_study(datasets, methods, protocol, seed=seed,
+                                        cache_dir=cache_dir, cached_only=True)
+                if partial.cells:
+                    console.print(rich_table(partial, summary_rows(partial)))
             kept = (f"the finished cells are cached in {cache_dir}: the same command resumes "
                     "from them" if cache_dir is not None else
                     "nothing was kept (with --out DIR finished cells are cached and a rerun "
