@@ -40,10 +40,12 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 import numpy as np  # noqa: E402
 
+REPO = Path(__file__).resolve().parent.parent
+# the cells are cached under this tree's revision: import this tree's proxlearn, not an
+# installed copy of another checkout (a venv's editable install points elsewhere)
+sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _defaults_panel as panel  # noqa: E402
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def source_revision():
@@ -376,7 +378,11 @@ def main(argv=None):
     if args.report:
         report(cache, rev, args)
         return
-    print(f"revision {rev}; cache {cache.root}", flush=True)
+    import proxlearn
+    if not Path(proxlearn.__file__).resolve().is_relative_to(REPO / "src"):
+        sys.exit(f"proxlearn is imported from {proxlearn.__file__}, not {REPO / 'src'}: "
+                 "the cache key would not describe the code that ran")
+    print(f"revision {rev}; proxlearn from {proxlearn.__file__}; cache {cache.root}", flush=True)
     run(args, cache)
 
 
