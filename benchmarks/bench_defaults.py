@@ -284,7 +284,10 @@ def report(cache, rev, args):
                 b, stb = _row_status(_scores(cache, base, ds))
                 row = [est if est != base else f"{est} (the baseline)", ds]
                 summ = summary.setdefault(est, {"better": 0, "tied": 0, "worse": 0, "none": [],
-                                                "family": fam, "metric": panel.metric_name(fam, est)})
+                                                "family": fam, "metric": panel.metric_name(fam, est),
+                                                "seconds": []})
+                summ["seconds"] += [r["seconds"] for r in _scores(cache, est, ds)
+                                    if r is not None and r["status"] == "ok"]
                 if a is None or b is None:
                     why = st or ("baseline " + stb)
                     row += [why, "" if b is None else _fmt(b), "", ""]
@@ -314,10 +317,11 @@ def report(cache, rev, args):
                         row += ["", ""]
                 lines.append("| " + " | ".join(row) + " |")
         lines.append("")
+    rows_text, lines = lines[2:], lines[:2]
     lines += ["#### Per estimator", "",
               "| estimator | family | score | better | tied | worse | worse / rows with a verdict "
-              "| rows without a verdict | flag |",
-              "|---|---|---|---|---|---|---|---|---|"]
+              "| median s per cell | rows without a verdict | flag |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for est, s in sorted(summary.items(), key=lambda t: (t[1]["family"], t[0].lower())):
         if panel.SPECS[est].role == "baseline":
             continue
@@ -325,17 +329,26 @@ def report(cache, rev, args):
         flag = "worse on > 1/4" if n and s["worse"] > n / 4 else ""
         if not n:
             flag = "no verdict"
-        none = "; ".join(s["none"]) if len(s["none"]) <= 3 else (
-            f"{len(s['none'])}: " + "; ".join(sorted(set(x.split(': ', 1)[1] for x in s['none']))))
+        none = "; ".join(x[:70] for x in s["none"]) if len(s["none"]) <= 3 else (
+            f"{len(s['none'])}: " + "; ".join(sorted(set(x.split(': ', 1)[1][:60]
+                                                         for x in s['none']))))
+        med = f"{np.median(s['seconds']):.2f}" if s["seconds"] else ""
         lines.append(f"| {est} | {s['family']} | {s['metric']} | {s['better']} | {s['tied']} | "
-                     f"{s['worse']} | {s['worse']}/{n} | {none} | {flag} |")
+                     f"{s['worse']} | {s['worse']}/{n} | {med} | {none} | {flag} |")
+    lines += [""] + rows_text
     notes = {}
     for fam in panel.FAMILY_SETS:
         base = panel.BASELINES[fam][0]
         for ds in panel.FAMILY_SETS[fam]:
             r = cache.get(base, ds, 0)
             if r and r.get("status") == "ok":
-                notes[ds] = f"n = {r['n']}" + (f" ({r['note']})" if r.get("note") else "")
+                note = r.get("note") or ""
+                if fam in ("feat", "clust") and r["n"] > panel.MAX_N:
+                    note = f"subsampled {r['n']} -> {panel.MAX_N}"
+                if fam == "embed":
+                    note = f"{min(r['n'], panel.MAX_N_EMBED)} per split"
+                key = f"{ds} ({fam})" if ds in notes or fam in ("clust", "embed") else ds
+                notes[key] = f"n = {r['n']}" + (f" ({note})" if note else "")
     lines += ["", "Data sets (n after the cap): " + "; ".join(f"{d}: {t}" for d, t in notes.items()),
               "", "What each row runs:", ""]
     for est, spec in panel.SPECS.items():
