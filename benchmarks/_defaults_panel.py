@@ -1,0 +1,418 @@
+"""The panel of bench_defaults.py: data sets, splits, estimators at their defaults, baselines.
+
+One *cell* is (estimator, data set, split); :func:`run_cell` computes it and
+returns a JSON-able dict. Everything here is deterministic given the cell, so
+that every column of a row sees the same training and test samples.
+
+Families (each with its input, its baselines and its score):
+
+========  ================================  ===========================================  =========
+family    input                              baselines (first = the verdict's)            score
+========  ================================  ===========================================  =========
+sim       one n x n similarity               SimilaritySVC() (clip), k-NN (defaults)      accuracy
+multi     (n, n, m) stack of similarities    clip SVM on the average; on each one matrix  accuracy
+feat      z-scored features                  SVC(kernel="rbf", gamma="scale")             accuracy
+clust     z-scored features (+ constraints)  KMeans(n_clusters=#classes)                  Rand index
+embed     z-scored features                  KernelPCA(n_components=2)                    see below
+========  ================================  ===========================================  =========
+
+Embeddings: MVE, SPE and KernelPCA do not see labels, so their score is the
+leave-one-out 1-NN accuracy in the 2-D embedding; CMVU is fitted with all labels
+(``fit(X, y)``), so its score (and that of its KernelPCA baseline) is the
+trustworthiness (5 neighbours) of the embedding instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+#: Bump when the panel changes in a way that makes cached cells wrong.
+PANEL_VERSION = 2
+N_SPLITS = 5
+TEST_SIZE = 0.3
+MAX_N = 400  # classification and clustering sets are subsampled (stratified) to this
+MAX_N_EMBED = 120  # embeddings: a fresh stratified subsample of this size per split
+CONSTRAINT_R = 0.7  # make_pairwise_constraints' default
+
+SIM_SETS = ["aural_sonar", "protein", "protein-2", "voting", "digits-idm", "wine-sigmoid",
+            "sonar-noisy", "heart-noisy", "ionosphere-noisy", "liver-noisy",
+            "synthetic-1", "synthetic-2", "synthetic-3", "synthetic-4"]
+#: digits-multi and protein-multi as shipped; the UCI stacks are three similarities of
+#: the z-scored features (Gaussian with gamma = 1/d, cosine, exp(-L1 / median L1)).
+MULTI_SETS = ["digits-multi", "protein-multi", "heart-multi3", "sonar-multi3",
+              "ionosphere-multi3"]
+FEAT_SETS = ["heart", "sonar", "ionosphere", "diabetes", "breast", "australian", "liver",
+             "german", "glass", "soybean", "iris", "wine", "breast_cancer"]
+CLUST_SETS = ["iris", "wine", "heart", "soybean", "glass", "breast_cancer", "sonar",
+              "ionosphere"]
+EMBED_SETS = ["iris", "wine", "heart", "soybean", "glass", "breast_cancer"]
+FAMILY_SETS = {"sim": SIM_SETS, "multi": MULTI_SETS, "feat": FEAT_SETS, "clust": CLUST_SETS,
+               "embed": EMBED_SETS}
+
+
+# --------------------------------------------------------------------------- data
+
+def data_home():
+    """``$PROXLEARN_DATA`` if set, else ``../shared/data`` of the main checkout this
+    tree belongs to (a git worktree's own ``..`` has no ``shared``)."""
+    if os.environ.get("PROXLEARN_DATA"):
+        return os.environ["PROXLEARN_DATA"]
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        common = subprocess.run(["git", "-C", here, "rev-parse", "--git-common-dir"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        cand = os.path.join(os.path.abspath(os.path.join(here, common)), "..", "..",
+                            "shared", "data")
+        if os.path.isdir(cand):
+            return os.path.normpath(cand)
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return None
+
+
+def _stratified_cap(y, cap, seed):
+    """Indices of a stratified subsample of at most ``cap`` (all of them, sorted, if fewer)."""
+    from sklearn.model_selection import StratifiedShuffleSplit
+    n = len(y)
+    if n <= cap:
+        return np.arange(n)
+    idx, _ = next(StratifiedShuffleSplit(n_splits=1, train_size=cap,
+                                         random_state=seed).split(np.zeros(n), y))
+    return np.sort(idx)
+
+
+def _uci_stack(X):
+    from sklearn.metrics.pairwise import cosine_similarity, manhattan_distances
+    from sklearn.preprocessing import StandardScaler
+    Z = StandardScaler().fit_transform(X)
+    Z = Z[:, Z.std(axis=0) > 0]
+    sq = np.sum(Z ** 2, axis=1)
+    d2 = np.maximum(sq[:, None] + sq[None, :] - 2 * Z @ Z.T, 0.0)
+    gauss = np.exp(-d2 / Z.shape[1])
+    cos = cosine_similarity(Z)
+    d1 = manhattan_distances(Z)
+    lap = np.exp(-d1 / np.median(d1[np.triu_indices_from(d1, 1)]))
+    return np.stack([gauss, cos, lap], axis=2)
+
+
+@functools.lru_cache(maxsize=None)
+def load(family, name):
+    """``(data, y, note)``: the whole (capped) data set of a family."""
+    from proxlearn.datasets import load_dataset, load_feature_dataset
+    home = data_home()
+    if family in ("sim", "multi") and not name.endswith("-multi3"):
+        ds = load_dataset(name, data_home=home)
+        S = np.asarray(ds.matrix, dtype=float)
+        y = np.asarray(ds.labels)
+    elif family == "multi":
+        fd = load_feature_dataset(name[:-len("-multi3")], data_home=home)
+        y = np.asarray(fd.labels)
+        keep = _stratified_cap(y, MAX_N, 0)
+        return _uci_stack(np.asarray(fd.X, float)[keep]), y[keep], "3 similarities of UCI features"
+    else:
+        if name == "breast_cancer":
+            from sklearn.datasets import load_breast_cancer
+            X, y = load_breast_cancer(return_X_y=True)
+        else:
+            fd = load_feature_dataset(name, data_home=home)
+            X, y = np.asarray(fd.X, float), np.asarray(fd.labels)
+        return X, y, ""
+    keep = _stratified_cap(y, MAX_N, 0)
+    note = f"subsampled {len(y)} -> {len(keep)}" if len(keep) < len(y) else ""
+    S = S[np.ix_(keep, keep)] if S.ndim == 2 else S[keep][:, keep]
+    return S, y[keep], note
+
+
+def split(family, name, k):
+    """Training and test indices of split ``k`` (into the capped set), same for every column."""
+    from sklearn.model_selection import StratifiedShuffleSplit
+    data, y, _ = load(family, name)
+    n = len(y)
+    if family in ("feat", "clust"):
+        keep = _stratified_cap(y, MAX_N, 0)
+    elif family == "embed":
+        keep = _stratified_cap(y, MAX_N_EMBED, 1000 + k)
+        return keep, None
+    else:
+        keep = np.arange(n)
+    tr, te = list(StratifiedShuffleSplit(n_splits=N_SPLITS, test_size=TEST_SIZE,
+                                         random_state=0).split(np.zeros(len(keep)),
+                                                               y[keep]))[k]
+    return keep[tr], keep[te]
+
+
+def _zscore(X_tr, X_te=None):
+    from sklearn.preprocessing import StandardScaler
+    sc = StandardScaler().fit(X_tr)
+    return sc.transform(X_tr), (None if X_te is None else sc.transform(X_te))
+
+
+# --------------------------------------------------------------------------- estimators
+
+@dataclass(frozen=True)
+class Spec:
+    family: str
+    make: Callable  # () -> estimator; for clust/embed: (X, y, seed) -> labels / embedding
+    tier: int = 0  # 0 cheap, 1 medium, 2 expensive (run last, under the cell limit)
+    role: str = "estimator"  # or "baseline"
+    label: str = ""  # what is run, for the table
+
+
+def _sim(name, tier=0, **kw):
+    def make():
+        import proxlearn
+        for sub in ("svm", "neighbors", "discriminant", "kernel_learning"):
+            mod = getattr(proxlearn, sub)
+            if name in getattr(mod, "__all__", ()):
+                return getattr(mod, name)(**kw)
+        raise KeyError(name)
+    return make
+
+
+def _transform_then_svc(name):
+    def make():
+        from sklearn.pipeline import make_pipeline
+        import proxlearn.kernel_learning as kl
+        from proxlearn.svm import SimilaritySVC
+        return make_pipeline(getattr(kl, name)(), SimilaritySVC())
+    return make
+
+
+def _mkl(name, bank):
+    def make():
+        import proxlearn.mkl as mkl
+        return getattr(mkl, name)(bank=mkl.KernelBank()) if bank else getattr(mkl, name)()
+    return make
+
+
+def _umkl_pipeline(bank):
+    def make():
+        from sklearn.pipeline import make_pipeline
+        from sklearn.svm import SVC
+        from proxlearn.mkl import UMKL, KernelBank
+        from proxlearn.svm import SimilaritySVC
+        if bank:  # the README's example
+            return make_pipeline(UMKL(bank=KernelBank()), SVC(kernel="precomputed"))
+        return make_pipeline(UMKL(), SimilaritySVC())
+    return make
+
+
+def _feat_plain(mod, name):
+    def make():
+        import importlib
+        return getattr(importlib.import_module(f"proxlearn.{mod}"), name)()
+    return make
+
+
+def _rbf_svc():
+    from sklearn.svm import SVC
+    return SVC(kernel="rbf", gamma="scale")
+
+
+def _n_classes(y):
+    return len(np.unique(y))
+
+
+def _rbf_gram(X):
+    sq = np.sum(X ** 2, axis=1)
+    d2 = np.maximum(sq[:, None] + sq[None, :] - 2 * X @ X.T, 0.0)
+    return np.exp(-d2 / (X.shape[1] * X.var()))  # sklearn's gamma="scale"
+
+
+def _clust_kmeans(X, y, seed):
+    from sklearn.cluster import KMeans
+    return KMeans(n_clusters=_n_classes(y), n_init=10, random_state=seed).fit_predict(X)
+
+
+def _clust_npkl(npkl_name):
+    def run(X, y, seed):
+        import proxlearn.kernel_learning as kl
+        from proxlearn.cluster import KernelKMeans, make_pairwise_constraints
+        pc = make_pairwise_constraints(y, r=CONSTRAINT_R, random_state=seed)
+        K = getattr(kl, npkl_name)().fit_transform(X, pc)
+        return KernelKMeans(n_clusters=_n_classes(y), random_state=seed).fit_predict(K)
+    return run
+
+
+def _clust_ckmeans(X, y, seed):
+    from proxlearn.cluster import ConstrainedKMeans, make_pairwise_constraints
+    pc = make_pairwise_constraints(y, r=CONSTRAINT_R, random_state=seed)
+    return ConstrainedKMeans(n_clusters=_n_classes(y), random_state=seed).fit_predict(X, pc)
+
+
+def _clust_kkmeans(X, y, seed):
+    from proxlearn.cluster import KernelKMeans
+    return KernelKMeans(n_clusters=_n_classes(y), random_state=seed).fit_predict(_rbf_gram(X))
+
+
+def _embed(name, supervised=False):
+    def run(X, y, seed):
+        import proxlearn.manifold as mf
+        est = getattr(mf, name)()
+        return est.fit_transform(X, y) if supervised else est.fit_transform(X)
+    return run
+
+
+def _kpca(X, y, seed):
+    from sklearn.decomposition import KernelPCA
+    return KernelPCA(n_components=2).fit_transform(X)
+
+
+SPECS: dict[str, Spec] = {}
+
+
+def _add(name, spec):
+    SPECS[name] = spec
+
+
+# single similarity: the two baselines are estimators of the library at their defaults
+for _n, _t in [("SimilaritySVC", 0), ("SimilarityKNeighborsClassifier", 0), ("LPMachine", 0),
+               ("PotentialSVM", 0), ("SimilarityCalibratedClassifier", 0),
+               ("SimilarityFeatureSVC", 0), ("SVMKNN", 0), ("IndefiniteKFD", 0),
+               ("LocalSDA", 0), ("SimilarityDiscriminantAnalysis", 0), ("BaseKernelSVC", 0),
+               ("IndefiniteSVM", 1), ("SVMCA", 1), ("SimSVM", 1), ("SimMKL", 2),
+               ("FullKernelSVM", 2), ("ESKL", 2), ("EMKL", 2), ("REKL", 2)]:
+    _add(_n, Spec("sim", _sim(_n), _t,
+                  role="baseline" if _n in ("SimilaritySVC", "SimilarityKNeighborsClassifier")
+                  else "estimator"))
+for _n in ("LinearSimilarityKernel", "RBFSimilarityKernel", "DiffusionKernel", "WarpedKernel"):
+    _add(f"{_n}+SVC", Spec("sim", _transform_then_svc(_n), 0,
+                           label=f"make_pipeline({_n}(), SimilaritySVC())"))
+_add("CompletionSVC", Spec("sim", _sim("CompletionSVC"), 2,
+                           label="CompletionSVC().fit(S, y) (K_aux = S, nothing known)"))
+
+# stacks
+_add("clip-SVM(average)", Spec("multi", None, 0, role="baseline",
+                               label="SimilaritySVC() on the mean of the stack"))
+for _i in range(3):
+    _add(f"clip-SVM[{_i}]", Spec("multi", None, 0, role="baseline",
+                                 label=f"SimilaritySVC() on matrix {_i} alone"))
+for _n, _t in [("AverageKernelSVC", 0), ("KTASVC", 0), ("SimpleMKL", 1), ("NonSparseMKL", 1),
+               ("LpMKL", 1), ("TwoLayerMKL", 1)]:
+    _add(f"{_n}[stack]", Spec("multi", _mkl(_n, False), _t, label=f"{_n}()"))
+_add("UMKL+SVC[stack]", Spec("multi", _umkl_pipeline(False), 1,
+                             label="make_pipeline(UMKL(), SimilaritySVC())"))
+for _n in ("ESKL", "EMKL", "REKL"):
+    _add(f"{_n}[stack]", Spec("multi", _sim(_n), 2, label=f"{_n}()"))
+
+# features
+_add("RBF-SVC", Spec("feat", _rbf_svc, 0, role="baseline", label='SVC(kernel="rbf", gamma="scale")'))
+for _n, _t in [("AverageKernelSVC", 1), ("KTASVC", 1), ("SimpleMKL", 2), ("NonSparseMKL", 2),
+               ("LpMKL", 2), ("TwoLayerMKL", 2)]:
+    _add(f"{_n}[bank]", Spec("feat", _mkl(_n, True), _t, label=f"{_n}(bank=KernelBank())"))
+for _n, _t in [("ArcCosineSVC", 0), ("GMKL", 1), ("TwoLayerMKLInf", 2), ("IKL", 2)]:
+    _add(_n, Spec("feat", _feat_plain("mkl", _n), _t, label=f"{_n}()"))
+_add("UMKL+SVC[bank]", Spec("feat", _umkl_pipeline(True), 2,
+                            label='make_pipeline(UMKL(bank=KernelBank()), SVC(kernel="precomputed"))'))
+
+# clustering
+_add("KMeans", Spec("clust", _clust_kmeans, 0, role="baseline",
+                    label="sklearn KMeans(n_clusters=#classes, n_init=10)"))
+_add("KernelKMeans", Spec("clust", _clust_kkmeans, 0,
+                          label='KernelKMeans on the RBF kernel with gamma="scale"'))
+_add("ConstrainedKMeans", Spec("clust", _clust_ckmeans, 0,
+                               label=f"ConstrainedKMeans(constraints at r = {CONSTRAINT_R})"))
+_add("SimpleNPKL+KernelKMeans", Spec("clust", _clust_npkl("SimpleNPKL"), 1,
+                                     label=f"SimpleNPKL() then KernelKMeans (r = {CONSTRAINT_R})"))
+_add("NPKL+KernelKMeans", Spec("clust", _clust_npkl("NPKL"), 2,
+                               label=f"NPKL() then KernelKMeans (r = {CONSTRAINT_R})"))
+
+# embeddings
+_add("KernelPCA", Spec("embed", _kpca, 0, role="baseline", label="KernelPCA(n_components=2)"))
+_add("KernelPCA[trust]", Spec("embed", _kpca, 0, role="baseline",
+                              label="KernelPCA(n_components=2), scored by trustworthiness"))
+_add("MVE", Spec("embed", _embed("MVE"), 2, label="MVE()"))
+_add("SPE", Spec("embed", _embed("SPE"), 2, label="SPE()"))
+_add("CMVU", Spec("embed", _embed("CMVU", supervised=True), 2, label="CMVU().fit_transform(X, y)"))
+
+#: Primary (verdict) baseline and secondary baselines per family.
+BASELINES = {"sim": ("SimilaritySVC", ["SimilarityKNeighborsClassifier"]),
+             "multi": ("clip-SVM(average)", ["clip-SVM[0]", "clip-SVM[1]", "clip-SVM[2]"]),
+             "feat": ("RBF-SVC", []), "clust": ("KMeans", []), "embed": ("KernelPCA", [])}
+#: Scored by trustworthiness (CMVU sees every label), against KernelPCA[trust].
+TRUST_SCORED = {"CMVU", "KernelPCA[trust]"}
+
+
+def primary_baseline(est):
+    fam = SPECS[est].family
+    if est in TRUST_SCORED:
+        return "KernelPCA[trust]"
+    return BASELINES[fam][0]
+
+
+def metric_name(family, est):
+    if family == "clust":
+        return "Rand index x100"
+    if family == "embed":
+        return "trustworthiness x100" if est in TRUST_SCORED else "LOO 1-NN acc %"
+    return "accuracy %"
+
+
+# --------------------------------------------------------------------------- one cell
+
+def _score_embedding(E, X, y, trust):
+    if trust:
+        from sklearn.manifold import trustworthiness
+        return 100.0 * trustworthiness(X, E, n_neighbors=5)
+    from sklearn.metrics import pairwise_distances
+    D = pairwise_distances(E)
+    np.fill_diagonal(D, np.inf)
+    return 100.0 * np.mean(y[np.argmin(D, axis=1)] == y)
+
+
+def run_cell(est, dataset, k):
+    """Compute one cell; returns ``{"status": "ok", "score", "seconds", ...}``."""
+    spec = SPECS[est]
+    fam = spec.family
+    data, y, note = load(fam, dataset)
+    tr, te = split(fam, dataset, k)
+    out = {"n": int(len(y)), "note": note}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t0 = time.perf_counter()
+        if fam in ("sim", "multi"):
+            S_tr = data[np.ix_(tr, tr)] if data.ndim == 2 else data[tr][:, tr]
+            S_te = data[np.ix_(te, tr)] if data.ndim == 2 else data[te][:, tr]
+            if est.startswith("clip-SVM"):
+                from proxlearn.svm import SimilaritySVC
+                if est == "clip-SVM(average)":
+                    S_tr, S_te = S_tr.mean(axis=2), S_te.mean(axis=2)
+                else:
+                    i = int(est[len("clip-SVM["):-1])
+                    if i >= data.shape[2]:
+                        return {"status": "n/a", "error": "stack has fewer matrices"}
+                    S_tr, S_te = S_tr[:, :, i], S_te[:, :, i]
+                model = SimilaritySVC()
+            else:
+                model = spec.make()
+            pred = model.fit(S_tr, y[tr]).predict(S_te)
+            score = 100.0 * np.mean(np.asarray(pred) == y[te])
+            out.update(n_train=int(len(tr)), n_test=int(len(te)))
+        elif fam == "feat":
+            X_tr, X_te = _zscore(data[tr], data[te])
+            pred = spec.make().fit(X_tr, y[tr]).predict(X_te)
+            score = 100.0 * np.mean(np.asarray(pred) == y[te])
+            out.update(n_train=int(len(tr)), n_test=int(len(te)))
+        elif fam == "clust":
+            from proxlearn.cluster import rand_index
+            X, _ = _zscore(data[tr])
+            labels = spec.make(X, y[tr], k)
+            score = rand_index(y[tr], labels)  # already x 100
+            out.update(n_train=int(len(tr)))
+        else:  # embed: tr is this split's subsample
+            X, _ = _zscore(data[tr])
+            E = spec.make(X, y[tr], k)
+            score = _score_embedding(np.asarray(E), X, y[tr], est in TRUST_SCORED)
+            out.update(n_train=int(len(tr)))
+        out["seconds"] = time.perf_counter() - t0
+    kinds = sorted({w.category.__name__ for w in caught})
+    out.update(status="ok", score=float(score), warnings=kinds)
+    return out

@@ -1,0 +1,268 @@
+"""Scale-free behaviour at the defaults (issue 40, item 3).
+
+Multiplying the input by a positive constant ``c`` -- the similarity matrix
+(training and test rows alike), each matrix of a stack by its own constant, or
+the features -- must not change what an estimator at its defaults predicts:
+the same labels, the same cluster labels, the same kernel or embedding up to
+one positive factor.
+
+The estimators are discovered from the subpackages' ``__all__``, so a new one is
+covered without being listed; its input kind is guessed from its subpackage and
+``KIND`` overrides the guess. Estimators whose *definition* is not scale-free
+are in ``NOT_SCALE_FREE`` with the reason. Those that fail today for a reason
+that is a default, not the definition, are marked ``xfail(strict=True)`` in
+``KNOWN_FAILURES`` with what was found: remove the mark when the fix lands (a
+strict xfail that passes fails the suite).
+"""
+
+import functools
+import importlib
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import Phase, example, given, settings
+from hypothesis import strategies as st
+from sklearn.base import BaseEstimator
+
+PACKAGES = ["svm", "neighbors", "discriminant", "kernel_learning", "mkl", "cluster", "manifold"]
+
+#: Input kind per estimator where the subpackage's guess (``_guess_kind``) is wrong.
+KIND = {
+    "ESKL": "sim-clf", "EMKL": "stack-clf", "REKL": "stack-clf",
+    "ArcCosineSVC": "feat-clf", "GMKL": "feat-clf", "IKL": "feat-clf",
+    "TwoLayerMKLInf": "feat-clf",
+    "UMKL": "stack-transform",
+    "DiffusionKernel": "sim-transform", "LinearSimilarityKernel": "sim-transform",
+    "RBFSimilarityKernel": "sim-transform", "WarpedKernel": "sim-transform",
+    "KernelCompleter": "completion-transform", "CompletionSVC": "completion-clf",
+    "SimpleNPKL": "feat-constraints-kernel", "NPKL": "feat-constraints-kernel",
+    "ConstrainedKMeans": "feat-constraints-cluster", "KernelKMeans": "kernel-cluster",
+    "CMVU": "feat-embed-supervised",
+}
+
+#: Not learners, or not scale-free by definition (reason per entry).
+NOT_SCALE_FREE = {
+    "KernelBank": "a bank of base kernels, not a learner; with its default "
+                  "standardize=True the [bank] estimators see z-scored features",
+}
+
+#: Fail today (issue 40 item 3): what was found. Remove an entry when the fix lands.
+_C_SVM = ("the default C = 1 is in the units of S: the SVM on c S is the SVM on S with C c "
+          "(C = 1/c restores every prediction)")
+_STACK = ("the matrices of the stack enter unnormalised and C = 1 is absolute: scaling every "
+          "matrix by c is undone by C = 1/c, scaling one matrix changes the combination")
+KNOWN_FAILURES = {
+    "SimilaritySVC": _C_SVM,
+    "LPMachine": _C_SVM,
+    "SVMKNN": _C_SVM + " (the local clip SVMs)",
+    "SimilarityFeatureSVC": "the linear kernel of the rows of S scales as c^2 against C = 1 "
+                            "(C = 1/c^2 restores it)",
+    "BaseKernelSVC": "the default 'linear' base kernel scales as c^2 against C = 1 "
+                     "(C = 1/c^2 restores it)",
+    "PotentialSVM": "epsilon = 0.1 and C = 1 are absolute (epsilon = 0.1 c with C = 1/c "
+                    "restores it)",
+    "SVMCA": "C = 1 and rho = 1 are absolute (C = 1/c with rho = 1/c restores it)",
+    "IndefiniteSVM": "C = 1 and rho = 1 are absolute (C = 1/c, rho = c^(+-1) restore it at "
+                     "c = 1e3, not at 1e-3: a further absolute constant)",
+    "SimSVM": "eta = 0.01 (C = 1/(2 n eta)) is absolute (eta = 0.01 c restores it)",
+    "SimMKL": "eta = 0.01 is absolute (eta = 0.01 c restores it at c = 1e-3; at c = 1e3 the "
+              "CLARABEL SOCP then fails with InsufficientProgress)",
+    "FullKernelSVM": "eta = 0.01 and gamma = 0.01 are absolute; scaling them by c does not "
+                     "restore it (the SDP's tolerances are absolute too)",
+    "ESKL": "C = 1 and rho = 1 are absolute against S (the l3 loss is quadratic in S, the SVM "
+            "term linear); C = 1/c with rho = c^-1 or c^-2 does not restore it",
+    "EMKL": "C = 1 and rho = 1 are absolute and the stack is unnormalised; C = 1/c does not "
+            "undo scaling every matrix by c",
+    "REKL": "C = 1 and rho = 1 are absolute and the stack is unnormalised; C = 1/c does not "
+            "undo scaling every matrix by c",
+    "AverageKernelSVC": _STACK,
+    "KTASVC": _STACK,
+    "SimpleMKL": _STACK,
+    "NonSparseMKL": _STACK,
+    "LpMKL": _STACK,
+    "TwoLayerMKL": _STACK + " (and C = 1/c does not undo c = 1e3 on every matrix)",
+    "UMKL": "the learned kernel changes even when every matrix is scaled by the same c: the "
+            "objective's terms (gamma1 = 0.5) scale differently with the kernels",
+    "GMKL": "theta0 = 1/d and reg = 1 are in absolute feature units (theta0 / c^2 with "
+            "reg c^2 restores it)",
+    "ArcCosineSVC": "the degree-1 arc-cosine kernel scales as c^2 with the features against "
+                    "C = 1 (C = 1/c^2 restores it)",
+    "MVE": "C = 1 (slack weight) is absolute and the stopping tests floor the scale at 1 "
+           "(tol * max(1, |objective|), manifold/_embeddings.py); no power of c on C restores "
+           "both c = 1e-3 and 1e3",
+    "SPE": "as MVE (C absolute, stopping tests tol * max(1, ...))",
+    "CMVU": "as MVE (C absolute, stopping tests tol * max(1, ...))",
+    "WarpedKernel": "ratio = 1 (gamma_I / gamma_A) is absolute against the kernel's scale "
+                    "(ratio = c^(+-1) does not restore it)",
+    "RBFSimilarityKernel": "beta = 0.1 is absolute: exp(-beta d^2) with d in the units of S "
+                           "(beta = 0.1 / c^2 restores it)",
+}
+
+
+def _guess_kind(pkg, cls):
+    if pkg == "mkl":
+        return "stack-clf"
+    if pkg == "cluster":
+        return "kernel-cluster"
+    if pkg == "manifold":
+        return "feat-embed"
+    return "sim-clf" if hasattr(cls, "predict") else "sim-transform"
+
+
+def _public():
+    found = {}
+    for pkg in PACKAGES:
+        mod = importlib.import_module(f"proxlearn.{pkg}")
+        for name in getattr(mod, "__all__", []):
+            obj = getattr(mod, name)
+            if inspect.isclass(obj) and issubclass(obj, BaseEstimator):
+                found[name] = (obj, KIND.get(name, _guess_kind(pkg, obj)))
+    return found
+
+
+ESTIMATORS = _public()
+
+
+def _params():
+    out = []
+    for name in sorted(ESTIMATORS):
+        if name in NOT_SCALE_FREE:
+            continue
+        marks = ([pytest.mark.xfail(strict=True, reason=f"issue 40 item 3: {KNOWN_FAILURES[name]}")]
+                 if name in KNOWN_FAILURES else [])
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out
+
+
+# --------------------------------------------------------------------------- the problem
+
+N_TRAIN, N_TEST = 30, 12
+
+
+@functools.lru_cache(maxsize=None)
+def _problem():
+    """Two overlapping Gaussian classes in 3-D: features, a noisy indefinite
+    similarity (linear kernel + symmetric noise + offset), an RBF kernel."""
+    rng = np.random.default_rng(0)
+    n = N_TRAIN + N_TEST
+    y = np.tile([0, 1], n // 2)
+    X = rng.normal(size=(n, 3)) + np.where(y == 1, 1.0, -1.0)[:, None] * np.array([1.0, 0.5, 0.0])
+    noise = rng.normal(scale=0.5, size=(n, n))
+    S = X @ X.T + (noise + noise.T) / 2 + 2.0
+    sq = np.sum(X ** 2, axis=1)
+    K = np.exp(-np.maximum(sq[:, None] + sq[None, :] - 2 * X @ X.T, 0) / 3.0)
+    return X, y, S, K
+
+
+def _constraints(y):
+    from proxlearn.cluster import make_pairwise_constraints
+    return make_pairwise_constraints(y, r=0.7, random_state=0)
+
+
+def _blocks(M, tr, te):
+    return M[np.ix_(tr, tr)], M[np.ix_(te, tr)]
+
+
+def _scale_free_gram(Z):
+    """A representation of a kernel / embedding invariant to one positive factor."""
+    Z = np.asarray(Z, dtype=float)
+    G = Z @ Z.T if Z.shape[0] != Z.shape[1] or not np.allclose(Z, Z.T) else Z
+    return G / np.linalg.norm(G)
+
+
+def _run(name, c):
+    """The output of ``name`` at its defaults on the problem scaled by ``c`` (a pair:
+    first matrix / features, second matrix of a stack)."""
+    cls, kind = ESTIMATORS[name]
+    X, y, S, K = _problem()
+    tr, te = np.arange(N_TRAIN), np.arange(N_TRAIN, N_TRAIN + N_TEST)
+    c1, c2 = c
+    est = cls()
+    if "random_state" in est.get_params():  # the same random draws at every scale
+        est.set_params(random_state=0)
+    if name == "DiffusionKernel":  # defined on non-negative similarities only
+        S = S - S.min()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if kind == "sim-clf":
+            S_tr, S_te = _blocks(c1 * S, tr, te)
+            return est.fit(S_tr, y[tr]).predict(S_te)
+        if kind == "sim-transform":
+            S_tr, S_te = _blocks(c1 * S, tr, te)
+            est.fit(S_tr, y[tr])
+            return np.vstack([_scale_free_gram(est.transform(S_tr)),
+                              _scale_free_gram_rows(est.transform(S_te))])
+        if kind in ("stack-clf", "stack-transform"):
+            stack = np.stack([c1 * S, c2 * K], axis=2)
+            st_tr, st_te = stack[tr][:, tr], stack[te][:, tr]
+            if kind == "stack-clf":
+                return est.fit(st_tr, y[tr]).predict(st_te)
+            est.fit(st_tr)
+            return np.vstack([_scale_free_gram(est.transform(st_tr)),
+                              _scale_free_gram_rows(est.transform(st_te))])
+        if kind == "feat-clf":
+            return est.fit(c1 * X[tr], y[tr]).predict(c1 * X[te])
+        if kind == "completion-clf":  # nothing known: the auxiliary kernel alone; one SDP
+            K_tr, K_te = _blocks(c1 * K, tr[:12], te[:4])  # per test row: a smaller problem
+            return est.fit(K_tr, y[:12]).predict(K_te)
+        if kind == "completion-transform":
+            n1 = N_TRAIN - 6
+            return _scale_free_gram(est.fit_transform(c1 * K[:n1, :n1], c2 * S[:N_TRAIN, :N_TRAIN]))
+        if kind == "feat-constraints-kernel":
+            return _scale_free_gram(est.fit_transform(c1 * X[tr], _constraints(y[tr])))
+        if kind == "feat-constraints-cluster":
+            return _canonical(est.fit_predict(c1 * X[tr], _constraints(y[tr])))
+        if kind == "kernel-cluster":
+            return _canonical(est.fit_predict(c1 * K[np.ix_(tr, tr)]))
+        if kind == "feat-embed":
+            return _scale_free_gram(est.fit_transform(c1 * X[tr]))
+        if kind == "feat-embed-supervised":
+            return _scale_free_gram(est.fit_transform(c1 * X[tr], y[tr]))
+    raise AssertionError(f"{name}: unknown input kind {kind!r}; add it to KIND")
+
+
+def _scale_free_gram_rows(R):
+    R = np.asarray(R, dtype=float)
+    return R / np.linalg.norm(R)
+
+
+def _canonical(labels):
+    """Cluster labels renamed in order of first appearance."""
+    _, first, inv = np.unique(labels, return_index=True, return_inverse=True)
+    order = np.argsort(np.argsort(first))
+    return order[inv]
+
+
+@functools.lru_cache(maxsize=None)
+def _reference(name):
+    return _run(name, (1.0, 1.0))
+
+
+def _assert_same(name, out, ref):
+    if out.dtype.kind in "OUSbi" or ESTIMATORS[name][1].endswith(("clf", "cluster")):
+        mismatches = int(np.sum(np.asarray(out) != np.asarray(ref)))
+        # a solver tolerance may move one borderline point in twelve
+        assert mismatches <= len(ref) // 12, f"{mismatches} of {len(ref)} predictions changed"
+    else:
+        np.testing.assert_allclose(out, ref, atol=1e-3, err_msg="output changed beyond one factor")
+
+
+scales = st.floats(min_value=1e-3, max_value=1e3).filter(lambda v: abs(np.log10(v)) > 0.3)
+
+
+@pytest.mark.parametrize("name", _params())
+@settings(max_examples=2, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate])
+@given(c1=scales, c2=scales)
+@example(c1=1e-3, c2=1.0)
+@example(c1=1e3, c2=1e-3)
+def test_scaling_the_input_does_not_change_the_output(name, c1, c2):
+    _assert_same(name, _run(name, (c1, c2)), _reference(name))
+
+
+def test_every_public_estimator_is_checked_or_excused():
+    """A new estimator is discovered; excusing one needs a reason."""
+    assert {"SimilaritySVC", "SimpleMKL", "KernelKMeans", "MVE", "ESKL"} <= set(ESTIMATORS)
+    assert all(reason for reason in NOT_SCALE_FREE.values())
+    assert set(KNOWN_FAILURES) <= set(ESTIMATORS)
