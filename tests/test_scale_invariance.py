@@ -71,29 +71,11 @@ KNOWN_FAILURES = {
               "CLARABEL SOCP then fails with InsufficientProgress)",
     "FullKernelSVM": "eta = 0.01 and gamma = 0.01 are absolute; scaling them by c does not "
                      "restore it (the SDP's tolerances are absolute too)",
-    "ESKL": "C = 1 and rho = 1 are absolute against S (the l3 loss is quadratic in S, the SVM "
-            "term linear); C = 1/c with rho = c^-1 or c^-2 does not restore it",
-    "EMKL": "C = 1 and rho = 1 are absolute and the stack is unnormalised; C = 1/c does not "
-            "undo scaling every matrix by c",
-    "REKL": "C = 1 and rho = 1 are absolute and the stack is unnormalised; C = 1/c does not "
-            "undo scaling every matrix by c",
     "AverageKernelSVC": _STACK,
     "KTASVC": _STACK,
     "SimpleMKL": _STACK,
     "NonSparseMKL": _STACK,
     "LpMKL": _STACK,
-    "TwoLayerMKL": _STACK + " (and C = 1/c does not undo c = 1e3 on every matrix)",
-    "UMKL": "the learned kernel changes even when every matrix is scaled by the same c: the "
-            "objective's terms (gamma1 = 0.5) scale differently with the kernels",
-    "GMKL": "theta0 = 1/d and reg = 1 are in absolute feature units (theta0 / c^2 with "
-            "reg c^2 restores it)",
-    "ArcCosineSVC": "the degree-1 arc-cosine kernel scales as c^2 with the features against "
-                    "C = 1 (C = 1/c^2 restores it)",
-    "MVE": "C = 1 (slack weight) is absolute and the stopping tests floor the scale at 1 "
-           "(tol * max(1, |objective|), manifold/_embeddings.py); no power of c on C restores "
-           "both c = 1e-3 and 1e3",
-    "SPE": "as MVE (C absolute, stopping tests tol * max(1, ...))",
-    "CMVU": "as MVE (C absolute, stopping tests tol * max(1, ...))",
     "WarpedKernel": "ratio = 1 (gamma_I / gamma_A) is absolute against the kernel's scale "
                     "(ratio = c^(+-1) does not restore it)",
     "RBFSimilarityKernel": "beta = 0.1 is absolute: exp(-beta d^2) with d in the units of S "
