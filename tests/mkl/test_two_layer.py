@@ -259,7 +259,13 @@ def test_two_layer_mkl_packed_and_full_passes_reach_the_same_point(monkeypatch):
     monkeypatch.setattr(bank, "PACK_MAX_BYTES", 0)  # the full stack, as given
     b = two_layer_mkl(Ks, y, 10.0, tol=1e-8, max_iter=300, penalty="thesis")
     assert a.objective == pytest.approx(b.objective, rel=1e-9)
-    np.testing.assert_allclose(a.weights, b.weights, rtol=1e-6, atol=1e-9)
+    # The search stops on the objective (its decrease over a window of steps), which is
+    # flat here: the weights are determined only as far as the projected gradient says.
+    # Under OPENBLAS_CORETYPE=Prescott the packed run stops at gap 4.4e-6 and the full
+    # one at 2.5e-7 (other kernels: both near 2e-7), same objective to 1e-11, weights
+    # 1.2e-5 apart; so: small certified gaps, and weights within what they allow.
+    assert max(a.gap, b.gap) <= 1e-5 * max(1.0, np.linalg.norm(b.weights))
+    np.testing.assert_allclose(a.weights, b.weights, rtol=1e-4, atol=1e-9)
 
 
 def test_float32_search_returns_the_float64_answer_at_its_weights(monkeypatch):
