@@ -63,7 +63,6 @@ Choices where the sources are silent (ours)
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -77,6 +76,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     InvalidParameterError,
     check_features,
+    check_int,
     check_positive,
     check_similarity,
     check_test_similarity,
@@ -88,14 +88,8 @@ from .._constraints import PairwiseConstraints, as_pairwise_constraints
 __all__ = ["ConstrainedKMeans", "KernelKMeans"]
 
 
-def _check_int(value, name: str, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < low:
-        raise InvalidParameterError(f"{name} must be an integer >= {low}, got {value!r}.")
-    return int(value)
-
-
 def _check_n_clusters(n_clusters, n: int, what: str = "samples") -> int:
-    c = _check_int(n_clusters, "n_clusters")
+    c = check_int(n_clusters, "n_clusters")
     if c > n:
         raise InvalidParameterError(
             f"n_clusters={c} is larger than the number of {what} ({n}); choose "
@@ -245,8 +239,8 @@ class KernelKMeans(PairwiseMixin, ClusterMixin, BaseEstimator):
         K = check_similarity(K, name="K", symmetric="symmetrize")
         n = K.shape[0]
         c = _check_n_clusters(self.n_clusters, n)
-        n_init = _check_int(self.n_init, "n_init")
-        max_iter = _check_int(self.max_iter, "max_iter")
+        n_init = check_int(self.n_init, "n_init")
+        max_iter = check_int(self.max_iter, "max_iter")
         tol = check_positive(self.tol, "tol", allow_zero=True)
         rng = check_random_state(self.random_state)
         diag = np.diag(K).copy()
@@ -352,8 +346,8 @@ class ConstrainedKMeans(FeatureMixin, ClusterMixin, BaseEstimator):
         X = check_features(X)
         n = X.shape[0]
         c = _check_n_clusters(self.n_clusters, n)
-        n_init = _check_int(self.n_init, "n_init")
-        max_iter = _check_int(self.max_iter, "max_iter")
+        n_init = check_int(self.n_init, "n_init")
+        max_iter = check_int(self.max_iter, "max_iter")
         tol = check_positive(self.tol, "tol", allow_zero=True)
         if not isinstance(self.strict, bool | np.bool_):
             raise InvalidParameterError(f"strict must be True or False, got {self.strict!r}.")

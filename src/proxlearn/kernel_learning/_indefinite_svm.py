@@ -104,6 +104,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     InvalidParameterError,
     check_classification_data,
+    check_int,
     check_option,
     check_positive,
     check_test_similarity,
@@ -795,12 +796,6 @@ def bordered_rows(K_pos_values, K_pos_vectors, S_test, psi):
 # --------------------------------------------------------------------------
 
 
-def _check_int(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}.")
-    return int(value)
-
-
 class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseEstimator):
     """Indefinite SVM: an SVM with a learned PSD kernel near ``S``.
 
@@ -890,7 +885,7 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseE
         rho = check_positive(self.rho, "rho")
         check_option(self.test_transform, "test_transform", TEST_TRANSFORMS)
         check_option(self.eig_update, "eig_update", EIG_UPDATES)
-        max_iter = _check_int(self.max_iter, "max_iter")
+        max_iter = check_int(self.max_iter, "max_iter")
         tol = check_positive(self.tol, "tol")
         if self.test_self_similarity is not None:
             if isinstance(self.test_self_similarity, bool) or not isinstance(

@@ -100,6 +100,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     InvalidParameterError,
     LabelError,
+    check_int,
     check_labels,
     check_option,
     check_positive,
@@ -560,12 +561,6 @@ def _preprocess_train(arr, preprocess):
     return check_similarity(arr, symmetric="symmetrize", dissimilarity_check=False), 1.0, 0.0
 
 
-def _check_int(value, name, low):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise InvalidParameterError(f"{name} must be an integer >= {low}, got {value!r}.")
-    return int(value)
-
-
 class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
     """Joint SVM and kernel component analysis (SVM-CA; Gu & Guo, AAAI 2012).
 
@@ -693,8 +688,8 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMix
     def _check_params(self):
         check_positive(self.C, "C")
         check_positive(self.rho, "rho")
-        _check_int(self.n_components, "n_components", 1)
-        _check_int(self.max_iter, "max_iter", 1)
+        check_int(self.n_components, "n_components", 1)
+        check_int(self.max_iter, "max_iter", 1)
         check_positive(self.tol, "tol", allow_zero=True)
         check_positive(self.svm_tol, "svm_tol")
         if isinstance(self.eps, bool) or not isinstance(self.eps, numbers.Real) or not np.isfinite(

@@ -111,6 +111,7 @@ from .._validation import (
     FeatureMatrixError,
     InvalidParameterError,
     check_features,
+    check_int,
     check_option,
     check_positive,
 )
@@ -178,14 +179,8 @@ def _sq_dists(P):
     return np.maximum(d[:, None] + d[None, :] - 2.0 * P, 0.0)
 
 
-def _check_int(value, name, low):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise InvalidParameterError(f"{name} must be an integer >= {low}, got {value!r}.")
-    return int(value)
-
-
 def _check_B(B, n):
-    B = _check_int(B, "B", 1)
+    B = check_int(B, "B", 1)
     if B >= n:
         raise InvalidParameterError(
             f"B={B} local bases per point, but there are only n_samples = {n} points and a "
@@ -424,7 +419,7 @@ def umkl(Ks, P, *, B=10, gamma1=0.5, max_iter=30, tol=1e-6, init="knn") -> UMKLR
     P = _check_P(P, n)
     B = _check_B(B, n)
     gamma1 = check_positive(gamma1, "gamma1", allow_zero=True)
-    max_iter = _check_int(max_iter, "max_iter", 1)
+    max_iter = check_int(max_iter, "max_iter", 1)
     tol = check_positive(tol, "tol", allow_zero=True)
     M = _sq_dists(P)
     if isinstance(init, str):
@@ -604,7 +599,7 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         check_option(self.init, "init", INITS)
         check_positive(self.gamma1, "gamma1", allow_zero=True)
         check_positive(self.tol, "tol", allow_zero=True)
-        _check_int(self.max_iter, "max_iter", 1)
+        check_int(self.max_iter, "max_iter", 1)
         if self.normalize is not None:
             check_option(self.normalize, "normalize", {"diagonal"})
         if self.bank is not None:

@@ -15,7 +15,6 @@ sample ``i`` (``S`` used as given, not symmetrised), and decision
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -25,6 +24,7 @@ from sklearn.exceptions import ConvergenceWarning
 from .._validation import (
     InvalidParameterError,
     check_classification_data,
+    check_int,
     check_option,
     check_positive,
 )
@@ -34,12 +34,6 @@ from ..solvers import box_lasso
 from ._ovo import _OvOLinearMixin, fit_ovo
 
 __all__ = ["PotentialSVM"]
-
-
-def _check_int(value, name, minimum=1):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise InvalidParameterError(f"{name} must be an integer >= {minimum}, got {value!r}.")
-    return int(value)
 
 
 class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
@@ -142,7 +136,7 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, Classi
         C = check_positive(self.C, "C")
         eps = check_positive(self.epsilon, "epsilon", allow_zero=True)
         tol = check_positive(self.tol, "tol")
-        max_iter = _check_int(self.max_iter, "max_iter")
+        max_iter = check_int(self.max_iter, "max_iter")
         if not isinstance(self.fit_intercept, bool | np.bool_):
             raise InvalidParameterError(
                 f"fit_intercept must be True or False, got {self.fit_intercept!r}."
