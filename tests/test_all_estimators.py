@@ -22,6 +22,8 @@ from proxlearn._validation import (
 )
 from proxlearn.base import is_pairwise
 
+from _estimators import public_classes
+
 PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning", "ranking", "mkl",
             "kernel_approximation", "manifold"]
 
@@ -47,18 +49,8 @@ NOT_FIT_S_Y = {
 }
 
 
-def _public_estimators():
-    found = {}
-    for pkg in PACKAGES:
-        mod = importlib.import_module(f"proxlearn.{pkg}")
-        for name in getattr(mod, "__all__", []):
-            obj = getattr(mod, name)
-            if inspect.isclass(obj) and issubclass(obj, BaseEstimator) and name not in NOT_FIT_S_Y:
-                found[name] = obj
-    return found
-
-
-ESTIMATORS = _public_estimators()
+ESTIMATORS = {name: cls for _, name, cls in public_classes(PACKAGES, BaseEstimator)
+              if name not in NOT_FIT_S_Y}
 _INSTANCES = {
     "n_neighbors": 3,
 }
@@ -320,13 +312,9 @@ def test_far_out_test_rows_give_finite_output(name):
 def _transformers():
     from sklearn.base import TransformerMixin
 
-    for pkg in [*PACKAGES, "cluster"]:
-        mod = importlib.import_module(f"proxlearn.{pkg}")
-        for name in getattr(mod, "__all__", []):
-            obj = getattr(mod, name)
-            if (inspect.isclass(obj) and issubclass(obj, TransformerMixin)
-                    and hasattr(obj, "transform") and name not in NOT_FIT_S_Y):
-                yield name, obj
+    for _, name, cls in public_classes([*PACKAGES, "cluster"], TransformerMixin):
+        if hasattr(cls, "transform") and name not in NOT_FIT_S_Y:
+            yield name, cls
 
 
 @pytest.mark.parametrize("name,cls", sorted(_transformers()))

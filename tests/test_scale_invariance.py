@@ -16,8 +16,6 @@ strict xfail that passes fails the suite).
 """
 
 import functools
-import importlib
-import inspect
 import warnings
 
 import numpy as np
@@ -25,6 +23,8 @@ import pytest
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 from sklearn.base import BaseEstimator
+
+from _estimators import public_classes
 
 PACKAGES = ["svm", "neighbors", "discriminant", "kernel_learning", "mkl", "cluster", "manifold"]
 
@@ -93,18 +93,8 @@ def _guess_kind(pkg, cls):
     return "sim-clf" if hasattr(cls, "predict") else "sim-transform"
 
 
-def _public():
-    found = {}
-    for pkg in PACKAGES:
-        mod = importlib.import_module(f"proxlearn.{pkg}")
-        for name in getattr(mod, "__all__", []):
-            obj = getattr(mod, name)
-            if inspect.isclass(obj) and issubclass(obj, BaseEstimator):
-                found[name] = (obj, KIND.get(name, _guess_kind(pkg, obj)))
-    return found
-
-
-ESTIMATORS = _public()
+ESTIMATORS = {name: (cls, KIND.get(name, _guess_kind(pkg, cls)))
+              for pkg, name, cls in public_classes(PACKAGES, BaseEstimator)}
 
 
 def _params():
