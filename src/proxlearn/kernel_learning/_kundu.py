@@ -76,6 +76,7 @@ from .._validation import (
     check_option,
     check_positive,
 )
+from .._scale import similarity_scale
 from .._progress import IterationLog, check_verbose
 from ..mkl._classifiers import _BaseMKL
 from ..mkl._input import check_multi_similarity
@@ -182,15 +183,15 @@ class _Tracker:
 
 
 def _matrix_scales(Ss):
-    """Per matrix ``c_i``: ``tr S_i / n``, or the clipped trace over ``n`` when the trace
-    is not positive (``1`` for unit-diagonal similarities); refuses a matrix with no
-    positive eigenvalue (all zero or negative semidefinite)."""
-    n, _, m = Ss.shape
-    c = np.trace(Ss, axis1=0, axis2=1) / n
-    for i in np.flatnonzero(~(c > 0)):
-        c[i] = np.maximum(np.linalg.eigvalsh(Ss[:, :, i]), 0).sum() / n
-        if not c[i] > 0:
-            raise _no_direction(i)
+    """Per matrix ``c_i`` (:func:`proxlearn._scale.similarity_scale`: ``tr S_i / n``, or
+    the clipped trace over ``n`` when the trace is not positive); a matrix with no
+    positive eigenvalue is refused by its index."""
+    c = np.empty(Ss.shape[2])
+    for i in range(Ss.shape[2]):
+        try:
+            c[i] = similarity_scale(Ss[:, :, i])
+        except SimilarityMatrixError:
+            raise _no_direction(i) from None
     return c
 
 
