@@ -56,13 +56,10 @@ _STACK = ("the matrices of the stack enter unnormalised and C = 1 is absolute: s
 KNOWN_FAILURES = {
     "SimilaritySVC": _C_SVM,
     "LPMachine": _C_SVM,
-    "SVMKNN": _C_SVM + " (the local clip SVMs)",
     "SimilarityFeatureSVC": "the linear kernel of the rows of S scales as c^2 against C = 1 "
                             "(C = 1/c^2 restores it)",
     "BaseKernelSVC": "the default 'linear' base kernel scales as c^2 against C = 1 "
                      "(C = 1/c^2 restores it)",
-    "PotentialSVM": "epsilon = 0.1 and C = 1 are absolute (epsilon = 0.1 c with C = 1/c "
-                    "restores it)",
     "SVMCA": "C = 1 and rho = 1 are absolute (C = 1/c with rho = 1/c restores it)",
     "IndefiniteSVM": "C = 1 and rho = 1 are absolute (C = 1/c, rho = c^(+-1) restore it at "
                      "c = 1e3, not at 1e-3: a further absolute constant)",

@@ -83,7 +83,7 @@ def test_matches_reference(spectrum):
     S_tr = S_tr + 0.05 * np.random.default_rng(5).standard_normal(S_tr.shape)  # asymm.
     k, C = 9, 0.7
     with pytest.warns(UserWarning, match="asymmetric"):
-        est = SVMKNN(n_neighbors=k, C=C, spectrum=spectrum).fit(S_tr, y_tr)
+        est = SVMKNN(n_neighbors=k, C=C, spectrum=spectrum, normalize=False).fit(S_tr, y_tr)
     ref = _reference_predict(S_tr, y_tr, S_te, k, C, spectrum)
     pred = est.predict(S_te)
     # non-trivial: many mixed neighbourhoods, each solved by a local SVM
@@ -171,7 +171,8 @@ def test_grid_search_equals_hand_loop(problem):
 def test_clone_pickle_params(problem):
     S_tr, y_tr, S_te, _ = problem
     est = SVMKNN(n_neighbors=5, C=2.0, spectrum="flip")
-    assert est.get_params() == {"n_neighbors": 5, "C": 2.0, "spectrum": "flip"}
+    assert est.get_params() == {"n_neighbors": 5, "C": 2.0, "spectrum": "flip",
+                                "normalize": True}
     c = clone(est).set_params(C=3.0)
     assert c.C == 3.0 and est.C == 2.0
     est.fit(S_tr, y_tr)
@@ -191,6 +192,10 @@ def test_bad_input(problem):
         SVMKNN(spectrum="pinv").fit(S_tr, y_tr)
     with pytest.raises(InvalidParameterError, match="n_neighbors"):
         SVMKNN(n_neighbors=2.5).fit(S_tr, y_tr)
+    with pytest.raises(InvalidParameterError, match="n_neighbors .*'auto'"):
+        SVMKNN(n_neighbors="best").fit(S_tr, y_tr)
+    with pytest.raises(InvalidParameterError, match="normalize"):
+        SVMKNN(normalize="yes").fit(S_tr, y_tr)
     with pytest.raises(LabelError, match="class"):
         SVMKNN(3).fit(S_tr, np.zeros(len(y_tr)))
     est = SVMKNN(3).fit(S_tr, y_tr)
@@ -215,3 +220,43 @@ def test_public_export():
     import proxlearn.neighbors as nb
 
     assert nb.SVMKNN is SVMKNN and "SVMKNN" in nb.__all__
+
+
+# ------------------------------------------------------------- defaults (issue 40)
+
+def test_auto_k_is_the_inner_cv_choice():
+    S, y = _blobs_problem(seed=3, n=150, noise=3.0, sep=1.5)
+    S_tr, y_tr, S_te, _ = _split(S, y, 100)
+    est = SVMKNN().fit(S_tr, y_tr)
+    keys = list(est.cv_scores_)
+    assert keys[-1] == "all" and all(k < 100 for k in keys[:-1])
+    best = max(est.cv_scores_.values())
+    chosen = "all" if est.n_neighbors_ == 100 else est.n_neighbors_
+    assert est.cv_scores_[chosen] == best
+    fixed = SVMKNN(n_neighbors=est.n_neighbors_).fit(S_tr, y_tr)
+    np.testing.assert_array_equal(est.predict(S_te), fixed.predict(S_te))
+    assert SVMKNN(n_neighbors=7).fit(S_tr, y_tr).cv_scores_ is None
+
+
+def test_auto_k_beats_the_former_fixed_default_on_protein(load_uw):
+    """On Protein the 10 most similar samples mislead (k-NN about 48 %, SVM-KNN at
+    k = 10 about 56 % on the defaults panel); the inner CV picks a large k."""
+    S, y = load_uw("protein")
+    S_tr, y_tr, S_te, y_te = _split(S, y, 150, seed=0)
+    auto = SVMKNN().fit(S_tr, y_tr)
+    k10 = SVMKNN(n_neighbors=10).fit(S_tr, y_tr).score(S_te, y_te)
+    assert auto.n_neighbors_ > 10
+    assert auto.score(S_te, y_te) >= k10 + 0.2
+
+
+def test_normalize_makes_C_scale_free(problem):
+    S_tr, y_tr, S_te, _ = problem
+    c = np.trace(S_tr) / len(y_tr)
+    assert abs(c - 1.0) > 0.5  # not unit scale: normalize matters
+    est = SVMKNN(n_neighbors=15, C=0.05).fit(S_tr, y_tr)
+    assert est.scale_ == pytest.approx(c)
+    ref = SVMKNN(n_neighbors=15, C=0.05, normalize=False).fit(S_tr / c, y_tr)
+    np.testing.assert_array_equal(est.predict(S_te), ref.predict(S_te / c))
+    for factor in (1e-3, 1e3):
+        scaled = SVMKNN(n_neighbors=15, C=0.05).fit(factor * S_tr, y_tr)
+        np.testing.assert_array_equal(scaled.predict(factor * S_te), est.predict(S_te))

@@ -28,7 +28,7 @@ blobs = make_noisy_blobs  # (n_classes, n_per_class, seed, noise=4.0)
 def test_binary_solution_is_certified_optimal():
     S, y = blobs(2, 20, 0)
     S = S + 0.5 * np.random.default_rng(1).normal(size=S.shape)  # asymmetric
-    clf = PotentialSVM(C=0.05, epsilon=1.0).fit(S, y)
+    clf = PotentialSVM(C=0.05, epsilon=1.0, normalize=False).fit(S, y)
     ypm = np.where(y == 1, 1.0, -1.0)
     A = S - S.mean(axis=0)
     alpha = clf.coef_[0]
@@ -44,7 +44,7 @@ def test_binary_solution_is_certified_optimal():
 
 def test_no_intercept_solves_paper_problem():
     S, y = blobs(2, 15, 2)
-    clf = PotentialSVM(C=0.1, epsilon=0.5, fit_intercept=False).fit(S, y)
+    clf = PotentialSVM(C=0.1, epsilon=0.5, fit_intercept=False, normalize=False).fit(S, y)
     ypm = np.where(y == 1, 1.0, -1.0)
     assert clf.intercept_[0] == 0.0
     assert box_lasso_kkt_residual(S, ypm, clf.coef_[0], 0.5, 0.1) < 1e-6
@@ -89,7 +89,8 @@ def test_pickle_and_clone():
 
 @pytest.mark.parametrize(
     "params", [{"C": 0.0}, {"C": -1.0}, {"epsilon": -0.1}, {"max_iter": 0},
-               {"decision_function_shape": "x"}, {"fit_intercept": "yes"}]
+               {"decision_function_shape": "x"}, {"fit_intercept": "yes"},
+               {"normalize": "yes"}]
 )
 def test_invalid_parameters(params):
     S, y = blobs(2, 5, 0)
@@ -126,3 +127,34 @@ def test_check_estimator():
 @pytest.mark.parametrize("name,chance", [("aural_sonar", 0.5), ("protein", 1 - 72 / 213)])
 def test_uw_sanity(name, chance, uw_holdout_error):
     assert uw_holdout_error(PotentialSVM(), {"C": [0.1, 1.0, 10.0], "epsilon": [0.01, 0.1]}, name) < 0.5 * chance
+
+
+# ------------------------------------------------------------- scale-free defaults (issue 40)
+
+def test_normalize_divides_by_the_training_scale():
+    """normalize=True solves the problem on S / (tr S / n) and folds the scale into
+    coef_, so a positive factor on S changes neither coef_ * c nor a prediction."""
+    S, y = blobs(3, 12, 4)
+    S = 50.0 * S  # not unit scale: normalize matters
+    c = np.trace(S) / len(y)
+    clf = PotentialSVM().fit(S, y)
+    assert clf.scale_ == pytest.approx(c)
+    ref = PotentialSVM(normalize=False).fit(S / c, y)
+    np.testing.assert_allclose(clf.coef_, ref.coef_ / c, atol=1e-10)
+    np.testing.assert_allclose(clf.decision_function(S), ref.decision_function(S / c), atol=1e-8)
+    for factor in (1e-3, 1e3):
+        scaled = PotentialSVM().fit(factor * S, y)
+        np.testing.assert_array_equal(scaled.predict(factor * S), clf.predict(S))
+    # the literal reading is not scale-free: a factor changes its solution
+    raw = PotentialSVM(normalize=False).fit(S, y)
+    assert not np.allclose(raw.coef_, clf.coef_)
+
+
+def test_default_epsilon_holds_on_a_large_scale_matrix():
+    """At the former default (epsilon=0.1, no normalisation) a matrix in large units
+    is fitted with almost no l1 penalty; the default is far above chance there."""
+    S, y = blobs(3, 30, 1)
+    S = 100.0 * S
+    tr, te = train_test_split(np.arange(len(y)), test_size=0.3, stratify=y, random_state=0)
+    clf = PotentialSVM().fit(S[np.ix_(tr, tr)], y[tr])
+    assert clf.score(S[np.ix_(te, tr)], y[te]) >= 0.8

@@ -12,28 +12,32 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from proxlearn._scale import similarity_scale
 from proxlearn._validation import (
     InvalidParameterError,
+    check_classification_data,
     check_n_neighbors,
     check_option,
     check_positive,
-    check_similarity,
     check_test_similarity,
 )
 from proxlearn.base import PairwiseMixin, row_chunks
 from proxlearn.svm._small_svc import small_svc
 
-from ._knn import LocalFitMixin, top_k_similar
+from ._knn import top_k_similar
 from ._local_spectrum import local_eigh, modify_local, reconstruct
 
 __all__ = ["SVMKNN"]
 
 _SPECTRA = ("clip", "flip", "shift")
-#: Memory budget (bytes) of the per-chunk work arrays (neighbour blocks, their
-#: eigendecompositions, the modified kernels and the candidate masks).
+#: Neighbourhood sizes tried by ``n_neighbors="auto"`` (Chen et al. 2009's grid
+#: thinned to powers of two), plus the whole training fold ("all").
+AUTO_K_GRID = (1, 2, 4, 8, 16, 32, 64, 128)
+#: Folds of the inner cross-validation of ``n_neighbors="auto"``.
+AUTO_CV = 3
 
 
-class SVMKNN(PairwiseMixin, LocalFitMixin, ClassifierMixin, BaseEstimator):
+class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
     """Local SVM on the k nearest neighbours (SVM-KNN) for similarity data.
 
     For every test sample ``x`` (Chen et al. 2009, section 7; Zhang et al.
@@ -56,12 +60,25 @@ class SVMKNN(PairwiseMixin, LocalFitMixin, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_neighbors : int, default=10
-        Neighbourhood size k; must not exceed the number of training samples
-        (``fit`` raises :class:`~proxlearn._validation.InvalidParameterError`,
-        no clamping).
+    n_neighbors : int or "auto", default="auto"
+        Neighbourhood size k. An integer must not exceed the number of
+        training samples (``fit`` raises
+        :class:`~proxlearn._validation.InvalidParameterError`, no clamping).
+        ``"auto"`` chooses k by a stratified 3-fold cross-validation on the
+        training set over ``AUTO_K_GRID`` = 1, 2, 4, ..., 128 and "all the
+        training samples" (the value Chen et al. tune by cross-validation;
+        the chosen k is ``n_neighbors_``). ``"auto"`` is ours: the paper
+        gives no default, and no fixed k holds up across data sets
+        (docs/methods.md, "SVM-KNN defaults").
     C : float, default=1.0
-        SVM box constraint (``> 0``).
+        SVM box constraint (``> 0``), in the units of the normalised matrix
+        (see ``normalize``).
+    normalize : bool, default=True
+        Divide the training matrix and the test rows by the training scale
+        ``tr S / n`` (:func:`proxlearn._scale.similarity_scale`), so that
+        ``C`` does not depend on the units of ``S`` and predictions are
+        unchanged by a positive factor on ``S``. ``False`` uses ``S`` as
+        given (the papers' reading; identical for unit-diagonal ``S``).
     spectrum : {"clip", "flip", "shift"}, default="clip"
         Local spectrum modification. Clip is what Chen et al. use in Table 3;
         flip and shift are compared in Table 4. With clip,
@@ -74,7 +91,16 @@ class SVMKNN(PairwiseMixin, LocalFitMixin, ClassifierMixin, BaseEstimator):
     ----------
     classes_ : ndarray of shape (n_classes,)
     S_fit_ : ndarray of shape (n_train, n_train)
-        The symmetrised training similarity matrix ``(S + S^T) / 2``.
+        The symmetrised training similarity matrix ``(S + S^T) / 2``, divided
+        by ``scale_``.
+    scale_ : float
+        The training scale divided out (``1.0`` with ``normalize=False``).
+    n_neighbors_ : int
+        The neighbourhood size used (``n_neighbors``, or the one chosen by
+        ``"auto"``).
+    cv_scores_ : dict or None
+        With ``n_neighbors="auto"``: the mean inner-CV accuracy of each k
+        tried (key ``"all"`` for the whole training fold); else ``None``.
     n_features_in_ : int
         Number of training samples (columns expected in test matrices).
 
@@ -102,23 +128,96 @@ class SVMKNN(PairwiseMixin, LocalFitMixin, ClassifierMixin, BaseEstimator):
     Similarity-based classification: concepts and algorithms. JMLR 10, 2009.
     """
 
-    def __init__(self, n_neighbors=10, C=1.0, spectrum="clip"):
+    def __init__(self, n_neighbors="auto", C=1.0, spectrum="clip", *, normalize=True):
         self.n_neighbors = n_neighbors
         self.C = C
         self.spectrum = spectrum
+        self.normalize = normalize
 
     # ------------------------------------------------------------------ #
     def _check_params(self):
         """Validate the hyperparameters; return (C, spectrum)."""
         spectrum = check_option(self.spectrum, "spectrum", _SPECTRA)
         C = check_positive(self.C, "C")
-        if isinstance(self.n_neighbors, bool) or not isinstance(
+        if isinstance(self.n_neighbors, str):
+            if self.n_neighbors != "auto":
+                raise InvalidParameterError(
+                    f"n_neighbors must be a positive integer or 'auto', got {self.n_neighbors!r}."
+                )
+        elif isinstance(self.n_neighbors, bool) or not isinstance(
             self.n_neighbors, numbers.Integral
         ):
             raise InvalidParameterError(
-                f"n_neighbors must be a positive integer, got {self.n_neighbors!r}."
+                f"n_neighbors must be a positive integer or 'auto', got {self.n_neighbors!r}."
+            )
+        if not isinstance(self.normalize, bool | np.bool_):
+            raise InvalidParameterError(
+                f"normalize must be True or False, got {self.normalize!r}."
             )
         return C, spectrum
+
+    def fit(self, S, y):
+        """Store the (normalised, symmetrised) training similarities and labels;
+        with ``n_neighbors="auto"`` choose k by inner cross-validation.
+
+        Parameters
+        ----------
+        S : array-like of shape (n_train, n_train)
+            Training similarities; asymmetric input is replaced by
+            ``(S + S^T) / 2``.
+        y : array-like of shape (n_train,)
+
+        Returns
+        -------
+        self
+        """
+        C, spectrum = self._check_params()
+        S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
+        n = S.shape[0]
+        self.scale_ = similarity_scale(S) if self.normalize else 1.0
+        if self.scale_ != 1.0:
+            S = S / self.scale_
+        self.S_fit_ = S
+        self.classes_ = classes
+        self._y_idx = y_idx
+        self.n_features_in_ = n
+        if self.n_neighbors == "auto":
+            self.n_neighbors_, self.cv_scores_ = self._select_k(C, spectrum)
+        else:
+            self.n_neighbors_ = check_n_neighbors(self.n_neighbors, n)
+            self.cv_scores_ = None
+        return self
+
+    def _select_k(self, C, spectrum):
+        """``(k, scores)``: the k of ``AUTO_K_GRID`` + "all" with the best mean
+        accuracy over a stratified ``AUTO_CV``-fold split (no shuffling);
+        ties go to the larger k."""
+        from sklearn.model_selection import StratifiedKFold
+
+        y_idx = self._y_idx
+        n = len(y_idx)
+        n_splits = min(AUTO_CV, int(np.bincount(y_idx).min()))
+        if n_splits < 2:  # a class with one sample: no stratified split
+            return min(10, n), None
+        keys = [k for k in AUTO_K_GRID if k < n - n // n_splits] + ["all"]
+        hits = dict.fromkeys(keys, 0)
+        S_all = self.S_fit_
+        for tr, te in StratifiedKFold(n_splits).split(np.zeros(n), y_idx):
+            inner = SVMKNN(n_neighbors=1, C=C, spectrum=spectrum, normalize=False)
+            inner.S_fit_ = S_all[np.ix_(tr, tr)]
+            inner._y_idx = y_idx[tr]
+            inner.n_features_in_ = len(tr)
+            R = S_all[np.ix_(te, tr)]
+            nbrs, sims = top_k_similar(R, len(tr))
+            for key in keys:
+                k = len(tr) if key == "all" else key
+                for sl in inner._chunks(len(te), k):
+                    pred = inner._predict_path(nbrs[sl, :k], sims[sl, :k], [C], spectrum)[0]
+                    hits[key] += int(np.sum(pred == y_idx[te][sl]))
+        scores = {key: hits[key] / n for key in keys}
+        best = max(scores.values())
+        key = [kk for kk in keys if scores[kk] == best][-1]
+        return (n if key == "all" else key), scores
 
     # ------------------------------------------------------------------ #
     def _chunks(self, m, k):
@@ -215,7 +314,9 @@ class SVMKNN(PairwiseMixin, LocalFitMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "S_fit_")
         C, spectrum = self._check_params()
         S_test = check_test_similarity(S_test, self.n_features_in_)
-        k = check_n_neighbors(self.n_neighbors, self.n_features_in_)
+        if self.scale_ != 1.0:
+            S_test = S_test / self.scale_
+        k = self.n_neighbors_
         out = np.empty(S_test.shape[0], dtype=np.intp)
         for sl in self._chunks(S_test.shape[0], k):
             nbrs, sims = top_k_similar(S_test[sl], k)

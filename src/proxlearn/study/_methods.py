@@ -220,7 +220,8 @@ def _psvm_evaluator(S_train, y_train, S_test, params_list) -> list:
                 out[i] = saturated
                 continue
             C = params_list[i]["C"]
-            model = PotentialSVM(C=C, epsilon=eps).fit(S_train, y_train)
+            # the paper's reading (issue 40): S as given, as in Chen et al.'s grids
+            model = PotentialSVM(C=C, epsilon=eps, normalize=False).fit(S_train, y_train)
             out[i] = model.predict(S_test)
             if np.abs(model.coef_).max(initial=0.0) < C * (1.0 - 1e-6):
                 saturated = out[i]
@@ -353,7 +354,8 @@ def _svm_knn(spectrum: str):
     def build(**params):
         from ..neighbors import SVMKNN
 
-        return SVMKNN(spectrum=spectrum, **params)
+        # the paper's reading (issue 40): S as given; k and C come from the grid
+        return SVMKNN(spectrum=spectrum, normalize=False, **params)
 
     return build
 
@@ -361,7 +363,7 @@ def _svm_knn(spectrum: str):
 def _psvm(**params):
     from ..svm import PotentialSVM
 
-    return PotentialSVM(**params)
+    return PotentialSVM(normalize=False, **params)  # the paper's reading (issue 40)
 
 
 def _lp_machine(**params):
