@@ -60,7 +60,6 @@ KNOWN_FAILURES = {
                             "(C = 1/c^2 restores it)",
     "BaseKernelSVC": "the default 'linear' base kernel scales as c^2 against C = 1 "
                      "(C = 1/c^2 restores it)",
-    "SVMCA": "C = 1 and rho = 1 are absolute (C = 1/c with rho = 1/c restores it)",
     "IndefiniteSVM": "C = 1 and rho = 1 are absolute (C = 1/c, rho = c^(+-1) restore it at "
                      "c = 1e3, not at 1e-3: a further absolute constant)",
     "SimSVM": "eta = 0.01 (C = 1/(2 n eta)) is absolute (eta = 0.01 c restores it)",

@@ -272,7 +272,7 @@ def test_alpha_step_is_svm_optimal_cvxpy():
 def test_alpha_step_at_start_is_clip_svm():
     """One iteration = an SVM on the rank-d clip of K0 (the initialisation)."""
     S, y = blobs(2, 15, 1)
-    clf = SVMCA(C=1.0, rho=1.0, n_components=4, max_iter=1).fit(S, y)
+    clf = SVMCA(normalize=False, C=1.0, rho=1.0, n_components=4, max_iter=1).fit(S, y)
     lam, U = np.linalg.eigh(S)
     clip = (U[:, -4:] * lam[-4:]) @ U[:, -4:].T
     np.testing.assert_allclose(clf.kernel_, clip, atol=1e-9 * np.abs(clip).max())
@@ -309,24 +309,24 @@ def test_preprocess_options_match_manual_conversion():
     S, y = blobs(2, 15, 0)
     A = S + rng.normal(size=S.shape)  # asymmetric
     St = rng.normal(size=(5, 30)) * 5
-    p1 = SVMCA(n_components=3, preprocess="symmetrize").fit(A, y)
-    p2 = SVMCA(n_components=3).fit(A + A.T, y)
+    p1 = SVMCA(normalize=False, n_components=3, preprocess="symmetrize").fit(A, y)
+    p2 = SVMCA(normalize=False, n_components=3).fit(A + A.T, y)
     np.testing.assert_allclose(p1.decision_function(St), p2.decision_function(2 * St), rtol=1e-8, atol=1e-8)
     D = np.abs(rng.normal(size=(30, 30))) + np.abs(np.subtract.outer(y, y)) * 3
     D = D + D.T
     np.fill_diagonal(D, 0.0)
     Dt = np.abs(rng.normal(size=(4, 30)))
-    q1 = SVMCA(n_components=3, preprocess="dissimilarity").fit(D, y)
+    q1 = SVMCA(normalize=False, n_components=3, preprocess="dissimilarity").fit(D, y)
     m = D.max()
-    q2 = SVMCA(n_components=3).fit(m - D, y)
+    q2 = SVMCA(normalize=False, n_components=3).fit(m - D, y)
     np.testing.assert_allclose(q1.decision_function(Dt), q2.decision_function(m - Dt), rtol=1e-8, atol=1e-8)
     assert q1.preprocess_shift_ == m and q1.preprocess_scale_ == -1.0
 
 
 def test_eps_adds_diagonal():
     S, y = blobs(2, 10, 0)
-    a = SVMCA(n_components=3, eps=0.5).fit(S, y)
-    b = SVMCA(n_components=3).fit(S + 0.5 * np.eye(20), y)
+    a = SVMCA(normalize=False, n_components=3, eps=0.5).fit(S, y)
+    b = SVMCA(normalize=False, n_components=3).fit(S + 0.5 * np.eye(20), y)
     np.testing.assert_allclose(a.kernel_, b.kernel_)
 
 
@@ -334,12 +334,12 @@ def test_components_limit_raise_and_clamp():
     S, y = blobs(2, 10, 0)
     d0 = int(np.sum(np.linalg.eigvalsh(S) > 1e-9))
     with pytest.raises(InvalidParameterError, match=f"exceeds the {d0} positive eigenvalues"):
-        SVMCA(n_components=d0 + 1).fit(S, y)
+        SVMCA(normalize=False, n_components=d0 + 1).fit(S, y)
     with pytest.warns(ComponentsClampedWarning, match=f"using n_components={d0}"):
-        clf = SVMCA(n_components=d0 + 5, excess_components="clamp").fit(S, y)
+        clf = SVMCA(normalize=False, n_components=d0 + 5, excess_components="clamp").fit(S, y)
     assert clf.n_components_ == d0 and clf.n_positive_ == d0
     with pytest.raises(InvalidParameterError, match="no positive eigenvalue"):
-        SVMCA().fit(-np.ones((6, 6)) - np.eye(6), [0, 1] * 3)
+        SVMCA(normalize=False).fit(-np.ones((6, 6)) - np.eye(6), [0, 1] * 3)
 
 
 @pytest.mark.parametrize(
@@ -566,3 +566,34 @@ def test_bad_eigen_solver():
     S, y = blobs(2, 10, 1)
     with pytest.raises(InvalidParameterError, match="eigen_solver"):
         SVMCA(eigen_solver="lanczos").fit(S, y)
+
+
+# ------------------------------------------------------------- defaults (issue 40)
+
+def test_normalize_divides_K0_by_its_scale():
+    """normalize=True fits K0 / (tr K0 / n): the same model as normalize=False on
+    the rescaled matrix, and a positive factor on S changes no prediction."""
+    S, y = blobs(3, 12, 2)
+    S = 40.0 * S
+    c = np.trace(S) / len(y)
+    est = SVMCA(n_components=3).fit(S, y)
+    assert est.scale_ == pytest.approx(c)
+    ref = SVMCA(n_components=3, normalize=False).fit(S / c, y)
+    np.testing.assert_allclose(est.decision_function(S), ref.decision_function(S / c),
+                               rtol=1e-6, atol=1e-6)
+    for factor in (1e-3, 1e3):
+        np.testing.assert_array_equal(SVMCA(n_components=3).fit(factor * S, y).predict(factor * S),
+                                      est.predict(S))
+
+
+def test_auto_components_is_min_of_ten_and_d0():
+    S, y = blobs(3, 12, 2)
+    est = SVMCA().fit(S, y)
+    assert est.n_components_ == min(10, est.n_positive_)
+    small = np.diag([3.0, 2.0, 1.0, -1.0, -2.0, -0.5])
+    est = SVMCA().fit(small, [0, 1, 0, 1, 0, 1])  # d0 = 3 < 10: no error, no warning
+    assert est.n_components_ == 3
+    with pytest.raises(InvalidParameterError, match="'auto'"):
+        SVMCA(n_components="all").fit(S, y)
+    with pytest.raises(InvalidParameterError, match="normalize"):
+        SVMCA(normalize=1).fit(S, y)
