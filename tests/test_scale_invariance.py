@@ -58,8 +58,6 @@ KNOWN_FAILURES = {
     "LPMachine": _C_SVM,
     "SimilarityFeatureSVC": "the linear kernel of the rows of S scales as c^2 against C = 1 "
                             "(C = 1/c^2 restores it)",
-    "BaseKernelSVC": "the default 'linear' base kernel scales as c^2 against C = 1 "
-                     "(C = 1/c^2 restores it)",
     "IndefiniteSVM": "C = 1 and rho = 1 are absolute (C = 1/c, rho = c^(+-1) restore it at "
                      "c = 1e3, not at 1e-3: a further absolute constant)",
     "SimSVM": "eta = 0.01 (C = 1/(2 n eta)) is absolute (eta = 0.01 c restores it)",
@@ -74,8 +72,6 @@ KNOWN_FAILURES = {
     "LpMKL": _STACK,
     "WarpedKernel": "ratio = 1 (gamma_I / gamma_A) is absolute against the kernel's scale "
                     "(ratio = c^(+-1) does not restore it)",
-    "RBFSimilarityKernel": "beta = 0.1 is absolute: exp(-beta d^2) with d in the units of S "
-                           "(beta = 0.1 / c^2 restores it)",
 }
 
 

@@ -47,8 +47,9 @@ def test_zero_weight_never_reads_wrong_columns(make):
     w[[2, 20]] = 0.0
     keep = w > 0
     model = make(C=1.0).fit(S, y, sample_weight=w)
-    K = model.transformer_.transform(S)
-    K_te = model.transformer_.transform(S_te)
+    sc = getattr(model, "scale_", 1.0)  # normalize=True: the transformer sees S / scale_
+    K = model.transformer_.transform(S / sc)
+    K_te = model.transformer_.transform(S_te / sc)
     ref = SVC(kernel="precomputed", C=1.0).fit(K[np.ix_(keep, keep)], y[keep])
     np.testing.assert_allclose(model.decision_function(S_te), ref.decision_function(K_te[:, keep]),
                                rtol=1e-10, atol=1e-10)

@@ -46,6 +46,7 @@ from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
+from .._scale import similarity_scale
 from .._validation import (
     InvalidParameterError,
     SimilarityMatrixError,
@@ -139,15 +140,47 @@ class RBFSimilarityKernel(_SimilarityFeatureKernel):
 
     Parameters
     ----------
-    beta : float, default=0.1
+    beta : float or "scale", default="scale"
         Width (> 0), multiplying the squared Euclidean distance between rows.
+        ``"scale"`` (ours; the thesis tunes ``beta`` per data set) is one over
+        the mean squared distance between distinct training rows, like
+        scikit-learn's ``gamma="scale"``: the kernel is then unchanged by a
+        positive factor on ``S``. An absolute ``beta`` depends on the units of
+        ``S`` (``0.1``, the former default, gives a near-diagonal kernel on
+        matrices with entries in the hundreds; docs/methods.md, "Base kernel
+        defaults").
+
+    Attributes
+    ----------
+    beta_ : float
+        The width used.
+    train_similarity_ : ndarray of shape (n, n)
+    n_features_in_ : int
     """
 
-    def __init__(self, beta=0.1):
+    def __init__(self, beta="scale"):
         self.beta = beta
 
     def _check_params(self):
-        check_positive(self.beta, "beta")
+        if isinstance(self.beta, str):
+            if self.beta != "scale":
+                raise InvalidParameterError(
+                    f"beta must be a positive number or 'scale', got {self.beta!r}."
+                )
+        else:
+            check_positive(self.beta, "beta")
+
+    def fit(self, S, y=None):
+        super().fit(S, y)
+        if self.beta == "scale":
+            S = self.train_similarity_
+            n = S.shape[0]
+            d2 = np.maximum(euclidean_distances(S, S, squared=True), 0.0)
+            mean = d2.sum() / max(n * (n - 1), 1)  # the diagonal is 0
+            self.beta_ = 1.0 / mean if mean > 0 else 1.0
+        else:
+            self.beta_ = float(self.beta)
+        return self
 
     def _kernel(self, X, train):
         S = self.train_similarity_
@@ -155,7 +188,7 @@ class RBFSimilarityKernel(_SimilarityFeatureKernel):
         np.maximum(d2, 0.0, out=d2)
         if train:
             np.fill_diagonal(d2, 0.0)
-        d2 *= -float(self.beta)
+        d2 *= -self.beta_
         return np.exp(d2, out=d2)
 
 
@@ -317,6 +350,12 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
     kernel : spec, default="linear"
         See :func:`make_base_kernel`.
     C : float, default=1.0
+    normalize : bool, default=True
+        Divide the training matrix and the test rows by the training scale
+        ``tr S / n`` (:func:`proxlearn._scale.similarity_scale`) before the base
+        kernel is built, so that ``C`` does not depend on the units of ``S``
+        (the linear kernel ``S S^T`` scales as ``c^2``). ``False`` is the
+        thesis's reading (identical for unit-diagonal ``S``).
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
         :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
@@ -324,11 +363,15 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
     Attributes
     ----------
     transformer_, svc_, classes_, n_features_in_
+    scale_ : float
+        The training scale divided out (``1.0`` with ``normalize=False``).
     """
 
-    def __init__(self, kernel="linear", C=1.0, *, probability=False, random_state=None):
+    def __init__(self, kernel="linear", C=1.0, *, normalize=True, probability=False,
+                 random_state=None):
         self.kernel = kernel
         self.C = C
+        self.normalize = normalize
         self.probability = probability
         self.random_state = random_state
 
@@ -339,8 +382,15 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         (libsvm rescales its ``C``).
         """
         C = check_positive(self.C, "C")
+        if not isinstance(self.normalize, bool | np.bool_):
+            raise InvalidParameterError(
+                f"normalize must be True or False, got {self.normalize!r}."
+            )
         arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, arr.shape[0])
+        self.scale_ = similarity_scale(arr) if self.normalize else 1.0
+        if self.scale_ != 1.0:
+            arr = arr / self.scale_
         self.transformer_ = make_base_kernel(self.kernel)
         K = self.transformer_.fit_transform(arr)
         sample_weight = check_sample_weight(sample_weight, arr.shape[0])
@@ -350,3 +400,8 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         self.n_features_in_ = arr.shape[0]
         return self._fit_probability(S, y, sample_weight)
 
+    def _svc_input(self, S_test):
+        check_is_fitted(self, "svc_")
+        if self.scale_ != 1.0:
+            S_test = check_test_similarity(S_test, self.n_features_in_) / self.scale_
+        return super()._svc_input(S_test)
