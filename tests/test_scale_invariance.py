@@ -70,8 +70,6 @@ KNOWN_FAILURES = {
     "SimpleMKL": _STACK,
     "NonSparseMKL": _STACK,
     "LpMKL": _STACK,
-    "WarpedKernel": "ratio = 1 (gamma_I / gamma_A) is absolute against the kernel's scale "
-                    "(ratio = c^(+-1) does not restore it)",
 }
 
 

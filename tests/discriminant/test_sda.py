@@ -351,10 +351,11 @@ def test_bad_input(problem):
     with pytest.raises(InvalidParameterError, match="larger than the training set"):
         LocalSDA(n + 1).fit(S_tr, y_tr)
     est = LocalSDA(5).fit(S_tr, y_tr)
-    est.set_params(n_neighbors=n + 1)
+    est.set_params(n_neighbors=n + 1)  # takes effect at the next fit
+    assert est.n_neighbors_ == 5
     with pytest.raises(InvalidParameterError, match="larger than the training set"):
-        est.predict(S_te)
-    for bad_k in (0, 2.5, True):
+        est.fit(S_tr, y_tr)
+    for bad_k in (0, 2.5, True, "best"):
         with pytest.raises(InvalidParameterError, match="n_neighbors"):
             LocalSDA(bad_k).fit(S_tr, y_tr)
     with pytest.raises(InvalidParameterError, match="min_class_size"):
@@ -396,3 +397,30 @@ def test_aural_sonar_single_split(load_uw):
           f"global SDA error={err_global:.3f}")
     assert err_local <= 0.30  # chance 0.5; paper: 17.75% mean over 20 splits
     assert err_global <= 0.30
+
+
+# ---------------------------------------------------------------------- #
+# defaults (issue 40)
+# ---------------------------------------------------------------------- #
+def test_local_sda_auto_k_is_the_inner_cv_choice(problem):
+    S_tr, y_tr, S_te, _ = problem
+    est = LocalSDA().fit(S_tr, y_tr)
+    assert list(est.cv_scores_)[-1] == "all"
+    chosen = "all" if est.n_neighbors_ == len(y_tr) else est.n_neighbors_
+    assert est.cv_scores_[chosen] == max(est.cv_scores_.values())
+    fixed = LocalSDA(est.n_neighbors_).fit(S_tr, y_tr)
+    np.testing.assert_array_equal(est.predict_proba(S_te), fixed.predict_proba(S_te))
+    assert LocalSDA(7).fit(S_tr, y_tr).cv_scores_ is None
+
+
+def test_local_sda_auto_beats_the_former_fixed_default_on_protein(load_uw):
+    """On Protein the 10 most similar samples mislead (local SDA at k = 10: about
+    29 % on the defaults panel); the inner CV picks a larger neighbourhood."""
+    S, y = load_uw("protein")
+    idx = np.random.default_rng(0).permutation(len(y))
+    tr, te = idx[:150], idx[150:]
+    S_tr, S_te = S[np.ix_(tr, tr)], S[np.ix_(te, tr)]
+    auto = LocalSDA().fit(S_tr, y[tr])
+    k10 = LocalSDA(10).fit(S_tr, y[tr]).score(S_te, y[te])
+    assert auto.n_neighbors_ > 10
+    assert auto.score(S_te, y[te]) >= k10 + 0.2

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from proxlearn.exceptions import SimilarityMatrixError
+from proxlearn.exceptions import InvalidParameterError, SimilarityMatrixError
 from proxlearn.kernel_learning import WarpedKernel, graph_laplacian
 
 
@@ -69,7 +69,7 @@ def test_warping_pulls_graph_neighbours_together():
     K, _, _ = _data(seed=3)
     G = np.zeros_like(K)
     G[0, 1] = G[1, 0] = 50.0
-    Kw = WarpedKernel(G).fit_transform(K)
+    Kw = WarpedKernel(G, ratio=1.0).fit_transform(K)  # eq. 6.9
 
     def dist(M):
         return M[0, 0] + M[1, 1] - 2 * M[0, 1]
@@ -83,3 +83,29 @@ def test_negative_graph_weights_are_clipped_and_shapes_checked():
     K, _, _ = _data()
     with pytest.raises(SimilarityMatrixError, match="same n training points"):
         WarpedKernel(np.eye(3)).fit(K)
+
+
+# ------------------------------------------------------------- defaults (issue 40)
+
+def test_auto_ratio_is_unit_free():
+    """ratio="auto" is 0.01 / (c_K c_L): a factor on K scales the warped kernel by
+    the same factor (train and test rows); an absolute ratio does not."""
+    K, _, _ = _data(seed=5)
+    n = K.shape[0]
+    w = WarpedKernel().fit(K)
+    L = graph_laplacian(K)
+    assert w.ratio_ == pytest.approx(0.01 / ((np.trace(K) / n) * (np.trace(L) / n)))
+    for c in (1e-3, 1e3):
+        wc = WarpedKernel().fit(c * K)
+        np.testing.assert_allclose(wc.kernel_, c * w.kernel_, rtol=1e-8, atol=1e-12 * c)
+        np.testing.assert_allclose(wc.transform(c * K[:4]), c * w.transform(K[:4]),
+                                   rtol=1e-8, atol=1e-12 * c)
+    literal = WarpedKernel(ratio=1.0)
+    assert not np.allclose(literal.fit(1e3 * K).kernel_ / 1e3, literal.fit(K).kernel_)
+
+
+def test_bad_ratio():
+    K, _, _ = _data()
+    for bad in ("big", 0.0, -1.0):
+        with pytest.raises(InvalidParameterError, match="ratio"):
+            WarpedKernel(ratio=bad).fit(K)

@@ -41,7 +41,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin, row_chunks
-from ..neighbors._knn import top_k_similar
+from ..neighbors._knn import choose_k_by_cv, top_k_similar
 
 __all__ = [
     "LocalSDA",
@@ -481,10 +481,15 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_neighbors : int, default=10
-        Neighbourhood size k; ``fit`` raises
-        :class:`~proxlearn._validation.InvalidParameterError` if it exceeds the
-        training set (no clamping).
+    n_neighbors : int or "auto", default="auto"
+        Neighbourhood size k; an integer larger than the training set makes
+        ``fit`` raise :class:`~proxlearn._validation.InvalidParameterError` (no
+        clamping). ``"auto"`` (ours; Chen et al. choose k by cross-validation,
+        the paper gives no default) picks k by a stratified 3-fold
+        cross-validation on the training set over 1, 2, 4, ..., 128 and "all
+        the training samples" (= the global SDA), see
+        :func:`proxlearn.neighbors._knn.choose_k_by_cv`; the chosen k is
+        ``n_neighbors_`` (docs/methods.md, "SDA and local SDA defaults").
     similarity_range : tuple (low, high) or None, default=None
         Support of the similarity values, shared by all neighbourhoods;
         ``None`` uses the min/max of the whole training matrix.
@@ -499,6 +504,10 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
         Symmetrised training similarities.
     similarity_range_ : tuple (low, high)
     n_features_in_ : int
+    n_neighbors_ : int
+        The neighbourhood size used (``n_neighbors`` or the ``"auto"`` choice).
+    cv_scores_ : dict or None
+        With ``"auto"``: the mean inner-CV accuracy per k tried; else ``None``.
 
     Notes
     -----
@@ -519,13 +528,19 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
     """
     )
 
-    def __init__(self, n_neighbors=10, similarity_range=None, min_class_size=3):
+    def __init__(self, n_neighbors="auto", similarity_range=None, min_class_size=3):
         self.n_neighbors = n_neighbors
         self.similarity_range = similarity_range
         self.min_class_size = min_class_size
 
     def _check_params(self):
-        for name in ("n_neighbors", "min_class_size"):
+        if isinstance(self.n_neighbors, str) and self.n_neighbors != "auto":
+            raise InvalidParameterError(
+                f"n_neighbors must be a positive integer or 'auto', got {self.n_neighbors!r}."
+            )
+        names = ("min_class_size",) if self.n_neighbors == "auto" else ("n_neighbors",
+                                                                        "min_class_size")
+        for name in names:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
                 raise InvalidParameterError(f"{name} must be a positive integer, got {v!r}.")
@@ -544,12 +559,24 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
         """
         self._check_params()
         S, classes, y_idx, low, high = _validate_fit(self, S, y)
-        check_n_neighbors(self.n_neighbors, S.shape[0])
         self.S_fit_ = S
         self.classes_ = classes
         self._y_idx = y_idx
         self.similarity_range_ = (low, high)
         self.n_features_in_ = S.shape[0]
+        if self.n_neighbors == "auto":
+            def fold_predictor(tr):
+                inner = LocalSDA(1, similarity_range=(low, high),
+                                 min_class_size=self.min_class_size)
+                inner.S_fit_, inner._y_idx = S[np.ix_(tr, tr)], y_idx[tr]
+                inner.classes_, inner.similarity_range_ = classes, (low, high)
+                inner.n_features_in_ = len(tr)
+                return lambda nbrs, sims: np.argmax(inner._log_proba_neighbors(nbrs, sims), axis=1)
+
+            self.n_neighbors_, self.cv_scores_ = choose_k_by_cv(S, y_idx, fold_predictor)
+        else:
+            self.n_neighbors_ = check_n_neighbors(self.n_neighbors, S.shape[0])
+            self.cv_scores_ = None
         return self
 
     def _chunks(self, m, k):
@@ -564,23 +591,28 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "S_fit_")
         S_test = check_test_similarity(S_test, self.n_features_in_)
-        k = check_n_neighbors(self.n_neighbors, self.n_features_in_)
         self._check_params()
+        k = self.n_neighbors_
+        out = np.empty((S_test.shape[0], self.classes_.shape[0]))
+        for sl in self._chunks(S_test.shape[0], k):
+            out[sl] = self._log_proba_neighbors(*top_k_similar(S_test[sl], k))
+        return out
+
+    def _log_proba_neighbors(self, nbrs, sims):
+        """Local posterior log-probabilities from neighbour lists ``(c, k)`` and the
+        test-to-neighbour similarities (most similar first)."""
         G = self.classes_.shape[0]
         low, high = self.similarity_range_
         width = high - low
         degenerate_range = not width > _RANGE_RTOL * max(1.0, abs(low), abs(high))
-        out = np.empty((S_test.shape[0], G))
-        for sl in self._chunks(S_test.shape[0], k):
-            Sx = S_test[sl]
-            c = Sx.shape[0]
-            nbrs, _ = top_k_similar(Sx, k)
-            lab = self._y_idx[nbrs]
-            S_blk = self.S_fit_[nbrs[:, :, None], nbrs[:, None, :]]
-            cent, counts, onehot = _centroids(S_blk, lab, nbrs, G)
-            cent_idx = np.take_along_axis(nbrs, cent, axis=1)  # (c, G) training idx
-            rows = np.arange(c)[:, None]
-            Tx = Sx[rows, cent_idx]  # (c, G) psi(x, mu_g)
+        k = nbrs.shape[1]
+        out = np.empty((nbrs.shape[0], G))
+        for sl in self._chunks(nbrs.shape[0], k):
+            nb = nbrs[sl]
+            lab = self._y_idx[nb]
+            S_blk = self.S_fit_[nb[:, :, None], nb[:, None, :]]
+            cent, counts, onehot = _centroids(S_blk, lab, nb, G)
+            Tx = np.take_along_axis(sims[sl], cent, axis=1)  # (c, G) psi(x, mu_g)
             present = counts > 0
             if degenerate_range:
                 LJ = np.where(present, np.log(np.where(present, counts, 1) / k), -np.inf)

@@ -16,7 +16,12 @@ the graph Laplacian ``L = diag(K^ 1) - K^``, and ``k`` is a parametric base
 kernel (an RBF on visual features in the thesis).
 
 Choices: eq. 6.9 has no coefficient on ``L``; Sindhwani et al.'s
-``r = gamma_I / gamma_A`` is exposed as ``ratio`` (1 reproduces eq. 6.9). A
+``r = gamma_I / gamma_A`` is exposed as ``ratio`` (1 reproduces eq. 6.9). The
+default ``ratio="auto"`` is ours: ``r = 0.01 / (c_K c_L)`` with ``c_K = tr K / n``
+and ``c_L = tr L / n`` (the mean degree), so that ``r L K`` has no units and
+the warped kernel scales with ``K`` (eq. 6.9's ``r = 1`` on a dense similarity
+graph makes ``r L K`` of order ``n``: the warp then keeps only the graph's
+smoothest direction; docs/methods.md, "Kernel warping defaults"). A
 learned kernel may have negative entries, for which ``L`` is not a graph
 Laplacian; they are clipped to 0 (``max(K^, 0)``, digest 3.4), so ``L`` is
 PSD and the warped kernel ``(K^{-1} + r L)^{-1}`` is PSD whenever ``K`` is.
@@ -30,7 +35,9 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._scale import similarity_scale
 from .._validation import (
+    InvalidParameterError,
     SimilarityMatrixError,
     check_positive,
     check_similarity,
@@ -39,6 +46,9 @@ from .._validation import (
 from ..base import PairwiseMixin, SampleColumnsMixin
 
 __all__ = ["WarpedKernel", "graph_laplacian"]
+
+#: ``r L K`` in units of ``c_K c_L`` with ``ratio="auto"`` (docs/methods.md).
+AUTO_RATIO = 0.01
 
 
 def graph_laplacian(W) -> np.ndarray:
@@ -63,24 +73,37 @@ class WarpedKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEsti
         The learned transductive kernel ``K^`` whose Laplacian deforms the
         base kernel. ``None`` uses the base kernel itself (manifold
         regularisation on the data's own similarity graph).
-    ratio : float > 0, default=1.0
-        ``gamma_I / gamma_A`` of Sindhwani et al.; eq. 6.9 is ``ratio=1``.
+    ratio : float > 0 or "auto", default="auto"
+        ``gamma_I / gamma_A`` of Sindhwani et al.; eq. 6.9 is ``ratio=1``. A
+        number is used as given (in the units of ``1 / (L K)``). ``"auto"`` is
+        ``AUTO_RATIO / (c_K c_L)`` with ``AUTO_RATIO = 0.01``, ``c_K = tr K /
+        n`` (:func:`proxlearn._scale.similarity_scale`) and ``c_L = tr L / n``:
+        unit-free, so a positive factor on ``K`` (and on the graph kernel)
+        scales the warped kernel by the same factor.
 
     Attributes
     ----------
+    ratio_ : float
+        The ratio ``r`` used.
     laplacian_ : ndarray of shape (n, n)
     kernel_ : ndarray of shape (n, n)
         The warped training Gram matrix.
     n_features_in_ : int
     """
 
-    def __init__(self, graph_kernel=None, *, ratio=1.0):
+    def __init__(self, graph_kernel=None, *, ratio="auto"):
         self.graph_kernel = graph_kernel
         self.ratio = ratio
 
     def fit(self, K, y=None):
         """Build ``M`` from the base Gram matrix ``K`` (n x n) and the graph kernel."""
-        r = check_positive(self.ratio, "ratio")
+        if isinstance(self.ratio, str):
+            if self.ratio != "auto":
+                raise InvalidParameterError(
+                    f"ratio must be a positive number or 'auto', got {self.ratio!r}."
+                )
+        else:
+            check_positive(self.ratio, "ratio")
         K = check_similarity(K, name="K", symmetric="symmetrize")
         n = K.shape[0]
         if self.graph_kernel is None:
@@ -94,6 +117,13 @@ class WarpedKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEsti
                     "kernels on the same n training points, in the same order."
                 )
         L = graph_laplacian(G)
+        if self.ratio == "auto":
+            c_L = float(np.trace(L)) / n
+            # an edgeless graph (L = 0) warps nothing: any r gives K~ = K
+            r = AUTO_RATIO / (similarity_scale(K, name="K") * c_L) if c_L > 0 else 1.0
+        else:
+            r = float(self.ratio)
+        self.ratio_ = r
         self._M = scipy.linalg.solve(np.eye(n) + r * L @ K, r * L)
         self._K = K
         self.laplacian_ = L

@@ -34,7 +34,14 @@ from ._weights import (
     krr_weights_path,
 )
 
-__all__ = ["SimilarityKNeighborsClassifier", "top_k_similar"]
+__all__ = ["SimilarityKNeighborsClassifier", "choose_k_by_cv", "top_k_similar"]
+
+#: Neighbourhood sizes tried by ``n_neighbors="auto"`` of the local classifiers
+#: (Chen et al. 2009's grid 1..16, 32, 64, 128 thinned to powers of two), plus
+#: the whole training fold ("all").
+AUTO_K_GRID = (1, 2, 4, 8, 16, 32, 64, 128)
+#: Folds of the inner cross-validation of ``n_neighbors="auto"``.
+AUTO_CV = 3
 
 _WEIGHTS = ("uniform", "affinity", "kri", "krr")
 _DEFAULT_SPECTRUM = {"kri": "clip", "krr": "pinv"}
@@ -472,3 +479,52 @@ class SimilarityKNeighborsClassifier(
         for sl in self._chunks(m, k):
             idx[sl], val[sl] = top_k_similar(S_test[sl], k)
         return (val, idx) if return_similarity else idx
+
+
+def choose_k_by_cv(S, y_idx, fold_predictor, *, fallback=10):
+    """Neighbourhood size of a local classifier by inner cross-validation.
+
+    A stratified ``AUTO_CV``-fold split of the training set (no shuffling, so
+    deterministic); for each fold one neighbour search of the held-out rows
+    among the fold's training rows, then every k of ``AUTO_K_GRID`` below the
+    fold's size and "all" (the whole fold) is scored by accuracy.
+
+    Parameters
+    ----------
+    S : ndarray of shape (n, n)
+        The (symmetrised) training similarities.
+    y_idx : ndarray of shape (n,)
+        Class indices.
+    fold_predictor : callable
+        ``fold_predictor(tr)`` returns ``predict(nbrs, sims)``: class indices of
+        the held-out rows from their neighbour lists among ``tr`` (positions
+        into ``tr``, most similar first) and similarities.
+    fallback : int
+        Returned (capped at ``n``) when a class has a single sample, so that no
+        stratified split exists.
+
+    Returns
+    -------
+    k : int
+        The k with the best mean accuracy (ties: the larger k); "all" maps to ``n``.
+    scores : dict or None
+        Mean accuracy per k tried (key ``"all"`` for the whole fold).
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    n = len(y_idx)
+    n_splits = min(AUTO_CV, int(np.bincount(y_idx).min()))
+    if n_splits < 2:
+        return min(fallback, n), None
+    keys = [k for k in AUTO_K_GRID if k < n - n // n_splits] + ["all"]
+    hits = dict.fromkeys(keys, 0)
+    for tr, te in StratifiedKFold(n_splits).split(np.zeros(n), y_idx):
+        predict = fold_predictor(tr)
+        nbrs, sims = top_k_similar(S[np.ix_(te, tr)], len(tr))
+        for key in keys:
+            k = len(tr) if key == "all" else key
+            hits[key] += int(np.sum(predict(nbrs[:, :k], sims[:, :k]) == y_idx[te]))
+    scores = {key: hits[key] / n for key in keys}
+    best = max(scores.values())
+    key = [kk for kk in keys if scores[kk] == best][-1]
+    return (n if key == "all" else key), scores

@@ -24,17 +24,12 @@ from proxlearn._validation import (
 from proxlearn.base import PairwiseMixin, row_chunks
 from proxlearn.svm._small_svc import small_svc
 
-from ._knn import top_k_similar
+from ._knn import choose_k_by_cv, top_k_similar
 from ._local_spectrum import local_eigh, modify_local, reconstruct
 
 __all__ = ["SVMKNN"]
 
 _SPECTRA = ("clip", "flip", "shift")
-#: Neighbourhood sizes tried by ``n_neighbors="auto"`` (Chen et al. 2009's grid
-#: thinned to powers of two), plus the whole training fold ("all").
-AUTO_K_GRID = (1, 2, 4, 8, 16, 32, 64, 128)
-#: Folds of the inner cross-validation of ``n_neighbors="auto"``.
-AUTO_CV = 3
 
 
 class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
@@ -189,35 +184,23 @@ class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _select_k(self, C, spectrum):
-        """``(k, scores)``: the k of ``AUTO_K_GRID`` + "all" with the best mean
-        accuracy over a stratified ``AUTO_CV``-fold split (no shuffling);
-        ties go to the larger k."""
-        from sklearn.model_selection import StratifiedKFold
+        """``(k, scores)`` by :func:`~proxlearn.neighbors._knn.choose_k_by_cv`."""
 
-        y_idx = self._y_idx
-        n = len(y_idx)
-        n_splits = min(AUTO_CV, int(np.bincount(y_idx).min()))
-        if n_splits < 2:  # a class with one sample: no stratified split
-            return min(10, n), None
-        keys = [k for k in AUTO_K_GRID if k < n - n // n_splits] + ["all"]
-        hits = dict.fromkeys(keys, 0)
-        S_all = self.S_fit_
-        for tr, te in StratifiedKFold(n_splits).split(np.zeros(n), y_idx):
+        def fold_predictor(tr):
             inner = SVMKNN(n_neighbors=1, C=C, spectrum=spectrum, normalize=False)
-            inner.S_fit_ = S_all[np.ix_(tr, tr)]
-            inner._y_idx = y_idx[tr]
+            inner.S_fit_ = self.S_fit_[np.ix_(tr, tr)]
+            inner._y_idx = self._y_idx[tr]
             inner.n_features_in_ = len(tr)
-            R = S_all[np.ix_(te, tr)]
-            nbrs, sims = top_k_similar(R, len(tr))
-            for key in keys:
-                k = len(tr) if key == "all" else key
-                for sl in inner._chunks(len(te), k):
-                    pred = inner._predict_path(nbrs[sl, :k], sims[sl, :k], [C], spectrum)[0]
-                    hits[key] += int(np.sum(pred == y_idx[te][sl]))
-        scores = {key: hits[key] / n for key in keys}
-        best = max(scores.values())
-        key = [kk for kk in keys if scores[kk] == best][-1]
-        return (n if key == "all" else key), scores
+
+            def predict(nbrs, sims):
+                out = np.empty(len(nbrs), dtype=np.intp)
+                for sl in inner._chunks(len(nbrs), nbrs.shape[1]):
+                    out[sl] = inner._predict_path(nbrs[sl], sims[sl], [C], spectrum)[0]
+                return out
+
+            return predict
+
+        return choose_k_by_cv(self.S_fit_, self._y_idx, fold_predictor)
 
     # ------------------------------------------------------------------ #
     def _chunks(self, m, k):
