@@ -605,6 +605,18 @@ def check_positive(value, name: str, *, allow_zero: bool = False) -> float:
     return value
 
 
+def check_positive_or(value, name: str, option: str):
+    """A positive finite number, or the string ``option`` (e.g. ``"auto"``,
+    ``"scale"``) returned as is."""
+    if isinstance(value, str):
+        if value != option:
+            raise InvalidParameterError(
+                f"{name} must be a positive number or {option!r}, got {value!r}."
+            )
+        return value
+    return check_positive(value, name)
+
+
 def check_int(value, name: str, low: int = 1) -> int:
     """Check that a count hyperparameter (``max_iter``, ``n_clusters``, ...) is an
     integer ``>= low`` (``bool`` is refused)."""

@@ -52,6 +52,7 @@ from .._validation import (
     SimilarityMatrixError,
     check_labels,
     check_positive,
+    check_positive_or,
     check_sample_weight,
     check_similarity,
     check_test_similarity,
@@ -162,13 +163,7 @@ class RBFSimilarityKernel(_SimilarityFeatureKernel):
         self.beta = beta
 
     def _check_params(self):
-        if isinstance(self.beta, str):
-            if self.beta != "scale":
-                raise InvalidParameterError(
-                    f"beta must be a positive number or 'scale', got {self.beta!r}."
-                )
-        else:
-            check_positive(self.beta, "beta")
+        check_positive_or(self.beta, "beta", "scale")
 
     def fit(self, S, y=None):
         super().fit(S, y)

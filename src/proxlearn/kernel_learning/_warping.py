@@ -37,9 +37,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._scale import similarity_scale
 from .._validation import (
-    InvalidParameterError,
     SimilarityMatrixError,
-    check_positive,
+    check_positive_or,
     check_similarity,
     check_test_similarity,
 )
@@ -97,13 +96,7 @@ class WarpedKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEsti
 
     def fit(self, K, y=None):
         """Build ``M`` from the base Gram matrix ``K`` (n x n) and the graph kernel."""
-        if isinstance(self.ratio, str):
-            if self.ratio != "auto":
-                raise InvalidParameterError(
-                    f"ratio must be a positive number or 'auto', got {self.ratio!r}."
-                )
-        else:
-            check_positive(self.ratio, "ratio")
+        check_positive_or(self.ratio, "ratio", "auto")
         K = check_similarity(K, name="K", symmetric="symmetrize")
         n = K.shape[0]
         if self.graph_kernel is None:
