@@ -101,12 +101,15 @@ def _fit_quietly(est, S, y):
 UNDEFINED_ON = {
     ("DiffusionKernel", "zero"): SimilarityMatrixError,  # no edges: no graph Laplacian
     ("DiffusionKernel", "rank-one"): SimilarityMatrixError,  # negative similarities
-    ("SVMCA", "zero"): InvalidParameterError,  # no positive eigenvalue (Gu & Guo Lemma 1)
+    # a zero matrix has no scale to normalise by (normalize=True, issue 40)
+    ("SVMCA", "zero"): SimilarityMatrixError,
+    ("SVMKNN", "zero"): SimilarityMatrixError,
+    ("PotentialSVM", "zero"): SimilarityMatrixError,
+    ("BaseKernelSVC", "zero"): SimilarityMatrixError,
     # a zero matrix has no positive direction for the learned kernel (nor a scale)
     ("ESKL", "zero"): SimilarityMatrixError,
     ("EMKL", "zero"): SimilarityMatrixError,
     ("REKL", "zero"): SimilarityMatrixError,
-    ("SVMCA", "rank-one"): InvalidParameterError,  # one positive eigenvalue < n_components
     ("SimMKL", "zero"): InvalidParameterError,  # zero base kernels have no trace
     # a zero kernel has no alignment with the labels: alignf has no weights to give
     ("KTASVC", "zero"): InvalidParameterError,
