@@ -222,6 +222,21 @@ def test_public_export():
     assert nb.SVMKNN is SVMKNN and "SVMKNN" in nb.__all__
 
 
+@pytest.mark.parametrize("spectrum", ["clip", "flip", "shift"])
+def test_all_training_samples_is_one_global_svm(spectrum):
+    """k = n_train takes the one-SVM shortcut; it must agree with the per-point loop."""
+    S, y = _blobs_problem(seed=3, n=60, noise=3.0, sep=1.5)
+    S_tr, y_tr, S_te, _ = _split(S, y, 40, seed=4)
+    est = SVMKNN(n_neighbors=40, C=0.7, spectrum=spectrum, normalize=False).fit(S_tr, y_tr)
+    ref = _reference_predict(S_tr, y_tr, S_te, 40, 0.7, spectrum)
+    np.testing.assert_array_equal(est.predict(S_te), ref)
+    path = est._predict_path(*svm_knn_mod.top_k_similar(S_te, 40), [0.7, 1e3], spectrum)
+    np.testing.assert_array_equal(est.classes_[path[0]], ref)
+    big = SVMKNN(n_neighbors=40, C=1e3, spectrum=spectrum, normalize=False).fit(S_tr, y_tr)
+    np.testing.assert_array_equal(est.classes_[path[1]], big.predict(S_te))
+
+
+
 # ------------------------------------------------------------- defaults (issue 40)
 
 def test_auto_k_is_the_inner_cv_choice():

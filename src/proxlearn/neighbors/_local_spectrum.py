@@ -33,6 +33,7 @@ __all__ = [
     "local_eigh",
     "modify_local",
     "reconstruct",
+    "spectrum_map",
 ]
 
 LOCAL_SPECTRA = ("clip", "flip", "shift", "none")
@@ -83,20 +84,24 @@ def modify_local(S, s, method, *, transform_s=True):
     if method == "shift":
         shift = np.maximum(-lam.min(axis=1), 0.0)
         return lam + shift[:, None], V, s
-    tol = eigen_tolerance(lam)[:, None]
-    if method == "clip":
-        lam_t = np.where(lam > tol, lam, 0.0)
-        mask = (lam > tol).astype(np.float64)
-    elif method == "flip":
-        lam_t = np.where(np.abs(lam) > tol, np.abs(lam), 0.0)
-        mask = np.where(np.abs(lam) > tol, np.sign(lam), 0.0)
-    else:  # pragma: no cover - validated by the callers
-        raise ValueError(f"unknown spectrum {method!r}")
+    lam_t, mask = spectrum_map(lam, method)
     if transform_s:
         # s~ = V diag(mask) V^T s
         coef = np.einsum("bji,bj->bi", V, s) * mask
         s = np.einsum("bij,bj->bi", V, coef)
     return lam_t, V, s
+
+
+def spectrum_map(lam, method):
+    """``(lam_t, mask)`` of clip or flip for eigenvalues ``lam`` of shape (B, k):
+    the modified spectrum and the diagonal of the test map ``P = V diag(mask) V^T``."""
+    tol = eigen_tolerance(lam)[:, None]
+    if method == "clip":
+        return np.where(lam > tol, lam, 0.0), (lam > tol).astype(np.float64)
+    if method == "flip":
+        big = np.abs(lam) > tol
+        return np.where(big, np.abs(lam), 0.0), np.where(big, np.sign(lam), 0.0)
+    raise ValueError(f"unknown spectrum {method!r}")  # pragma: no cover - validated by callers
 
 
 def reconstruct(lam, V):

@@ -25,7 +25,7 @@ from proxlearn.base import PairwiseMixin, row_chunks
 from proxlearn.svm._small_svc import small_svc
 
 from ._knn import choose_k_by_cv, top_k_similar
-from ._local_spectrum import local_eigh, modify_local, reconstruct
+from ._local_spectrum import local_eigh, modify_local, reconstruct, spectrum_map
 
 __all__ = ["SVMKNN"]
 
@@ -256,6 +256,8 @@ class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
         list of ndarray of shape (m,)
             Class indices, one array per entry of ``Cs``.
         """
+        if nbrs.shape[1] == self.n_features_in_:  # every neighbourhood is the training set
+            return self._predict_path_global(nbrs, sims, Cs, spectrum)
         ynb = self._y_idx[nbrs]
         first = ynb[:, 0]
         out = [first.copy() for _ in Cs]
@@ -279,6 +281,33 @@ class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
                     else:
                         label = saturated
                     out[i][row] = label
+        return out
+
+    def _predict_path_global(self, nbrs, sims, Cs, spectrum):
+        """``_predict_path`` for ``k = n_train``: the local problem of every test
+        point is the whole training set (in another order, which does not change
+        the SVM), so one eigendecomposition and one SVM per ``C`` serve all rows."""
+        R = np.empty_like(sims)
+        np.put_along_axis(R, nbrs, sims, axis=1)  # test rows in training order
+        lam, V = local_eigh(self.S_fit_[None])
+        if spectrum == "shift":
+            K = self.S_fit_ + max(-lam[0, 0], 0.0) * np.eye(self.n_features_in_)
+            s_t = R
+        else:
+            lam_t, mask = spectrum_map(lam, spectrum)
+            K = reconstruct(lam_t, V)[0]
+            s_t = ((R @ V[0]) * mask[0]) @ V[0].T
+        local_classes, y_enc = np.unique(self._y_idx, return_inverse=True)
+        out = [None] * len(Cs)
+        saturated = None
+        for i in sorted(range(len(Cs)), key=lambda i: Cs[i]):
+            if saturated is None:
+                pred, max_dual = small_svc(K, y_enc, s_t, Cs[i])
+                out[i] = local_classes[pred]
+                if max_dual < Cs[i] * (1.0 - 1e-12):
+                    saturated = out[i]
+            else:
+                out[i] = saturated
         return out
 
     def predict(self, S_test):
