@@ -275,3 +275,15 @@ def test_normalize_makes_C_scale_free(problem):
     for factor in (1e-3, 1e3):
         scaled = SVMKNN(n_neighbors=15, C=0.05).fit(factor * S_tr, y_tr)
         np.testing.assert_array_equal(scaled.predict(factor * S_te), est.predict(S_te))
+
+
+def test_auto_k_without_a_stratified_split_falls_back_to_ten(problem):
+    """A class with a single sample admits no stratified inner split: k = min(10, n)."""
+    S_tr, y_tr, S_te, _ = problem
+    y = y_tr.copy()
+    y[0] = 7  # a singleton class
+    est = SVMKNN().fit(S_tr, y)
+    assert est.n_neighbors_ == 10 and est.cv_scores_ is None
+    assert est.predict(S_te).shape == (S_te.shape[0],)
+    small = SVMKNN().fit(S_tr[:6, :6], [0, 1, 0, 1, 0, 2])
+    assert small.n_neighbors_ == 6

@@ -91,7 +91,7 @@ def top_k_similar(R, k):
 
 
 class LocalFitMixin:
-    """``fit`` of the lazy local classifiers (k-NN, SVM-KNN): validate and store.
+    """``fit`` of the lazy local classifiers (k-NN): validate and store.
 
     Stores the symmetrised training matrix ``S_fit_`` (Chen et al. 2009,
     section 2.1), ``classes_``, the label indices and ``n_features_in_``; the
