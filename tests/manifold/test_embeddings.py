@@ -271,6 +271,12 @@ def test_bad_input_errors():
         MVE(B=-1.0).fit(X)
     with pytest.raises(InvalidParameterError, match="C"):
         SPE(C=0.0).fit(X)
+    with pytest.raises(InvalidParameterError, match="G"):
+        MVE(G=0.0).fit(X)
+    with pytest.raises(InvalidParameterError, match="G"):
+        CMVU(G=-1.0).fit(X, y)
+    with pytest.raises(LabelError):  # a mask of the wrong length
+        CMVU().fit(X, np.ma.masked_array(y[:-1], mask=np.zeros(len(y) - 1, bool)))
     with pytest.raises(InvalidParameterError, match="all samples identical"):
         MVE().fit(np.ones((10, 3)))  # identical samples: no scale
     with pytest.raises(LabelError):

@@ -208,8 +208,9 @@ class MVE(_Embedding):
         hard distance equalities (no ``B``, no ``C``), refused above
         ``max_sdp_n`` samples.
     B : float or "auto", default="auto"
-        Bound on ``tr(K K)`` in the input's units (``"auto"``: that of the
-        centred start kernel; the thesis sweeps ``B = m N``, ``m in {0.1, 1, 2, 10}``).
+        Bound on ``tr(K K)`` in the input's units, used with ``G=None`` only
+        (``"auto"``: that of the centred start kernel; the thesis sweeps
+        ``B = m N``, ``m in {0.1, 1, 2, 10}``).
     G : float or None, default=0.1
         Penalty form (Prop. 3.26): ``- (G/2) tr(K K)`` in the objective instead of the
         ball (``B`` ignored, ``"npkl"`` only). ``K = A_+ / G`` is continuous in the
@@ -263,7 +264,7 @@ class MVE(_Embedding):
     Attributes
     ----------
     embedding_ : ndarray (n, n_components)
-    kernel_ : ndarray (n, n), PSD, centred, ``||K||_F^2 = B`` (``"npkl"``)
+    kernel_ : ndarray (n, n), PSD, centred (``||K||_F^2 = B`` with ``G=None``)
     objective_history_ : list of float
         MVE objective ``sum_{i<=d} lambda_i - sum_{i>d} lambda_i - C/2 ||xi||^2``
         after each step (non-decreasing: each step maximises a minoriser).
