@@ -57,12 +57,11 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .._linalg import center_kernel
 from .._progress import IterationLog
-from ..exceptions import LabelError
 from .._validation import (
     InvalidParameterError,
-    check_labels,
     check_n_neighbors,
     check_option,
+    check_partial_labels,
     check_positive,
 )
 from ._base import distance_selectors, embedding_input, kernel_embedding, knn_graph, selector_operator
@@ -591,8 +590,7 @@ class CMVU(_Embedding):
         """Learn the kernel and the embedding of ``X`` coloured by the labels ``y``."""
         G, D2, pairs, W, C, B, tol = self._prepare(X)
         n = G.shape[0]
-        labelled, y = _labelled_part(y, n)
-        _, codes = check_labels(y, n, min_classes=1)
+        _, codes, labelled = check_partial_labels(y, n, min_classes=1)
         Y = ((codes[:, None] == codes[None, :]) & labelled[:, None] & labelled[None, :])
         A0 = center_kernel(Y.astype(np.float64))
         self.labelled_ = labelled
@@ -616,27 +614,6 @@ class CMVU(_Embedding):
         self.n_iter_ = res.n_iter
         self.B_ = None if self._gpen is not None else B * self.scale_**2
         return self._finish(res.K)
-
-
-def _labelled_part(y, n):
-    """``(labelled, y_filled)``: which samples carry a label, and ``y`` with every masked
-    entry replaced by a labelled one (so that :func:`check_labels` sees a plain vector).
-
-    A sample is unlabelled when its entry of a :class:`numpy.ma.MaskedArray` ``y`` is
-    masked (a mask, not a reserved value such as -1, so that any label set works)."""
-    if not isinstance(y, np.ma.MaskedArray):
-        return np.ones(n, dtype=bool), y
-    mask = np.ma.getmaskarray(y)
-    data = np.asarray(np.ma.getdata(y))
-    if mask.shape != data.shape or data.ndim != 1 or data.shape[0] != n:
-        return np.ones(n, dtype=bool), y  # check_labels reports the shape
-    if mask.all():
-        raise LabelError(
-            "every label of y is masked: CMVU needs at least one labelled sample (mask "
-            "only the samples whose label is unknown).")
-    filled = data.copy()
-    filled[mask] = data[~mask][0]
-    return ~mask, filled
 
 
 def _laplacian_bottom(W, m):
