@@ -257,7 +257,7 @@ def test_saddle_point_certified_by_cvxpy(C, rho):
     L(alpha, K*) by more than the reported gap, so (alpha, K*) is a saddle
     point up to that gap, and the duality gap is small."""
     S, y = blobs(2, 15, 3)
-    clf = IndefiniteSVM(C=C, rho=rho, tol=1e-6, max_iter=5000).fit(S, y)
+    clf = IndefiniteSVM(C=C, rho=rho, tol=1e-6, max_iter=5000, normalize=False).fit(S, y)
     ypm = np.where(y == clf.classes_[1], 1.0, -1.0)
     alpha = clf.alpha_
     a = ypm * alpha
@@ -292,7 +292,7 @@ def test_optimal_value_matches_cvxpy_concave_program():
     S, y = blobs(2, 6, 5)
     ypm = np.where(y == 1, 1.0, -1.0)
     C, rho = 1.0, 0.5
-    clf = IndefiniteSVM(C=C, rho=rho, tol=1e-7, max_iter=5000).fit(S, y)
+    clf = IndefiniteSVM(C=C, rho=rho, tol=1e-7, max_iter=5000, normalize=False).fit(S, y)
     n = len(y)
     # min over K PSD of [max_alpha SVM dual(K)] + rho||K-S||^2 via the SVM
     # primal (zero duality gap): min_{K, c, b, xi} c'Kc/2 + C 1'xi + rho||K - S||^2
