@@ -75,7 +75,7 @@ def test_no_symmetrisation_warning():
 def test_all_zero_matrix():
     y = np.array([0, 1] * 4)
     for kernel in ("linear", "rbf"):
-        clf = SimilarityFeatureSVC(kernel, normalize=False).fit(np.zeros((8, 8)), y)
+        clf = SimilarityFeatureSVC(kernel).fit(np.zeros((8, 8)), y)
         assert np.all(np.isfinite(clf.decision_function(np.zeros((2, 8)))))
 
 

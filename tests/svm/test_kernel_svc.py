@@ -104,7 +104,7 @@ def test_class_weight_is_forwarded():
 def test_all_zero_matrix_gives_finite_predictions():
     y = np.array([0, 1] * 5)
     for spectrum in SPECTRA:
-        clf = SimilaritySVC(spectrum, normalize=False).fit(np.zeros((10, 10)), y)
+        clf = SimilaritySVC(spectrum).fit(np.zeros((10, 10)), y)
         d = clf.decision_function(np.zeros((3, 10)))
         assert np.all(np.isfinite(d))
         assert set(clf.predict(np.zeros((3, 10)))) <= {0, 1}

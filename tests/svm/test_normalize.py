@@ -85,9 +85,11 @@ def test_normalize_must_be_a_bool(cls, value):
                          ids=lambda c: c.__name__)
 def test_matrix_without_a_scale_is_refused_with_the_way_out(cls):
     y = np.array([0, 1] * 5)
+    S = -np.eye(10) - 0.1  # negative definite: no positive eigenvalue, no scale
     with pytest.raises(SimilarityMatrixError, match="normalize=False"):
-        cls().fit(np.zeros((10, 10)), y)
-    cls(normalize=False).fit(np.zeros((10, 10)), y)  # the literal reading still runs
+        cls().fit(S, y)
+    cls(normalize=False).fit(S, y)  # the literal reading still runs
+    assert cls().fit(np.zeros((10, 10)), y).scale_ == 1.0  # all zero: no units to remove
 
 
 def test_full_kernel_svm_scales_the_test_self_similarity():

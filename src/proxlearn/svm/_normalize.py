@@ -8,7 +8,10 @@ default) ``fit`` divides the training matrix by its scale
 unit-diagonal similarity, where nothing changes) and every prediction divides
 the test rows by the same ``scale_``, so that ``fit(c S).predict(c S_test)``
 equals ``fit(S).predict(S_test)`` for every ``c > 0``. ``normalize=False`` is
-the literal reading (``scale_ = 1``).
+the literal reading (``scale_ = 1``). An all-zero ``S`` has no units to remove
+(``scale_ = 1``); a nonzero matrix with no positive eigenvalue has no scale and
+is refused (:class:`~proxlearn.exceptions.SimilarityMatrixError`, naming
+``normalize=False`` as the way out).
 
 Used by :class:`~proxlearn.svm.SimilaritySVC`,
 :class:`~proxlearn.svm.SimilarityFeatureSVC`, :class:`~proxlearn.svm.LPMachine`
@@ -48,7 +51,9 @@ class ScaleNormalizeMixin:
     def _fit_scale(self, S):
         """Set ``scale_`` from the validated training matrix ``S`` and return ``S / scale_``
         (``S`` itself when the scale is 1)."""
-        self.scale_ = similarity_scale(S) if self._check_normalize() else 1.0
+        normalize = self._check_normalize()
+        # an all-zero S is the same matrix at every scale: nothing to divide
+        self.scale_ = similarity_scale(S) if normalize and S.any() else 1.0
         return S if self.scale_ == 1.0 else S / self.scale_
 
     def _scale_test(self, S_test):
