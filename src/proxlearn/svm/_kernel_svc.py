@@ -245,7 +245,8 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
             repeating the sample, and a zero weight equals removing it, only when
             the modification leaves the matrix unchanged (PSD input, or
             ``spectrum="none"``): an indefinite matrix's clipped spectrum depends on
-            every row.
+            every row; and the scale ``tr S / n`` of ``normalize=True`` changes when
+            samples are repeated or removed (unless the diagonal is constant).
 
         Returns
         -------
