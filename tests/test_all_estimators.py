@@ -101,11 +101,7 @@ def _fit_quietly(est, S, y):
 UNDEFINED_ON = {
     ("DiffusionKernel", "zero"): SimilarityMatrixError,  # no edges: no graph Laplacian
     ("DiffusionKernel", "rank-one"): SimilarityMatrixError,  # negative similarities
-    # a zero matrix has no scale to normalise by (normalize=True, issue 40)
-    ("SVMCA", "zero"): SimilarityMatrixError,
-    ("SVMKNN", "zero"): SimilarityMatrixError,
-    ("PotentialSVM", "zero"): SimilarityMatrixError,
-    ("BaseKernelSVC", "zero"): SimilarityMatrixError,
+    ("SVMCA", "zero"): InvalidParameterError,  # no positive eigenvalue (Gu & Guo Lemma 1)
     # a zero matrix has no positive direction for the learned kernel (nor a scale)
     ("ESKL", "zero"): SimilarityMatrixError,
     ("EMKL", "zero"): SimilarityMatrixError,

@@ -54,17 +54,6 @@ _C_SVM = ("the default C = 1 is in the units of S: the SVM on c S is the SVM on 
 _STACK = ("the matrices of the stack enter unnormalised and C = 1 is absolute: scaling every "
           "matrix by c is undone by C = 1/c, scaling one matrix changes the combination")
 KNOWN_FAILURES = {
-    "SimilaritySVC": _C_SVM,
-    "LPMachine": _C_SVM,
-    "SimilarityFeatureSVC": "the linear kernel of the rows of S scales as c^2 against C = 1 "
-                            "(C = 1/c^2 restores it)",
-    "IndefiniteSVM": "C = 1 and rho = 1 are absolute (C = 1/c, rho = c^(+-1) restore it at "
-                     "c = 1e3, not at 1e-3: a further absolute constant)",
-    "SimSVM": "eta = 0.01 (C = 1/(2 n eta)) is absolute (eta = 0.01 c restores it)",
-    "SimMKL": "eta = 0.01 is absolute (eta = 0.01 c restores it at c = 1e-3; at c = 1e3 the "
-              "CLARABEL SOCP then fails with InsufficientProgress)",
-    "FullKernelSVM": "eta = 0.01 and gamma = 0.01 are absolute; scaling them by c does not "
-                     "restore it (the SDP's tolerances are absolute too)",
     "AverageKernelSVC": _STACK,
     "KTASVC": _STACK,
     "SimpleMKL": _STACK,

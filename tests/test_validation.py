@@ -19,6 +19,7 @@ from proxlearn._validation import (
     check_labels,
     check_n_neighbors,
     check_option,
+    check_partial_labels,
     check_positive,
     check_similarity,
     check_test_similarity,
@@ -281,3 +282,18 @@ def test_check_similarity_never_writes_the_callers_matrix_but_reuses_its_own():
     # symmetric input comes back as the same array (no copy)
     Ssym = 0.5 * (before + before.T)
     assert check_similarity(Ssym, symmetric="symmetrize") is Ssym
+
+
+def test_check_partial_labels_masked_entries_are_unlabelled():
+    y = np.array([-1, 1, 1, -1, 5])  # -1 is a class here, not "unlabelled"
+    classes, idx, lab = check_partial_labels(y, 5)
+    assert lab.all() and classes.tolist() == [-1, 1, 5]
+    ym = np.ma.masked_array(y, mask=[False, False, True, False, True])
+    classes, idx, lab = check_partial_labels(ym, 5)
+    assert lab.tolist() == [True, True, False, True, False]
+    assert classes.tolist() == [-1, 1]  # the masked 5 is not a class
+    np.testing.assert_array_equal(classes[idx[lab]], y[lab])
+    with pytest.raises(LabelError, match="every label"):
+        check_partial_labels(np.ma.masked_array(y, mask=True), 5)
+    with pytest.raises(LabelError, match="4 rows"):
+        check_partial_labels(ym, 4)

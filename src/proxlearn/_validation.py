@@ -57,6 +57,7 @@ __all__ = [
     "check_classification_data",
     "check_features",
     "check_labels",
+    "check_partial_labels",
     "check_n_neighbors",
     "check_object_list",
     "check_sequences",
@@ -538,6 +539,39 @@ def check_labels(y, n: int, *, min_classes: int = 2,
             "the train/test split."
         )
     return classes, y_idx.ravel()
+
+
+def check_partial_labels(y, n: int, *, min_classes: int = 1,
+                         rows_of: str = "X") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class labels some of which may be unknown: a :class:`numpy.ma.MaskedArray` ``y``
+    whose masked entries are the unlabelled samples (a mask, not a reserved value such
+    as -1, so that any label set works). A plain ``y`` is fully labelled.
+
+    Returns
+    -------
+    classes : ndarray
+        Sorted unique labels of the labelled samples.
+    y_idx : ndarray of int
+        ``classes[y_idx]`` is the label of each labelled sample (arbitrary, but valid,
+        for the unlabelled ones).
+    labelled : ndarray of bool
+    """
+    if not isinstance(y, np.ma.MaskedArray) or not np.ma.count_masked(y):
+        classes, y_idx = check_labels(np.ma.getdata(y) if isinstance(y, np.ma.MaskedArray)
+                                      else y, n, min_classes=min_classes, rows_of=rows_of)
+        return classes, y_idx, np.ones(n, dtype=bool)
+    mask = np.ma.getmaskarray(y)
+    data = np.asarray(np.ma.getdata(y))
+    if data.ndim != 1 or data.shape[0] != n:
+        check_labels(data, n, min_classes=min_classes, rows_of=rows_of)  # raises
+    if mask.all():
+        raise LabelError(
+            "every label of y is masked: at least one labelled sample is needed (mask "
+            "only the samples whose label is unknown).")
+    filled = data.copy()
+    filled[mask] = data[~mask][0]
+    classes, y_idx = check_labels(filled, n, min_classes=min_classes, rows_of=rows_of)
+    return classes, y_idx, ~mask
 
 
 def _is_missing(v) -> bool:

@@ -61,7 +61,7 @@ def test_optimality_certificate_and_recovery(eta, gamma):
     S, y = indefinite_problem(16, 0)
     ypm = np.where(y == 1, 1.0, -1.0)
     n = len(y)
-    clf = FullKernelSVM(eta=eta, gamma=gamma).fit(S, y)
+    clf = FullKernelSVM(eta=eta, gamma=gamma, normalize=False).fit(S, y)
     K, c, b = clf.kernel_, clf.dual_coef_[0], clf.intercept_[0]
     obj = clf.objective_[0]
     # learned kernel is PSD
@@ -92,9 +92,9 @@ def test_psd_similarity_large_gamma_is_plain_svm():
     y = np.repeat([0, 1], 12)
     S = X @ X.T + 0.5 * np.eye(24)  # PSD
     n, eta = 24, 0.02
-    clf = FullKernelSVM(eta=eta, gamma=100.0).fit(S, y)
+    clf = FullKernelSVM(eta=eta, gamma=100.0, normalize=False).fit(S, y)
     np.testing.assert_allclose(clf.kernel_, S, atol=1e-5 * np.abs(S).max())
-    ref = SimilaritySVC(spectrum="clip", C=1 / (2 * n * eta)).fit(S, y)
+    ref = SimilaritySVC(spectrum="clip", C=1 / (2 * n * eta), normalize=False).fit(S, y)
     T = rng.normal(0, 1, (8, 3)) @ X.T
     np.testing.assert_array_equal(clf.predict(T), ref.predict(T))
     np.testing.assert_allclose(clf.decision_function(T), ref.decision_function(T), atol=5e-3)
@@ -156,7 +156,7 @@ def test_kernel_columns_are_fixed_points_of_the_test_map(n, rank, seed, with_psi
 
 def test_fitted_model_consistency_on_training_rows():
     S, y = indefinite_problem(14, 2)
-    clf = FullKernelSVM(eta=0.05, gamma=0.1).fit(S, y)
+    clf = FullKernelSVM(eta=0.05, gamma=0.1, normalize=False).fit(S, y)
     K = clf.kernel_
     # the learned kernel's rows as test rows reproduce the training decisions K* c + b
     dec = clf.decision_function(K, self_similarity=np.diag(K))
@@ -178,7 +178,7 @@ def test_transductive_learns_joint_psd_kernel():
     S, y = indefinite_problem(16, 5)
     n_lab = 12
     eta, gamma = 0.05, 0.1
-    clf = FullKernelSVM(eta=eta, gamma=gamma, transductive=True).fit(S, y[:n_lab])
+    clf = FullKernelSVM(eta=eta, gamma=gamma, transductive=True, normalize=False).fit(S, y[:n_lab])
     K = clf.kernel_
     assert K.shape == (16, 16)
     assert np.linalg.eigvalsh(K).min() > -1e-7
@@ -195,7 +195,7 @@ def test_transductive_learns_joint_psd_kernel():
                                   clf.classes_[(clf.transductive_decision_ > 0).astype(int)])
     # (5.16) relaxes (5.6) on the labelled block: the joint optimum is no larger
     # than the inductive optimum plus the Frobenius cost of any PSD completion
-    ind = FullKernelSVM(eta=eta, gamma=gamma).fit(S[:n_lab, :n_lab], y[:n_lab])
+    ind = FullKernelSVM(eta=eta, gamma=gamma, normalize=False).fit(S[:n_lab, :n_lab], y[:n_lab])
     assert clf.objective_[0] >= ind.objective_[0] - 1e-6
     assert clf.n_features_in_ == n_lab
 

@@ -141,7 +141,7 @@ def test_large_gamma_no_kernels_is_svm_on_clip():
 def test_fitted_attributes_and_training_consistency():
     S, y = indefinite_problem(20, 1)
     specs = ["linear", ("rbf", 0.3)]
-    clf = SimMKL(eta=0.02, gamma=0.5, kernels=specs).fit(S, y)
+    clf = SimMKL(eta=0.02, gamma=0.5, kernels=specs, normalize=False).fit(S, y)
     assert clf.weights_.shape == (1, 2) and np.all(clf.weights_ >= 0)
     assert clf.objective_.shape == (1,) and clf.objective_[0] > 0
     Ks = base_kernels(S, specs)

@@ -177,8 +177,8 @@ def test_training_rows_map_to_learned_kernel(seed, reg_solver):
 
 def test_raw_test_transform_uses_c():
     S, y = indefinite(20, 8)
-    cons = SimSVM(gamma=0.01).fit(S, y)
-    raw = SimSVM(gamma=0.01, test_transform="raw").fit(S, y)
+    cons = SimSVM(gamma=0.01, normalize=False).fit(S, y)
+    raw = SimSVM(gamma=0.01, test_transform="raw", normalize=False).fit(S, y)
     assert np.abs(cons.alpha_ - (cons.eigenvalues_ > 0)).max() > 0.1  # alpha was learned
     np.testing.assert_allclose(raw.coef_, raw.kernel_coef_)
     np.testing.assert_allclose(raw.kernel_coef_, cons.kernel_coef_)
@@ -227,7 +227,7 @@ def test_check_estimator(params):
 def test_multiclass_ovo_pickle_and_pairwise():
     S, y = indefinite(30, 11, k=3)
     labels = np.array(["a", "b", "c"])[y]
-    clf = SimSVM(eta=0.05, gamma=0.1).fit(S, labels)
+    clf = SimSVM(eta=0.05, gamma=0.1, normalize=False).fit(S, labels)
     assert is_pairwise(clf)
     assert list(clf.classes_) == ["a", "b", "c"]
     assert clf.coef_.shape == (3, 30) and len(clf.alpha_) == 3

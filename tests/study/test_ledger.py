@@ -97,3 +97,43 @@ def test_an_aliased_row_is_the_papers_row():
     for rows in ([plain, flip], [flip, plain]):
         e = verdict_ledger({"c": {"protocol": "p", "rows": rows}}, specs, [t])
         assert e[0].status == "agrees" and e[0].ours == 39.48
+
+
+def test_two_readings_get_two_ledgers_that_each_count_every_target_once():
+    """Issue 40: a row computed under the estimator's default reading (a method named
+    ``<paper method>@default`` or a row with ``reading``) is judged by the second
+    ledger only; targets without one keep their text verdict there."""
+    t1 = _pv("a", "1", "p", "d1", "m1", 10.0, 1.0)
+    t2 = _pv("a", "1", "p", "d1", "m2", 20.0, 1.0)
+    rows = [_row("d1", "m1", 10.1, paper=10.0, table="a 1", agrees=True, sigma=1.0,
+                 source="paper"),
+            _row("d1", "m1@default", 15.0, paper=10.0, table="a 1 (m1, default reading)",
+                 agrees=False, sigma=1.0, source="paper"),
+            _row("d1", "m2", 25.0, paper=20.0, table="a 1", agrees=False, sigma=1.0,
+                 source="paper"),
+            dict(_row("d1", "m2", 20.2, paper=20.0, table="a 1", agrees=True, sigma=1.0,
+                      source="paper"), reading="default")]
+    sections = {"a": {"protocol": "p", "not_registered": [], "missing_data": [], "rows": rows}}
+    text = {e.target.method: e for e in verdict_ledger(sections, SPECS, [t1, t2])}
+    default = {e.target.method: e
+               for e in verdict_ledger(sections, SPECS, [t1, t2], reading="default")}
+    assert (text["m1"].status, text["m1"].ours, text["m1"].reading) == ("agrees", 10.1, "text")
+    assert (text["m2"].status, text["m2"].ours) == ("DIFFERS", 25.0)
+    assert (default["m1"].status, default["m1"].ours, default["m1"].reading) == (
+        "DIFFERS", 15.0, "default")
+    assert (default["m2"].status, default["m2"].ours) == ("agrees", 20.2)
+    # a target with no default-reading row keeps its text verdict in the second ledger
+    t3 = _pv("a", "1", "p", "d2", "m1", 5.0, 1.0)
+    sections["a"]["rows"].append(_row("d2", "m1", 5.0, paper=5.0, table="a 1", agrees=True,
+                                      sigma=1.0, source="paper"))
+    d3 = verdict_ledger(sections, SPECS, [t3], reading="default")[0]
+    assert (d3.status, d3.reading) == ("agrees", "text")
+    # the two ledgers are built from separately loaded targets (equal, not identical)
+    import copy
+
+    md = "\n".join(ledger_markdown(list(text.values()),
+                                   copy.deepcopy(list(default.values()))))
+    assert "rows computed under the papers' text: 1 agrees, 1 DIFFERS" in md
+    assert "1 agrees, 1 DIFFERS, 0 no verdict, 0 not run (the papers' text, above" in md
+    assert "| a 1 | a | d1 | m1 | 10 | 10.1, agrees | 15, DIFFERS |" in md
+    assert "| a 1 | a | d1 | m2 | 20 | 25, DIFFERS | 20.2, agrees |" in md

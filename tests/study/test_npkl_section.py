@@ -115,13 +115,17 @@ def test_section_report_has_every_table_and_the_claims(monkeypatch, tmp_path):
     res = reproduce(["tiny-ch3"], splits=1, cache_dir=tmp_path / "c", out=tmp_path / "r.md",
                     json_path=tmp_path / "r.json")
     text = (tmp_path / "r.md").read_text()
-    assert "Table 3.2 (Rand index" in text and "| iris | simplenpkl-shl | 1 |" in text
+    assert "Table 3.2 (Rand index" in text and "| iris | simplenpkl-shl | text | 1 |" in text
+    # SimpleNPKL's default Laplacian (D - W) is the second reading, counted by its own ledger
+    assert "| iris | simplenpkl-shl | default | 1 |" in text
+    assert "### The same ledger under the estimators' defaults" in text
+    assert "| zhuang2011 3.2 | tiny-ch3 | iris | simplenpkl-shl |" in text
     assert "Table 3.4 (Iris" in text and "Table 3.5 (Iris" in text
     assert "ours with D - W" in text
     assert "LL speed-up" in text
     rows = res["tiny-ch3"]["rows"]
     shl = [r for r in rows if r["method"] == "simplenpkl-shl"
-           and r.get("paper_table") == "zhuang2011 3.2"][0]
+           and r.get("paper_table") == "zhuang2011 3.2" and r["reading"] == "text"][0]
     assert shl["paper"] == 97.4 and shl["gap"] == pytest.approx(shl["mean"] - 97.4)
     claims = dict(_claims._npkl_claims(res))
     assert claims and not any(v.startswith("not run") for k, v in claims.items()

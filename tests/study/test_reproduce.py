@@ -1,6 +1,7 @@
 """The reproduction report generator (`proxlearn reproduce`)."""
 
 import json
+import re
 
 import pytest
 
@@ -47,6 +48,21 @@ def test_report_tables_json_and_cache(tiny_sections, tmp_path):
     again = reproduce(splits=2, jobs=1, cache_dir=cache, out=None, json_path=None)
     assert again["tiny"]["cached_cells"] == again["tiny"]["cells"] == 4
     assert again["tiny"]["results"] == res["tiny"]["results"]
+    # which code computed the section is printed with it (a git checkout here)
+    rev = payload["sections"]["tiny"]["code_revision"]
+    if rev is not None:
+        assert re.fullmatch(r"[0-9a-f]{12}(\+changes)?", rev)
+        assert f"Run by this invocation with the code of commit `{rev}`." in text
+
+
+def test_code_revision_is_none_outside_a_git_checkout(monkeypatch):
+    import subprocess
+
+    def no_git(*a, **k):
+        raise FileNotFoundError("git")
+
+    monkeypatch.setattr(subprocess, "run", no_git)
+    assert _reproduce._code_revision() is None
 
 
 def test_unknown_section_lists_valid_ones(tiny_sections):

@@ -31,7 +31,8 @@ def test_run_cell_slices_feature_rows_only():
 
 @pytest.mark.parametrize("name,classes", [("kta", 2), ("average-kernel", 2), ("mkl-level", 2),
                                           ("lp-mkl-best", 2), ("2lmkl", 2), ("mkl-level", 3),
-                                          ("umkl", 2), ("umkl-raw", 3)])
+                                          ("umkl", 2), ("umkl-raw", 3), ("mkl-level@default", 2),
+                                          ("2lmkl@default", 2), ("umkl@default", 2)])
 def test_fold_evaluators_equal_fitting_per_c(name, classes):
     X, y = _data(50)
     if classes == 3:

@@ -37,7 +37,7 @@ def blobs(n_train=80, n_test=60, noise=0.6, seed=0, n_classes=2):
 @pytest.mark.parametrize("kernel,gamma", [("linear", 1.0), ("rbf", 1e-4)])
 def test_accuracy_far_above_chance(kernel, gamma):
     S, y, S_test, y_test = blobs()
-    clf = SimilarityFeatureSVC(kernel=kernel, C=1.0, gamma=gamma).fit(S, y)
+    clf = SimilarityFeatureSVC(kernel=kernel, C=1.0, gamma=gamma, normalize=False).fit(S, y)
     assert clf.score(S_test, y_test) >= 0.85
 
 
@@ -45,17 +45,17 @@ def test_linear_equals_svm_on_rows_and_square_kernel():
     """Chen et al. (2009) eq. (4), section 2.1.5: linear SVM on rows == SVM on S S^T."""
     S, y, S_test, _ = blobs(seed=1)
     S = S + 0.3 * np.random.default_rng(0).standard_normal(S.shape)  # asymmetric
-    clf = SimilarityFeatureSVC("linear", C=0.01).fit(S, y)
+    clf = SimilarityFeatureSVC("linear", C=0.01, normalize=False).fit(S, y)
     ref = SVC(kernel="linear", C=0.01).fit(S, y)
     d = clf.decision_function(S_test)
     assert_allclose(d, ref.decision_function(S_test), rtol=1e-6, atol=1e-6)
-    sq = SimilaritySVC("square", C=0.01).fit(S, y)
+    sq = SimilaritySVC("square", C=0.01, normalize=False).fit(S, y)
     assert_allclose(d, sq.decision_function(S_test), rtol=1e-8, atol=1e-8)
 
 
 def test_rbf_equals_svm_on_rows():
     S, y, S_test, _ = blobs(seed=2, n_classes=3, n_train=60)
-    clf = SimilarityFeatureSVC("rbf", C=3.0, gamma=2e-4).fit(S, y)
+    clf = SimilarityFeatureSVC("rbf", C=3.0, gamma=2e-4, normalize=False).fit(S, y)
     ref = SVC(kernel="rbf", C=3.0, gamma=2e-4).fit(S, y)
     d = clf.decision_function(S_test)
     assert_allclose(d, ref.decision_function(S_test), rtol=1e-6, atol=1e-6)

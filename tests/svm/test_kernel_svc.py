@@ -14,6 +14,7 @@ from proxlearn._validation import (
     SimilarityMatrixError,
     TestMatrixError,
 )
+from proxlearn._scale import similarity_scale
 from proxlearn.svm import SimilaritySVC
 from proxlearn.transforms import SpectrumTransformer
 
@@ -59,7 +60,7 @@ def test_shift_linear_map_runs_but_is_fragile():
     # Gu & Guo's exact map (lambda + delta) / lambda amplifies directions with
     # small |lambda|; it is finite but generalises worse than s~ = s here.
     S, y, S_test, y_test = blobs()
-    lin = SimilaritySVC("shift", C=0.1, test_transform="linear").fit(S, y)
+    lin = SimilaritySVC("shift", C=0.1, test_transform="linear", normalize=False).fit(S, y)
     d = lin.decision_function(S_test)
     assert np.all(np.isfinite(d))
     assert_allclose(
@@ -82,7 +83,7 @@ def test_multiclass_and_string_labels():
 
 def test_matches_manual_pipeline():
     S, y, S_test, _ = blobs(seed=2)
-    clf = SimilaritySVC("flip", C=0.5).fit(S, y)
+    clf = SimilaritySVC("flip", C=0.5, normalize=False).fit(S, y)
     t = SpectrumTransformer("flip")
     svc = SVC(kernel="precomputed", C=0.5).fit(t.fit_transform(S), y)
     assert_allclose(
@@ -243,7 +244,9 @@ def test_folded_prediction_with_zero_weights_and_vote_ties():
     S, y, S_test, _ = blobs(n_train=60, n_test=200, seed=5, noise=2.0, n_classes=3)
     w = np.ones(60)
     w[::4] = 0.0
-    clf = SimilaritySVC(C=0.05).fit(S, y, sample_weight=w)
+    # C = 0.05 in the units of S (normalize divides S by its scale): vote ties happen there
+    clf = SimilaritySVC(C=0.05 * similarity_scale(S)).fit(S, y, sample_weight=w)
+    assert clf.scale_ > 10  # the fold carries the scale
     dec, pred = _unfolded(clf, S_test)
     assert_allclose(clf.decision_function(S_test), dec, rtol=1e-10,
                     atol=1e-10 * np.abs(dec).max())

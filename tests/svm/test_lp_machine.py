@@ -151,7 +151,7 @@ def test_path_reports_a_failed_solve_with_its_status(monkeypatch):
 
 def test_estimator_matches_binary_solver_and_is_sparse():
     S, y = blobs(2, 20, 2)
-    clf = LPMachine(C=1.0).fit(S, y)
+    clf = LPMachine(C=1.0, normalize=False).fit(S, y)
     w, b, res = lp_machine_binary(S, np.where(y == 1, 1.0, -1.0), 1.0)
     assert clf.objective_[0] == pytest.approx(res.fun)
     np.testing.assert_allclose(clf.decision_function(S), S @ clf.coef_[0] + clf.intercept_[0])
@@ -226,12 +226,12 @@ def test_uw_sanity(name, chance, uw_holdout_error):
 
 @pytest.mark.parametrize("s", [1e-12, 1e-6, 1e6, 1e15])
 def test_scale_equivariance_extreme_units(s):
-    """LPMachine(C=c/s).fit(s*S) is LPMachine(C=c).fit(S) (issue #14: 1e-12 gave w = 0
+    """LPMachine(C=c/s, normalize=False).fit(s*S) is LPMachine(C=c, normalize=False).fit(S) (issue #14: 1e-12 gave w = 0
     and accuracy 0.27, 1e15 a bare HiGHS 'Model error')."""
     S, y = blobs(3, 20, 3, noise=4.0)
     tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
-    ref = LPMachine(C=1.0).fit(S[np.ix_(tr, tr)], y[tr])
-    big = LPMachine(C=1.0 / s).fit(s * S[np.ix_(tr, tr)], y[tr])
+    ref = LPMachine(C=1.0, normalize=False).fit(S[np.ix_(tr, tr)], y[tr])
+    big = LPMachine(C=1.0 / s, normalize=False).fit(s * S[np.ix_(tr, tr)], y[tr])
     f_ref = ref.decision_function(S[np.ix_(te, tr)])
     f_big = big.decision_function(s * S[np.ix_(te, tr)])
     np.testing.assert_allclose(f_big, f_ref, rtol=1e-6, atol=1e-6 * np.abs(f_ref).max())

@@ -20,7 +20,9 @@ def _psd_problem(seed=0, n=24):
     return X, y, Xt
 
 
-@pytest.mark.parametrize("est", [SimilaritySVC(C=0.5), SimilaritySVC("flip", C=2.0)],
+# normalize=False: repeating samples changes tr S / n, the default's scale
+@pytest.mark.parametrize("est", [SimilaritySVC(C=0.5, normalize=False),
+                                 SimilaritySVC("flip", C=2.0, normalize=False)],
                          ids=["clip", "flip"])
 def test_integer_weights_equal_repeated_samples(est):
     X, y, Xt = _psd_problem()
@@ -47,9 +49,9 @@ def test_zero_weight_never_reads_wrong_columns(make):
     w[[2, 20]] = 0.0
     keep = w > 0
     model = make(C=1.0).fit(S, y, sample_weight=w)
-    sc = getattr(model, "scale_", 1.0)  # normalize=True: the transformer sees S / scale_
-    K = model.transformer_.transform(S / sc)
-    K_te = model.transformer_.transform(S_te / sc)
+    scale = getattr(model, "scale_", 1.0)  # the transformer reads S / scale_
+    K = model.transformer_.transform(S / scale)
+    K_te = model.transformer_.transform(S_te / scale)
     ref = SVC(kernel="precomputed", C=1.0).fit(K[np.ix_(keep, keep)], y[keep])
     np.testing.assert_allclose(model.decision_function(S_te), ref.decision_function(K_te[:, keep]),
                                rtol=1e-10, atol=1e-10)
@@ -60,8 +62,9 @@ def test_zero_weight_drops_the_sample():
     w = np.ones(len(y))
     w[[2, 20]] = 0.0
     keep = w > 0
-    weighted = SimilaritySVC(C=1.0).fit(X @ X.T, y, sample_weight=w)
-    dropped = SimilaritySVC(C=1.0).fit(X[keep] @ X[keep].T, y[keep])
+    # normalize=False: dropping samples changes tr S / n, the default's scale
+    weighted = SimilaritySVC(C=1.0, normalize=False).fit(X @ X.T, y, sample_weight=w)
+    dropped = SimilaritySVC(C=1.0, normalize=False).fit(X[keep] @ X[keep].T, y[keep])
     np.testing.assert_allclose(weighted.decision_function(Xt @ X.T),
                                dropped.decision_function(Xt @ X[keep].T), rtol=1e-4, atol=1e-5)
 
@@ -167,7 +170,8 @@ def test_weights_act_on_the_svm_of_the_whole_matrix_transform(spectrum):
     w = rng.uniform(0.2, 3.0, n)
     w[[3, 17]] = 0.0
     model = SimilaritySVC(spectrum, C=0.7).fit(S, y, sample_weight=w)
-    K, K_te = model.transformer_._training_kernel(), model.transformer_.transform(S_te)
+    K = model.transformer_._training_kernel()
+    K_te = model.transformer_.transform(S_te / model.scale_)  # fitted on S / scale_
     keep = w > 0
     ref = SVC(kernel="precomputed", C=0.7, tol=1e-3).fit(
         K[np.ix_(keep, keep)], y[keep], sample_weight=w[keep])

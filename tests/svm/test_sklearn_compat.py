@@ -86,7 +86,7 @@ def test_pipeline_forwards_pairwise_tag_and_matches_manual_loop():
     assert_allclose(gs.cv_results_["mean_test_score"], manual, rtol=0, atol=1e-15)
     assert gs.best_params_ == {"svc__C": C_GRID[int(np.argmax(manual))]}
     # the pipeline equals SimilaritySVC with the same settings
-    clf = SimilaritySVC("clip", C=gs.best_params_["svc__C"]).fit(S, y)
+    clf = SimilaritySVC("clip", C=gs.best_params_["svc__C"], normalize=False).fit(S, y)
     assert_allclose(
         gs.best_estimator_.decision_function(S[:10]), clf.decision_function(S[:10])
     )

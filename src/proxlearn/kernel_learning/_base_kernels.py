@@ -46,7 +46,6 @@ from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
-from .._scale import similarity_scale
 from .._validation import (
     InvalidParameterError,
     SimilarityMatrixError,
@@ -347,10 +346,10 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
     C : float, default=1.0
     normalize : bool, default=True
         Divide the training matrix and the test rows by the training scale
-        ``tr S / n`` (:func:`proxlearn._scale.similarity_scale`) before the base
-        kernel is built, so that ``C`` does not depend on the units of ``S``
-        (the linear kernel ``S S^T`` scales as ``c^2``). ``False`` is the
-        thesis's reading (identical for unit-diagonal ``S``).
+        ``tr S / n`` before the base kernel is built (:mod:`proxlearn.svm._normalize`),
+        so that ``C`` does not depend on the units of ``S`` (the linear kernel
+        ``S S^T`` scales as ``c^2``). ``False`` is the thesis's reading
+        (identical for unit-diagonal ``S``).
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
         :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
@@ -377,15 +376,10 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         (libsvm rescales its ``C``).
         """
         C = check_positive(self.C, "C")
-        if not isinstance(self.normalize, bool | np.bool_):
-            raise InvalidParameterError(
-                f"normalize must be True or False, got {self.normalize!r}."
-            )
+        self._check_normalize()
         arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, arr.shape[0])
-        self.scale_ = similarity_scale(arr) if self.normalize else 1.0
-        if self.scale_ != 1.0:
-            arr = arr / self.scale_
+        arr = self._fit_scale(arr)
         self.transformer_ = make_base_kernel(self.kernel)
         K = self.transformer_.fit_transform(arr)
         sample_weight = check_sample_weight(sample_weight, arr.shape[0])
@@ -394,9 +388,3 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         self.classes_ = self.svc_.classes_
         self.n_features_in_ = arr.shape[0]
         return self._fit_probability(S, y, sample_weight)
-
-    def _svc_input(self, S_test):
-        check_is_fitted(self, "svc_")
-        if self.scale_ != 1.0:
-            S_test = check_test_similarity(S_test, self.n_features_in_) / self.scale_
-        return super()._svc_input(S_test)

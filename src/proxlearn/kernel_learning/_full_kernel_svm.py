@@ -68,6 +68,7 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ..exceptions import SolverFailedError
+from ..svm._normalize import ScaleNormalizeMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
 
 __all__ = ["FullKernelSVM", "SolverFailedError", "modify_test_rows"]
@@ -240,7 +241,7 @@ def transductive_labels(y, N, transductive, name):
     return classes, y_idx, n
 
 
-class FullKernelSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator):
     """SVM that learns a full PSD kernel near an indefinite similarity (Chen 2010, eq. 5.6).
 
     Jointly minimises ``(1/n) sum hinge + eta c^T K c + gamma ||K - S||_F`` over
@@ -274,10 +275,20 @@ class FullKernelSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
         when computing ``c* = (K*)^+ z*`` and ``range(K*)``.
     max_samples : int, default=150
         Largest SDP size (labelled + unlabelled samples of one pair).
+    normalize : bool, default=True
+        Solve on ``S / scale_`` with ``scale_ = tr S / n`` (1 for a
+        unit-diagonal similarity; transductive: the whole matrix) and divide
+        test rows and ``self_similarity`` likewise, so that ``eta`` and
+        ``gamma`` do not depend on the units of ``S`` and a positive factor on
+        ``S`` leaves every prediction unchanged; ``False`` uses ``S`` as given
+        (the thesis). See :mod:`proxlearn.svm._normalize`.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    scale_ : float
+        The factor ``S`` was divided by (1.0 with ``normalize=False``); the
+        learned kernels and coefficients below are those of ``S / scale_``.
     kernel_ : ndarray of shape (n, n) or None
         Learned kernel ``K*`` (binary problems; ``None`` for multiclass, see
         ``kernels_``). Transductive: the whole ``(n + n')`` matrix.
@@ -307,6 +318,7 @@ class FullKernelSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
         solver_options=None,
         rank_tol=1e-8,
         max_samples=150,
+        normalize=True,
     ):
         self.eta = eta
         self.gamma = gamma
@@ -315,8 +327,10 @@ class FullKernelSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.solver_options = solver_options
         self.rank_tol = rank_tol
         self.max_samples = max_samples
+        self.normalize = normalize
 
     def _check_params(self):
+        self._check_normalize()
         eta = check_positive(self.eta, "eta")
         gamma = check_positive(self.gamma, "gamma")
         check_option(self.solver, "solver", SOLVERS)
@@ -353,6 +367,7 @@ class FullKernelSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
         S = check_similarity(S, symmetric="symmetrize")
         N = S.shape[0]
         classes, y_idx, n = transductive_labels(y, N, self.transductive, "S")
+        S = self._fit_scale(S)
         n_unl = N - n
         pairs = ovo_pairs(len(classes))
         self.kernels_, self.pair_indices_, self.dual_coef_ = [], [], []
@@ -408,10 +423,17 @@ class FullKernelSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
         ``pair_indices_[pair]``.
         """
         check_is_fitted(self, "kernels_")
-        S_test = check_test_similarity(S_test, self.n_features_in_)
+        S_test, psi = self._scaled_test(S_test, self_similarity)
         V, d = self._ranges[pair]
         idx = self.pair_indices_[pair]
-        return _modified_rows(V, d, S_test[:, idx], self._psi(self_similarity, S_test))
+        return _modified_rows(V, d, S_test[:, idx], psi)
+
+    def _scaled_test(self, S_test, self_similarity):
+        """Validated test rows and self-similarities, divided by ``scale_``."""
+        S_test = check_test_similarity(S_test, self.n_features_in_)
+        psi = self._psi(self_similarity, S_test)
+        scale = getattr(self, "scale_", 1.0)
+        return S_test / scale, (None if psi is None else psi / scale)
 
     @staticmethod
     def _psi(self_similarity, S_test):
@@ -429,8 +451,7 @@ class FullKernelSVM(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def _raw(self, S_test, self_similarity):
         check_is_fitted(self, "kernels_")
-        S_test = check_test_similarity(S_test, self.n_features_in_)
-        psi = self._psi(self_similarity, S_test)
+        S_test, psi = self._scaled_test(S_test, self_similarity)
         raw = np.empty((S_test.shape[0], len(self.kernels_)))
         for k, ((V, d), idx, c) in enumerate(zip(self._ranges, self.pair_indices_,
                                                  self.dual_coef_, strict=True)):

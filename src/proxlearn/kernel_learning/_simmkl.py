@@ -69,6 +69,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..svm._normalize import ScaleNormalizeMixin
 from ..svm._probability import PlattProbabilityMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
 from ..transforms._spectrum import default_tol
@@ -380,7 +381,7 @@ def _check_kernels(kernels):
     return [make_base_kernel(k) for k in kernels]
 
 
-class SimMKL(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseEstimator):
+class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator):
     """Fuse an indefinite similarity with PSD base kernels (Chen 2010, SimMKL, eqs. 5.35/5.36).
 
     Jointly learns a spectrum modification ``alpha`` of ``S`` (as SimSVM), the
@@ -415,10 +416,20 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseEstimato
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
         :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+    normalize : bool, default=True
+        Divide ``S`` and the test rows by ``scale_ = tr S / n`` (1 for a
+        unit-diagonal similarity) before the eigendecomposition and the base
+        kernels, so that ``eta`` and the base kernels' parameters do not depend
+        on the units of ``S`` and a positive factor on ``S`` leaves every
+        prediction unchanged; ``False`` uses ``S`` as given (the thesis). See
+        :mod:`proxlearn.svm._normalize`.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    scale_ : float
+        The factor ``S`` was divided by (1.0 with ``normalize=False``); the
+        eigenvalues, coefficients and ``tau_`` below are those of ``S / scale_``.
     alpha_ : ndarray of shape (n,) or None
         Learned spectrum modification (eigenvalues of ``S`` in ascending
         order, see ``eigenvalues_``), binary problems; None for multiclass
@@ -456,6 +467,7 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseEstimato
         *,
         probability=False,
         random_state=None,
+        normalize=True,
     ):
         self.eta = eta
         self.gamma = gamma
@@ -467,8 +479,10 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseEstimato
         self.tol = tol
         self.probability = probability
         self.random_state = random_state
+        self.normalize = normalize
 
     def _check_params(self):
+        self._check_normalize()
         eta = check_positive(self.eta, "eta")
         gamma = check_positive(self.gamma, "gamma")
         tau = None if self.tau is None else check_positive(self.tau, "tau")
@@ -498,7 +512,8 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseEstimato
         classes, y_idx = check_labels(y, raw.shape[0])
         if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
             raise LabelError("Unknown label type: continuous. Pass class labels.")
-        Ssym = check_similarity(raw, symmetric="symmetrize")
+        Ssym = self._fit_scale(check_similarity(raw, symmetric="symmetrize"))
+        raw = raw / self.scale_
         with warnings.catch_warnings():  # S was checked just above: warn once, not per kernel
             warnings.simplefilter("ignore", DissimilarityWarning)
             Ks = [tf.fit_transform(raw) for tf in transformers]
@@ -556,7 +571,7 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ClassifierMixin, BaseEstimato
 
     def _raw(self, S_test):
         check_is_fitted(self, "dual_coef_")
-        S_test = check_test_similarity(S_test, self.n_features_in_)
+        S_test = check_test_similarity(S_test, self.n_features_in_) / getattr(self, "scale_", 1.0)
         K_tests = [tf.transform(S_test) for tf in self.kernel_transformers_]
         return self._raw_from_kernels(S_test, K_tests)
 

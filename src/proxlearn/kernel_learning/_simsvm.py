@@ -63,6 +63,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..svm._normalize import ScaleNormalizeMixin
 from ..svm._probability import PlattProbabilityMixin
 from ..solvers._simsvm_dual import SimSVMDualQP, dual_qp_applicable
 from ..solvers._simsvm_socp import (
@@ -275,7 +276,8 @@ class _PairModel:
         return 0.5 * (K + K.T)
 
 
-class SimSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinearMixin, ClassifierMixin,
+             BaseEstimator):
     """SimSVM: SVM with a learned spectrum modification (Chen 2010, eqs. 5.19-5.31).
 
     Learns spectrum weights ``alpha`` (``K_alpha = U diag(alpha * lambda) U^T``)
@@ -340,14 +342,25 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMi
     probability : bool, default=False
         ``predict_proba`` by Platt scaling on an internal CV, see
         :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+    normalize : bool, default=True
+        Solve (5.20) on ``S / scale_`` with ``scale_ = tr S / n`` (1 for a
+        unit-diagonal similarity) and divide test rows likewise, so that
+        ``eta`` does not depend on the units of ``S`` and a positive factor on
+        ``S`` leaves every prediction unchanged; ``False`` uses ``S`` as given
+        (the thesis). See :mod:`proxlearn.svm._normalize`.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    scale_ : float
+        The factor ``S`` was divided by (1.0 with ``normalize=False``). The
+        eigenvalues, learned kernels, ``kernel_coef_`` and objectives below are
+        those of ``S / scale_``.
     coef_ : ndarray of shape (n_pairs, n_train)
         Decision ``f(s) = s @ coef_[k] + intercept_[k]`` on *raw* test rows:
-        ``U diag(1/lambda) z`` over the active directions for
-        ``"consistent"``, ``c*`` for ``"raw"``. Zero outside the pair's samples.
+        ``U diag(1/lambda) z / scale_`` over the active directions for
+        ``"consistent"``, ``c* / scale_`` for ``"raw"``. Zero outside the pair's
+        samples.
     intercept_ : ndarray of shape (n_pairs,)
     kernel_coef_ : ndarray of shape (n_pairs, n_train)
         ``c* = U (diag(alpha) Lambda)^+ z`` (kernel-expansion coefficients).
@@ -393,6 +406,7 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMi
         random_state=None,
         *,
         probability=False,
+        normalize=True,
     ):
         self.eta = eta
         self.gamma = gamma
@@ -403,8 +417,10 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMi
         self.eig_tol = eig_tol
         self.random_state = random_state
         self.probability = probability
+        self.normalize = normalize
 
     def _check_params(self):
+        self._check_normalize()
         eta = check_positive(self.eta, "eta")
         gamma = check_positive(self.gamma, "gamma")
         check_option(self.regularizer, "regularizer", REGULARIZERS)
@@ -452,6 +468,7 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMi
         S_raw = S  # as given: the probability CV refits on slices of it
         eta, gamma, eig_tol = self._check_params()
         S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
+        S = self._fit_scale(S)
         rng = check_random_state(self.random_state)
         n = S.shape[0]
         self.classes_ = classes
@@ -472,7 +489,7 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMi
             intercept[k] = m.intercept
             models.append(m)
             idxs.append(idx)
-        self.coef_, self.intercept_, self.kernel_coef_ = coef, intercept, kcoef
+        self.coef_, self.intercept_, self.kernel_coef_ = coef / self.scale_, intercept, kcoef
         self.pair_models_ = models
         self.pair_indices_ = idxs
         binary = len(pairs) == 1
@@ -526,7 +543,7 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMi
             :meth:`learned_kernel`.
         """
         check_is_fitted(self, "pair_models_")
-        arr = check_test_similarity(S_test, self.n_features_in_)
+        arr = check_test_similarity(S_test, self.n_features_in_) / self.scale_
         idx = self.pair_indices_[pair]
         return arr[:, idx] @ self.pair_models_[pair].test_map()
 

@@ -108,12 +108,12 @@ from .._validation import (
     check_test_similarity,
 )
 from .._linalg import top_eigh, top_eigh_warm
-from .._scale import similarity_scale
 from ..base import PairwiseMixin
 from ..svm._probability import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
 from ..svm._kernel_svc import MAX_ITER
 from ..svm._ovo import _OvOLinearMixin, ovo_pairs
+from ..svm._normalize import ScaleNormalizeMixin
 from ..svm._small_svc import libsvm_fit
 
 __all__ = [
@@ -566,7 +566,8 @@ def _preprocess_train(arr, preprocess):
     return check_similarity(arr, symmetric="symmetrize", dissimilarity_check=False), 1.0, 0.0
 
 
-class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinearMixin,
+            ClassifierMixin, BaseEstimator):
     """Joint SVM and kernel component analysis (SVM-CA; Gu & Guo, AAAI 2012).
 
     Learns one PSD proxy kernel ``K_v = K0 V V^T K0`` of rank ``d`` jointly with
@@ -589,7 +590,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMix
         10`` on 2; docs/methods.md, "SVM-CA defaults").
     normalize : bool, default=True
         Divide ``K0`` (after ``preprocess``) and the test rows by the training
-        scale ``tr K0 / n`` (:func:`proxlearn._scale.similarity_scale`), so that
+        scale ``tr K0 / n`` (:mod:`proxlearn.svm._normalize`), so that
         ``C`` and ``rho`` do not depend on the units of ``S`` and predictions are
         unchanged by a positive factor on ``S``. ``False`` is the paper's
         reading (``K0`` as given; identical for unit-diagonal ``S``).
@@ -728,10 +729,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMix
             check_option(self.preprocess, "preprocess", PREPROCESS_OPTIONS)
         check_option(self.excess_components, "excess_components", EXCESS_OPTIONS)
         check_option(self.eigen_solver, "eigen_solver", V_STEP_SOLVERS)
-        if not isinstance(self.normalize, bool | np.bool_):
-            raise InvalidParameterError(
-                f"normalize must be True or False, got {self.normalize!r}."
-            )
+        self._check_normalize()
 
     def _prepare(self, S, y):
         """Validate, preprocess, eigendecompose: ``(K0, classes, y_idx, lam, U)``."""
@@ -744,9 +742,8 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMix
                 "classifiers need class labels (use integers or strings)."
             )
         K0, self.preprocess_scale_, self.preprocess_shift_ = _preprocess_train(arr, self.preprocess)
-        self.scale_ = similarity_scale(K0, name="K0") if self.normalize else 1.0
+        K0 = self._fit_scale(K0)
         if self.scale_ != 1.0:  # test rows: (shift + scale * S_test) / c
-            K0 = K0 / self.scale_
             self.preprocess_scale_ /= self.scale_
             self.preprocess_shift_ /= self.scale_
         if self.eps:

@@ -88,11 +88,12 @@ def mve_step_sdp(A0, pairs, d2, *, C=None, B=None, G=None, solver="CLARABEL",
     return Kv, float(prob.value)
 
 
-def cmvu_lowrank_sdp(A0, pairs, d2, V, *, C, B, solver="CLARABEL"):
+def cmvu_lowrank_sdp(A0, pairs, d2, V, *, C, B, G=None, solver="CLARABEL"):
     """CMVU with ``K = V P V^T`` (Song et al. 2007 sec. 4): ``d^2`` variables.
 
     ``min -tr(P V^T A0 V) + C/2 sum (D_ij - dist_ij)^2  s.t.  P PSD, tr(P P) <= B``
-    (``V`` orthonormal, so ``tr(K K) = tr(P P)``). Returns ``(K, value)``.
+    (``V`` orthonormal, so ``tr(K K) = tr(P P)``); with ``G``: ``+ (G/2) tr(P P)`` in
+    the objective and no ball (``B`` may be None). Returns ``(K, value)``.
     """
     import cvxpy as cp
 
@@ -102,7 +103,10 @@ def cmvu_lowrank_sdp(A0, pairs, d2, V, *, C, B, solver="CLARABEL"):
     dist = cp.sum(cp.multiply(E @ P, E), axis=1)
     Gv = V.T @ A0 @ V
     obj = -cp.trace(Gv @ P) + 0.5 * C * cp.sum_squares(d2 - dist)
-    prob = cp.Problem(cp.Minimize(obj), [cp.sum_squares(P) <= B])
+    cons = [] if B is None else [cp.sum_squares(P) <= B]
+    if G is not None:
+        obj = obj + 0.5 * G * cp.sum_squares(P)
+    prob = cp.Problem(cp.Minimize(obj), cons)
     _solve(prob, solver, "low-rank CMVU")
     Pv = 0.5 * (P.value + P.value.T)
     return V @ Pv @ V.T, float(prob.value)

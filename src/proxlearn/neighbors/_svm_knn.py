@@ -12,7 +12,6 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from proxlearn._scale import similarity_scale
 from proxlearn._validation import (
     InvalidParameterError,
     check_classification_data,
@@ -22,6 +21,7 @@ from proxlearn._validation import (
     check_test_similarity,
 )
 from proxlearn.base import PairwiseMixin, row_chunks
+from proxlearn.svm._normalize import ScaleNormalizeMixin
 from proxlearn.svm._small_svc import small_svc
 
 from ._knn import choose_k_by_cv, top_k_similar
@@ -32,7 +32,7 @@ __all__ = ["SVMKNN"]
 _SPECTRA = ("clip", "flip", "shift")
 
 
-class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator):
     """Local SVM on the k nearest neighbours (SVM-KNN) for similarity data.
 
     For every test sample ``x`` (Chen et al. 2009, section 7; Zhang et al.
@@ -70,9 +70,9 @@ class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
         (see ``normalize``).
     normalize : bool, default=True
         Divide the training matrix and the test rows by the training scale
-        ``tr S / n`` (:func:`proxlearn._scale.similarity_scale`), so that
-        ``C`` does not depend on the units of ``S`` and predictions are
-        unchanged by a positive factor on ``S``. ``False`` uses ``S`` as
+        ``tr S / n`` (:mod:`proxlearn.svm._normalize`), so that ``C`` does not
+        depend on the units of ``S`` and predictions are unchanged by a
+        positive factor on ``S``. ``False`` uses ``S`` as
         given (the papers' reading; identical for unit-diagonal ``S``).
     spectrum : {"clip", "flip", "shift"}, default="clip"
         Local spectrum modification. Clip is what Chen et al. use in Table 3;
@@ -145,10 +145,7 @@ class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
             raise InvalidParameterError(
                 f"n_neighbors must be a positive integer or 'auto', got {self.n_neighbors!r}."
             )
-        if not isinstance(self.normalize, bool | np.bool_):
-            raise InvalidParameterError(
-                f"normalize must be True or False, got {self.normalize!r}."
-            )
+        self._check_normalize()
         return C, spectrum
 
     def fit(self, S, y):
@@ -169,10 +166,7 @@ class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
         C, spectrum = self._check_params()
         S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
         n = S.shape[0]
-        self.scale_ = similarity_scale(S) if self.normalize else 1.0
-        if self.scale_ != 1.0:
-            S = S / self.scale_
-        self.S_fit_ = S
+        self.S_fit_ = S = self._fit_scale(S)
         self.classes_ = classes
         self._y_idx = y_idx
         self.n_features_in_ = n
@@ -325,9 +319,7 @@ class SVMKNN(PairwiseMixin, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "S_fit_")
         C, spectrum = self._check_params()
-        S_test = check_test_similarity(S_test, self.n_features_in_)
-        if self.scale_ != 1.0:
-            S_test = S_test / self.scale_
+        S_test = self._scale_test(check_test_similarity(S_test, self.n_features_in_))
         k = self.n_neighbors_
         out = np.empty(S_test.shape[0], dtype=np.intp)
         for sl in self._chunks(S_test.shape[0], k):

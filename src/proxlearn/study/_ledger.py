@@ -17,6 +17,16 @@ gives each exactly one status:
 =============  ===========================================================
 
 Issue #18 (item 4): "the verdict table has no row whose status is misstated".
+
+**Two readings** (issue 40). Where an estimator's default differs from the
+paper's literal text (SimpleNPKL's Laplacian, ESKL's directions and start, ...),
+a section may compute the same paper row under both: rows carry ``reading``
+(``"text"`` when absent), or a study method is named ``<paper method>@<reading>``
+(e.g. ``eskl-l2@default``). :func:`verdict_ledger` with ``reading="text"`` judges
+the text rows only (the ledger the report has always had); with
+``reading="default"`` it judges each target by its default-reading row where one
+exists and by the text row elsewhere (there the two readings coincide), so both
+ledgers count every target once.
 """
 from __future__ import annotations
 
@@ -24,7 +34,7 @@ from dataclasses import dataclass
 
 from ._report import PaperValue, agreement, target_sigma
 
-__all__ = ["LedgerEntry", "verdict_ledger"]
+__all__ = ["LedgerEntry", "reading_of", "verdict_ledger"]
 
 #: the study rows' metric name -> the targets' metric name
 _METRIC = {"error": "error_pct", "accuracy": "accuracy_pct"}
@@ -40,6 +50,7 @@ class LedgerEntry:
     sigma: float | None = None
     sigma_source: str | None = None
     reason: str = ""
+    reading: str = "text"
 
     @property
     def gap(self) -> float | None:
@@ -57,13 +68,22 @@ def spread_agree(ours: float, paper: float, paper_std: float | None,
     return abs(ours - paper) <= 2 * max(paper_std or 0.0, our_std or 0.0)
 
 
+def reading_of(method: str, row: dict | None = None) -> tuple[str, str]:
+    """``(paper method, reading)`` of a row: ``row["reading"]`` when it says, else the
+    part of ``method`` after ``@`` (``"eskl-l2@default"`` -> ``("eskl-l2", "default")``),
+    else ``"text"``."""
+    base, _, suffix = (method or "").partition("@")
+    reading = (row or {}).get("reading") or suffix or "text"
+    return (base if suffix else method), reading
+
+
 def _observations(key: str, spec, out: dict) -> list[dict]:
     """Every computed number of one section, in the targets' vocabulary."""
     obs = []
     aliases = getattr(spec, "aliases", {}) or {}
     protocol = out.get("protocol", getattr(spec, "protocol", None))
     for r in out.get("rows", []):
-        base = dict(section=key, protocol=protocol, dataset=r.get("dataset"))
+        base = dict(section=key, protocol=protocol, dataset=r.get("dataset"), reading="text")
         if protocol == "loo":
             for metric, digits in (("perplexity", 2), ("nce", 4)):
                 obs.append(dict(base, method=r["method"], metric=metric, mean=r[metric],
@@ -80,7 +100,9 @@ def _observations(key: str, spec, out: dict) -> list[dict]:
             metric = "rand_pct"
         metric = _METRIC.get(metric, metric)
         alias = aliases.get((r.get("dataset"), r.get("method")))
-        obs.append(dict(base, method=alias or r.get("method"), aliased=alias is not None,
+        method, reading = reading_of(r.get("method"), r)
+        obs.append(dict(base, method=alias or method, aliased=alias is not None,
+                        **{"reading": reading},
                         metric=metric, mean=r.get("mean"),
                         R=r.get("n_partitions") or 0, own_table=r.get("paper_table"),
                         own_paper=r.get("paper"), agrees=r.get("agrees"),
@@ -90,9 +112,11 @@ def _observations(key: str, spec, out: dict) -> list[dict]:
 
 
 def _judge(t: PaperValue, o: dict, targets) -> LedgerEntry:
-    common = dict(target=t, section=o["section"], ours=o["mean"], n_partitions=o["R"])
+    common = dict(target=t, section=o["section"], ours=o["mean"], n_partitions=o["R"],
+                  reading=o.get("reading", "text"))
     if o["mean"] is None:
-        return LedgerEntry(t, "not run", o["section"], reason=o.get("not_run") or "no result")
+        return LedgerEntry(t, "not run", o["section"], reason=o.get("not_run") or "no result",
+                           reading=o.get("reading", "text"))
     kind, digits = o["rule"]
     if kind == "digits":
         ok = digits_agree(o["mean"], t.mean, digits)
@@ -143,7 +167,7 @@ def _not_run_reason(t: PaperValue, specs, sections: dict) -> tuple[str | None, s
     return ran[0], "not among the section's methods"
 
 
-def verdict_ledger(sections: dict, specs, targets) -> list[LedgerEntry]:
+def verdict_ledger(sections: dict, specs, targets, reading: str = "text") -> list[LedgerEntry]:
     """One :class:`LedgerEntry` per target row, in targets.csv order.
 
     Parameters
@@ -154,12 +178,20 @@ def verdict_ledger(sections: dict, specs, targets) -> list[LedgerEntry]:
     specs : sequence of Section
         The report's section definitions (protocol, data sets, methods, aliases).
     targets : list of PaperValue
+    reading : str, default="text"
+        ``"text"``: judge the rows computed under the papers' literal reading only.
+        Another reading: judge each target by its row under that reading where one
+        exists, else by its text row (the module docstring).
     """
     by_key = {s.key: s for s in specs}
     obs = []
     for key, out in sections.items():
         if isinstance(out, dict) and key in by_key:
             obs += _observations(key, by_key[key], out)
+    if reading == "text":
+        obs = [o for o in obs if o["reading"] == "text"]
+    else:
+        obs = [o for o in obs if o["reading"] in ("text", reading)]
     index: dict[tuple, list[dict]] = {}
     for o in obs:
         index.setdefault((o["protocol"], o["dataset"], o["method"], o["metric"]), []).append(o)
@@ -180,31 +212,81 @@ def verdict_ledger(sections: dict, specs, targets) -> list[LedgerEntry]:
         # then the most partitions
         def rank(o):
             own = (o.get("own_table") or "").split(" (")[0] == f"{t.source} {t.table}"
-            return (not o.get("aliased"), not own, not o["section"].startswith(t.source),
-                    -o["R"])
+            return (o["reading"] != reading, not o.get("aliased"), not own,
+                    not o["section"].startswith(t.source), -o["R"])
 
         entries.append(_judge(t, min(ran, key=rank), targets))
     return entries
 
 
-def ledger_markdown(entries: list[LedgerEntry]) -> list[str]:
-    """The summary per paper table, every disagreement, and every target not run."""
+_STATUSES = ("agrees", "DIFFERS", "no verdict", "not run")
+
+
+def _counts(entries):
+    """``{(paper, table): {status: count}}`` and the totals per status."""
     tables: dict[tuple[str, str], dict[str, int]] = {}
     for e in entries:
         c = tables.setdefault((e.target.source, e.target.table), {})
         c[e.status] = c.get(e.status, 0) + 1
-    statuses = ("agrees", "DIFFERS", "no verdict", "not run")
-    total = {s: sum(c.get(s, 0) for c in tables.values()) for s in statuses}
+    return tables, {s: sum(c.get(s, 0) for c in tables.values()) for s in _STATUSES}
+
+
+def _readings_markdown(entries, default_entries) -> list[str]:
+    """Both ledgers' totals, and every target judged by a default-reading row."""
+    _, text_total = _counts(entries)
+    _, total = _counts(default_entries)
+    def key(t):
+        return (t.source, t.table, t.protocol, t.dataset, t.method, t.metric)
+
+    by_target = {key(e.target): e for e in entries}
+    moved = [(by_target.get(key(d.target)), d) for d in default_entries if d.reading != "text"]
+    lines = ["", "### The same ledger under the estimators' defaults", "",
+             "Where an estimator's default differs from the paper's literal text (docs/methods.md "
+             "says which and why), a section may compute the paper's row under both readings. "
+             "Judging each target by its default-reading row where one exists (and by its text "
+             "row elsewhere, where the readings coincide): "
+             + ", ".join(f"{total[s]} {s}" for s in _STATUSES)
+             + " (the papers' text, above: "
+             + ", ".join(f"{text_total[s]} {s}" for s in _STATUSES) + ")."]
+    if not moved:
+        return lines + ["", "No section of this report computed a paper row under a default "
+                        "reading.", ""]
+    lines += ["", f"{len(moved)} targets have a default-reading row:", "",
+              "| paper table | section | data set | method | paper | text: ours, verdict "
+              "| default: ours, verdict |", "|---|---|---|---|---|---|---|"]
+
+    def cell(e):
+        if e is None or e.ours is None:
+            return "not run"
+        return f"{e.ours:.4g}, {e.status}"
+
+    for t_e, d in moved:
+        t = d.target
+        lines.append(f"| {t.source} {t.table} | {d.section} | {t.dataset} | {t.method} | "
+                     f"{t.mean:.4g} | {cell(t_e)} | {cell(d)} |")
+    return lines + [""]
+
+
+def ledger_markdown(entries: list[LedgerEntry],
+                    default_entries: list[LedgerEntry] | None = None) -> list[str]:
+    """The summary per paper table, every disagreement, and every target not run;
+    with ``default_entries`` (:func:`verdict_ledger` under ``reading="default"``) also
+    that ledger's totals and every target it judged by a default-reading row."""
+    tables, total = _counts(entries)
+    statuses = _STATUSES
     lines = ["## Every paper row: the verdict ledger", "",
              f"Each of the {len(entries)} published numbers the report targets "
              "(study/data/targets.csv) has exactly one status; a number two papers print is "
-             "judged once, against the row that computes it. Totals: "
+             "judged once, against the row that computes it. Totals, rows computed under "
+             "the papers' text: "
              + ", ".join(f"{total[s]} {s}" for s in statuses) + ".", "",
              "| paper | table | rows | agree | differ | no verdict | not run |",
              "|---|---|---|---|---|---|---|"]
     for (src, tab), c in tables.items():
         lines.append(f"| {src} | {tab} | {sum(c.values())} | "
                      + " | ".join(str(c.get(s, 0)) for s in statuses) + " |")
+    if default_entries is not None:
+        lines += _readings_markdown(entries, default_entries)
     lines += ["", "## Disagreements", ""]
     diff = [e for e in entries if e.status == "DIFFERS"]
     if diff:

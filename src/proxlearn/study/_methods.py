@@ -320,7 +320,9 @@ def _similarity_svc(spectrum: str, test_transform: str = "consistent"):
     def build(**params):
         from ..svm import SimilaritySVC
 
-        return SimilaritySVC(spectrum=spectrum, test_transform=test_transform, **params)
+        # the papers' reading (S as given), as the fold evaluator computes it
+        return SimilaritySVC(spectrum=spectrum, test_transform=test_transform, normalize=False,
+                             **params)
 
     return build
 
@@ -329,7 +331,7 @@ def _feature_svc(kernel: str):
     def build(**params):
         from ..svm import SimilarityFeatureSVC
 
-        return SimilarityFeatureSVC(kernel=kernel, **params)
+        return SimilarityFeatureSVC(kernel=kernel, normalize=False, **params)  # as the evaluator
 
     return build
 
@@ -369,7 +371,7 @@ def _psvm(**params):
 def _lp_machine(**params):
     from ..svm import LPMachine
 
-    return LPMachine(**params)
+    return LPMachine(normalize=False, **params)  # S as given, as lp_machine_path
 
 
 def _ikfd(**params):

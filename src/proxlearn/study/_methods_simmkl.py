@@ -48,7 +48,8 @@ def _simmkl_builder(kernels):
     def build(**params):
         from ..kernel_learning._simmkl import SimMKL
 
-        return SimMKL(kernels=list(kernels), **params)
+        # the thesis's reading (S as given), as the fold evaluator computes it
+        return SimMKL(kernels=list(kernels), normalize=False, **params)
 
     return build
 
@@ -61,7 +62,7 @@ def _simmkl_evaluator(kernels):
         from ..kernel_learning._full_kernel_svm import SolverFailedError
         from ..kernel_learning._simmkl import SimMKL
 
-        model = SimMKL(kernels=list(kernels))
+        model = SimMKL(kernels=list(kernels), normalize=False)
         cache = _FoldCache(model, S_train, y_train, S_test)
         out = []
         for p in params_list:

@@ -37,7 +37,9 @@ def _builder(regularizer: str, test_transform: str):
     def build(**params):
         from ..kernel_learning._simsvm import SimSVM
 
-        return SimSVM(regularizer=regularizer, test_transform=test_transform, **params)
+        # the thesis's reading (S as given), as simsvm_fold_decisions computes it
+        return SimSVM(regularizer=regularizer, test_transform=test_transform, normalize=False,
+                      **params)
 
     return build
 

@@ -56,7 +56,10 @@ class SimilarityCalibratedClassifier(PairwiseMixin, MetaEstimatorMixin, Classifi
     cv : int, default=5
         Stratified folds; each fold's classifier is calibrated on its held-out rows.
     random_state : int, RandomState instance or None, default=None
-        Seeds the shuffled folds.
+        ``None``: the folds are not shuffled (stratified folds in sample order, as
+        :class:`sklearn.calibration.CalibratedClassifierCV` with an integer ``cv``),
+        so two fits on the same data give the same model. An int or a
+        ``RandomState`` shuffles the samples before the split, seeded by it.
 
     Attributes
     ----------
@@ -99,7 +102,9 @@ class SimilarityCalibratedClassifier(PairwiseMixin, MetaEstimatorMixin, Classifi
             )
         base = SimilaritySVC() if self.estimator is None else self.estimator
         y = classes[y_idx]
-        folds = StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state)
+        shuffle = self.random_state is not None
+        folds = StratifiedKFold(self.cv, shuffle=shuffle,
+                                random_state=self.random_state if shuffle else None)
         self.calibrated_ = []
         with input_warnings_said():
             for tr, te in folds.split(np.zeros(len(y)), y_idx):

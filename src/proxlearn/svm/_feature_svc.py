@@ -45,24 +45,36 @@ class SimilarityFeatureSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCM
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
         :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+    normalize : bool, default=True
+        Divide ``S`` and the test rows by ``scale_ = tr S / n`` (1 for a
+        unit-diagonal similarity) before forming the kernel, so that the
+        linear kernel (quadratic in ``S``) and the RBF width are in fixed units
+        and a positive factor on ``S`` leaves every prediction unchanged;
+        ``False`` uses ``S`` as given (Chen et al. 2009). See
+        :mod:`proxlearn.svm._normalize`.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    scale_ : float
+        The factor ``S`` was divided by (1.0 with ``normalize=False``).
     transformer_ : SimilarityFeatures
+        Fitted on ``S / scale_``.
     svc_ : sklearn.svm.SVC
     n_iter_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
         libsvm's SMO iterations per one-vs-one problem.
     n_features_in_ : int
     """
 
-    def __init__(self, kernel="linear", C=1.0, gamma=1.0, max_iter=MAX_ITER, *, probability=False, random_state=None):
+    def __init__(self, kernel="linear", C=1.0, gamma=1.0, max_iter=MAX_ITER, *, probability=False,
+                 random_state=None, normalize=True):
         self.kernel = kernel
         self.C = C
         self.gamma = gamma
         self.max_iter = max_iter
         self.probability = probability
         self.random_state = random_state
+        self.normalize = normalize
 
     def fit(self, S, y, sample_weight=None):
         """Fit on the ``n x n`` training similarity matrix and labels ``y``.
@@ -74,11 +86,12 @@ class SimilarityFeatureSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCM
         """
         check_option(self.kernel, "kernel", FEATURE_KERNELS)
         C = check_positive(self.C, "C")
+        self._check_normalize()
         arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, arr.shape[0])
         sample_weight = check_sample_weight(sample_weight, arr.shape[0])
         self.transformer_ = SimilarityFeatures(kernel=self.kernel, gamma=self.gamma)
-        K = self.transformer_.fit_transform(arr)
+        K = self.transformer_.fit_transform(self._fit_scale(arr))
         self._fit_svc(SVC(kernel="precomputed", C=C, max_iter=self.max_iter), K,
                       classes[y_idx], sample_weight)
         self.classes_ = self.svc_.classes_

@@ -18,6 +18,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ._normalize import ScaleNormalizeMixin
 from ._ovo import ovo_decision_ovr, ovo_pairs
 from ._probability import PlattProbabilityMixin
 from ..transforms._spectrum import (
@@ -38,12 +39,14 @@ __all__ = ["MAX_ITER", "SimilaritySVC", "TransformedSVCMixin"]
 MAX_ITER = 10_000_000
 
 
-class TransformedSVCMixin:
+class TransformedSVCMixin(ScaleNormalizeMixin):
     """``decision_function`` / ``predict`` of an SVM on a fitted kernel transform.
 
     For estimators whose ``fit`` stores a fitted transformer ``transformer_``
     (training similarities -> PSD kernel, test rows -> kernel rows) and an
-    :class:`sklearn.svm.SVC` ``svc_`` fitted on the precomputed kernel.
+    :class:`sklearn.svm.SVC` ``svc_`` fitted on the precomputed kernel. With a
+    fitted ``scale_`` (``normalize``, :mod:`proxlearn.svm._normalize`) the
+    transformer was fitted on ``S / scale_`` and test rows are divided likewise.
     """
 
     def _fit_svc(self, svc, K, y, sample_weight=None):
@@ -75,7 +78,7 @@ class TransformedSVCMixin:
         self.svc_ = svc.fit(K, y, sample_weight=sample_weight)
 
     def _svc_input(self, S_test):
-        K = self.transformer_.transform(S_test)
+        K = self.transformer_.transform(self._scale_test(S_test))
         cols = getattr(self, "_svc_columns", None)
         return K if cols is None else K[:, cols]
 
@@ -108,7 +111,8 @@ class TransformedSVCMixin:
                 V[sv[si], p] = -svc.dual_coef_[j - 1, si]
                 V[sv[sj], p] = -svc.dual_coef_[i, sj]
             b = -svc.intercept_
-        self._folded_coef = self.transformer_.transform_coef(V)
+        # the transformer reads S_test / scale_: fold that factor in as well
+        self._folded_coef = self.transformer_.transform_coef(V) / getattr(self, "scale_", 1.0)
         self._folded_intercept = b
 
     def _pairwise_decision(self, S_test):
@@ -178,12 +182,20 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
         :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+    normalize : bool, default=True
+        Divide ``S`` and the test rows by ``scale_ = tr S / n`` (1 for a
+        unit-diagonal similarity), so that ``C`` does not depend on the units
+        of ``S`` and a positive factor on ``S`` leaves every prediction
+        unchanged; ``False`` uses ``S`` as given (Chen et al. 2009). See
+        :mod:`proxlearn.svm._normalize`.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    scale_ : float
+        The factor ``S`` was divided by (1.0 with ``normalize=False``).
     transformer_ : SpectrumTransformer
-        Fitted on the training matrix.
+        Fitted on ``S / scale_``.
     svc_ : sklearn.svm.SVC
         Fitted with ``kernel="precomputed"``.
     n_iter_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
@@ -203,6 +215,7 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         *,
         probability=False,
         random_state=None,
+        normalize=True,
     ):
         self.spectrum = spectrum
         self.C = C
@@ -212,6 +225,7 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         self.max_iter = max_iter
         self.probability = probability
         self.random_state = random_state
+        self.normalize = normalize
 
     def fit(self, S, y, sample_weight=None):
         """Fit on the ``n x n`` training similarity matrix.
@@ -231,7 +245,8 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
             repeating the sample, and a zero weight equals removing it, only when
             the modification leaves the matrix unchanged (PSD input, or
             ``spectrum="none"``): an indefinite matrix's clipped spectrum depends on
-            every row.
+            every row; and the scale ``tr S / n`` of ``normalize=True`` changes when
+            samples are repeated or removed (unless the diagonal is constant).
 
         Returns
         -------
@@ -240,6 +255,7 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         check_option(self.spectrum, "spectrum", SPECTRUM_METHODS)
         check_option(self.test_transform, "test_transform", TEST_TRANSFORMS)
         C = check_positive(self.C, "C")
+        self._check_normalize()
         # validated once (before the labels, so that label errors come before
         # the eigendecomposition), in the form the transformer needs
         transformer = SpectrumTransformer(
@@ -248,9 +264,10 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         arr = check_similarity(S, symmetric=transformer._symmetric_mode(self.spectrum))
         classes, y_idx = check_labels(y, arr.shape[0])
         sample_weight = check_sample_weight(sample_weight, arr.shape[0])
-        self.transformer_ = transformer._fit_checked(arr, S)
+        scaled = self._fit_scale(arr)  # a new array unless the scale is 1
+        self.transformer_ = transformer._fit_checked(scaled, S if scaled is arr else scaled)
         K = self.transformer_._training_kernel()
-        del arr
+        del arr, scaled
         self._fit_svc(
             SVC(kernel="precomputed", C=C, class_weight=self.class_weight, max_iter=self.max_iter),
             K, classes[y_idx], sample_weight,

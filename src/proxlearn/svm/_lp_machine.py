@@ -25,6 +25,7 @@ from .._validation import (
     check_positive,
 )
 from ..base import PairwiseMixin
+from ._normalize import ScaleNormalizeMixin
 from ._probability import PlattProbabilityMixin
 from ..solvers._hinge import central_hinge_intercept as _central_intercept
 from ._ovo import _OvOLinearMixin, fit_ovo
@@ -202,7 +203,8 @@ def lp_machine_path(S, y, Cs):
     return [out[float(C)] for C in Cs]
 
 
-class LPMachine(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+class LPMachine(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinearMixin,
+                ClassifierMixin, BaseEstimator):
     """l1-regularised hinge-loss classifier on similarities as features (LP machine).
 
     Solves, for each binary problem (Chen 2010, eq. 2.7; Chen et al. 2009,
@@ -228,22 +230,31 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, Classifie
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
         :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+    normalize : bool, default=True
+        Solve the LP on ``S / scale_`` with ``scale_ = tr S / n`` (1 for a
+        unit-diagonal similarity), so that ``C`` does not depend on the units of
+        ``S`` and a positive factor on ``S`` leaves every prediction unchanged;
+        ``False`` uses ``S`` as given (Chen et al. 2009). See
+        :mod:`proxlearn.svm._normalize`.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    scale_ : float
+        The factor ``S`` was divided by (1.0 with ``normalize=False``).
     coef_ : ndarray of shape (n_pairs, n_train)
-        ``w`` of each binary machine, zero outside its two classes.
+        ``w`` of each binary machine on the raw test rows (``w / scale_`` of the
+        LP on ``S / scale_``), zero outside its two classes.
     intercept_ : ndarray of shape (n_pairs,)
     support_ : ndarray of int
         Training samples with a non-zero weight in some machine.
     n_support_ : ndarray of shape (n_classes,)
         Number of non-zero weights per class.
     objective_ : ndarray of shape (n_pairs,)
-        Optimal LP objective of each binary machine.
+        Optimal LP objective of each binary machine (on ``S / scale_``).
     dual_coef_ : list of ndarray
         Per pair, the LP duals ``lambda_i in [0, C]`` of the margin constraints
-        (in the order of the pair's training samples).
+        (in the order of the pair's training samples; on ``S / scale_``).
     n_features_in_ : int
 
     References
@@ -253,11 +264,13 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, Classifie
     proximity data with LP-machines. ICANN 1999.
     """
 
-    def __init__(self, C=1.0, *, decision_function_shape="ovr", probability=False, random_state=None):
+    def __init__(self, C=1.0, *, decision_function_shape="ovr", probability=False, random_state=None,
+                 normalize=True):
         self.C = C
         self.decision_function_shape = decision_function_shape
         self.probability = probability
         self.random_state = random_state
+        self.normalize = normalize
 
     def fit(self, S, y):
         """Fit on an ``(n, n)`` training similarity matrix and labels.
@@ -276,7 +289,9 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, Classifie
         S_raw = S  # as given: the probability CV refits on slices of it
         C = check_positive(self.C, "C")
         check_option(self.decision_function_shape, "decision_function_shape", {"ovr", "ovo"})
+        self._check_normalize()
         S, self.classes_, y_idx = check_classification_data(S, y)
+        S = self._fit_scale(S)
         n = S.shape[0]
 
         def fit_binary(S_sub, y_pm):
@@ -284,6 +299,7 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, Classifie
             return w, b, res
 
         self.coef_, self.intercept_, infos = fit_ovo(S, y_idx, len(self.classes_), fit_binary)
+        self.coef_ /= self.scale_  # the decision is linear in the raw test rows
         self.objective_ = np.array([r.fun for r in infos])
         self.dual_coef_ = [-r.ineqlin.marginals for r in infos]
         self._set_support(y_idx, n)

@@ -21,7 +21,6 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 
-from .._scale import similarity_scale
 from .._validation import (
     InvalidParameterError,
     check_classification_data,
@@ -32,12 +31,14 @@ from .._validation import (
 from ..base import PairwiseMixin
 from ._probability import PlattProbabilityMixin
 from ..solvers import box_lasso
+from ._normalize import ScaleNormalizeMixin
 from ._ovo import _OvOLinearMixin, fit_ovo
 
 __all__ = ["PotentialSVM"]
 
 
-class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, ClassifierMixin, BaseEstimator):
+class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinearMixin,
+                   ClassifierMixin, BaseEstimator):
     """P-SVM: box-constrained lasso regression of the labels on similarity features.
 
     Solves, for each binary problem (Chen 2010, eq. 2.8; Chen et al. 2009,
@@ -81,7 +82,7 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, Classi
         on 8 of 14 data sets).
     normalize : bool, default=True
         Divide ``S`` (and, through ``coef_``, the test rows) by the training
-        scale ``tr S / n`` (:func:`proxlearn._scale.similarity_scale`), so that
+        scale ``tr S / n`` (:mod:`proxlearn.svm._normalize`), so that
         ``C`` and ``epsilon`` do not depend on the units of ``S`` and the
         predictions are unchanged by a positive factor on ``S``. ``False``
         solves eq. (2.8) on ``S`` as given (identical for unit-diagonal ``S``).
@@ -158,10 +159,7 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, Classi
             raise InvalidParameterError(
                 f"fit_intercept must be True or False, got {self.fit_intercept!r}."
             )
-        if not isinstance(self.normalize, bool | np.bool_):
-            raise InvalidParameterError(
-                f"normalize must be True or False, got {self.normalize!r}."
-            )
+        self._check_normalize()
         check_option(self.decision_function_shape, "decision_function_shape", {"ovr", "ovo"})
         return C, eps, tol, max_iter
 
@@ -184,9 +182,7 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, _OvOLinearMixin, Classi
         S, self.classes_, y_idx = check_classification_data(S, y)
         n = S.shape[0]
         fit_intercept = bool(self.fit_intercept)
-        self.scale_ = similarity_scale(S) if self.normalize else 1.0
-        if self.scale_ != 1.0:
-            S = S / self.scale_
+        S = self._fit_scale(S)
 
         def fit_binary(S_sub, y_pm):
             if fit_intercept:
