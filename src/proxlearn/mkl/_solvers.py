@@ -40,12 +40,11 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.linalg.lapack import dsysv as _sysv
 from sklearn.exceptions import ConvergenceWarning
 
 from ._bank import StackPasses, stack_combine, stack_quad
-from ._eq10_newton import newton_eq10
-from ._svm_dual import SVMDual, box_knapsack_max, svm_dual
+from ._eq10_newton import _products, gamma_star, newton_eq10
+from ._svm_dual import SVMDual, _bound_sets, bordered_solve, box_knapsack_max, svm_dual
 
 __all__ = ["MKLResult", "gamma_star", "lp_mkl", "nonsparse_mkl", "simple_mkl", "uniform_mkl"]
 
@@ -263,8 +262,6 @@ def _simplex_newton(Ks, Kd, y, C, alpha, d, grad):
     the caller's line search and certificate are unchanged."""
     if Kd is None:
         return None
-    from ._svm_dual import _bound_sets
-
     C = float(C)
     S = np.flatnonzero(d > 0)
     F = np.flatnonzero(_bound_sets(alpha, C)[1])
@@ -278,17 +275,14 @@ def _simplex_newton(Ks, Kd, y, C, alpha, d, grad):
             K = Ks[:, :, k]
         else:  # a lazy stack: kernel k alone (few kernels have weight)
             K = stack_combine(Ks, np.eye(1, d.size, k)[0])
-        V[:, j] = K[F] @ u if K.flags.c_contiguous else K[np.ix_(F, sv)] @ u[sv]
-    M = np.empty((F.size + 1, F.size + 1))
-    M[:-1, :-1] = Kd[np.ix_(F, F)]
-    M[:-1, -1] = M[-1, :-1] = 1.0
-    M[-1, -1] = 0.0
-    rhs = np.zeros((F.size + 1, S.size))
-    rhs[:-1] = V
-    _, _, Z, info = _sysv(M, rhs, lower=1, overwrite_a=1, overwrite_b=1)
-    if info != 0:
+        # a contiguous kernel: one gemv on the whole of it (no copy of its rows F)
+        V[:, j] = (K @ u)[F] if K.flags.c_contiguous or K.flags.f_contiguous \
+            else K[np.ix_(F, sv)] @ u[sv]
+    got = bordered_solve(Kd[np.ix_(F, F)], V, np.zeros(S.size))
+    if got is None:
         return None
-    H = V.T @ Z[:-1]
+    Z = got[0]
+    H = V.T @ Z
     H = 0.5 * (H + H.T)
     kkt = np.zeros((S.size + 1, S.size + 1))
     kkt[:-1, :-1] = H
@@ -422,29 +416,6 @@ def lp_mkl(Ks, y, C=1.0, p=2.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     return MKLResult(d, d, sol.alpha, sol.b, J, gap, int(max_iter), history)
 
 
-def gamma_star(a, floor):
-    """``argmin sum_k a_k / gamma_k`` over ``{sum gamma = 1, gamma >= floor}``.
-
-    KKT: ``gamma_k = max(floor, c sqrt(a_k))`` with ``c`` such that the sum is
-    1 (``floor = 0``: ``sqrt(a) / sum sqrt(a)``, digest 2.2). The clamped set
-    only grows, so at most ``m`` passes.
-    """
-    r = np.sqrt(np.maximum(np.asarray(a, dtype=np.float64), 0.0))
-    m = r.size
-    if floor * m >= 1.0 or not np.any(r > 0):
-        return np.full(m, 1.0 / m)
-    clamped = np.zeros(m, dtype=bool)
-    for _ in range(m):
-        free = ~clamped
-        c = (1.0 - floor * clamped.sum()) / r[free].sum() if np.any(r[free] > 0) else 0.0
-        g = np.where(clamped, floor, c * r)
-        newly = free & (g < floor)
-        if not newly.any():
-            return g
-        clamped |= newly
-    return np.where(clamped, floor, c * r)
-
-
 def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
                   gamma_floor=1e-3, gamma0=None, alpha0=None,
                   accelerate=True, newton=True) -> MKLResult:
@@ -495,6 +466,8 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     cache = []  # the last two (gamma, sum K_k / gamma_k): a step's gradient kernel is
     # the next step's SVM kernel, so each combination is formed once
 
+    dense = isinstance(Ks, np.ndarray)
+
     def combined(g):
         for g_c, K_c in cache:
             if g_c is g:
@@ -518,11 +491,16 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
                 sol = SVMDual(alpha=jump.alpha, b=jump.b, value=jump.value,
                               smo_work=sol.smo_work)
         u = sol.alpha * y
-        a = np.maximum(_a(Ks, u), 0.0)
+        sv = np.flatnonzero(u)
+        if dense:  # K_k u for every k in one pass: a_k, and K_gamma u for any gamma
+            Q = _products(Ks, u, sv)
+            a = np.maximum(u @ Q, 0.0)
+        else:
+            a = np.maximum(_a(Ks, u), 0.0)
         g_new = gamma_star(a, gamma_floor)
         phi = float(sol.alpha.sum() - 0.5 * np.sum(a / g_new))
-        sv = np.flatnonzero(u)
-        grad = 1.0 - y * (combined(g_new)[:, sv] @ u[sv])
+        Kgu = Q @ (1.0 / g_new) if dense else combined(g_new)[:, sv] @ u[sv]
+        grad = 1.0 - y * Kgu
         upper = phi + box_knapsack_max(grad, y, C) - grad @ sol.alpha
         if phi > lower:
             lower, best = phi, (gamma, sol)  # (gamma used, its SVM): a consistent model
