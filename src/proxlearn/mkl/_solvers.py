@@ -80,13 +80,19 @@ SUPPORT_QUAD_MAX_FRACTION = 0.3
 def _a(Ks, u, passes=None):
     """``a_k = u^T K_k u`` for every kernel of the stack (dense or lazy): from the
     kernels on the support of ``u`` when it is small (an SVM with few support
-    vectors: Breast at C = 1 has about a tenth of the points), else by
+    vectors: Breast at C = 1 has about a tenth of the points); from one gemv
+    ``[K_k u]`` over a kernel-major stack (not yet packed by ``passes``); else by
     ``passes.quad`` (:class:`StackPasses`) or :func:`stack_quad`."""
     if isinstance(Ks, np.ndarray):
         sv = np.flatnonzero(u)
+        Kt = np.moveaxis(Ks, -1, 0)
         if sv.size <= SUPPORT_QUAD_MAX_FRACTION * Ks.shape[0]:
             us = u[sv]
-            return (np.moveaxis(Ks, -1, 0)[:, sv[:, None], sv] @ us) @ us
+            return (Kt[:, sv[:, None], sv] @ us) @ us
+        if Kt.flags.c_contiguous and (passes is None or passes.packed is None):
+            # kernel-major: one gemv for all K_k u, no n x n outer product
+            m, n = Kt.shape[0], Kt.shape[1]
+            return (Kt.reshape(m * n, n) @ u).reshape(m, n) @ u
     return stack_quad(Ks, u) if passes is None else passes.quad(u)
 
 
