@@ -113,3 +113,23 @@ def test_newton_returns_only_certified_points(seed, n, m, C, floor):
     grad = 1.0 - y * (K @ u)
     fw_gap = box_knapsack_max(grad, y, C) - grad @ r.alpha
     assert -1e-9 <= fw_gap <= 2.0 * n * C * 1e-7 + 1e-9
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_newton_reads_the_same_face_from_a_gathered_or_the_whole_stack(seed, monkeypatch):
+    """_Face gathers the support's sub-stack when the support is small, else reads the
+    whole stack at each step: both routes take the same steps to the same optimum."""
+    import proxlearn.mkl._eq10_newton as eq
+
+    Ks, y = _problem(n=50, seed=seed, useless=True)
+    m = Ks.shape[2]
+    start = svm_dual(Ks @ np.full(m, float(m)), y, 1.0)
+    monkeypatch.setattr(eq, "SUB_STACK_MAX_FRACTION", 1.0)  # always gathered
+    gathered = newton_eq10(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
+    monkeypatch.setattr(eq, "SUB_STACK_MAX_FRACTION", 0.0)  # always the whole stack
+    whole = newton_eq10(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
+    assert gathered is not None and whole is not None
+    assert gathered.n_steps == whole.n_steps
+    assert gathered.value == pytest.approx(whole.value, rel=1e-10)
+    np.testing.assert_allclose(gathered.gamma, whole.gamma, rtol=1e-7, atol=1e-12)
+    _check_certified(Ks, y, 1.0, 1e-3, 1e-7, gathered)

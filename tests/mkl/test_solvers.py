@@ -578,3 +578,27 @@ def test_simple_mkl_reaches_the_cvxpy_optimum_at_large_c(seed):
     value, _ = _cvx_dual(Ks, y, 100.0, "simple")
     assert res.objective == pytest.approx(value, rel=1e-5)
     assert res.gap <= 1e-6 * abs(res.objective) + 1e-9
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_from_the_support_equals_the_whole_stack_pass(seed, monkeypatch):
+    """a_k = u^T K_k u read from the kernels on the support of u (few support vectors)
+    equals the pass over the whole stack; simple_mkl and lp_mkl reach the same
+    certified optimum either way."""
+    import proxlearn.mkl._solvers as solvers
+
+    Ks, y = _problem(n=60, seed=seed)
+    Kt = np.ascontiguousarray(np.moveaxis(Ks, -1, 0))  # kernel-major, as banks give
+    Ks = np.moveaxis(Kt, 0, -1)
+    u = np.zeros(60)
+    u[[3, 17, 40]] = [0.5, -1.0, 0.5]
+    want = np.einsum("i,ijk,j->k", u, Ks, u)
+    monkeypatch.setattr(solvers, "SUPPORT_QUAD_MAX_FRACTION", 1.0)
+    np.testing.assert_allclose(solvers._a(Ks, u), want, rtol=1e-12, atol=1e-14)
+    sparse = [solvers.simple_mkl(Ks, y, 1.0, tol=1e-7), solvers.lp_mkl(Ks, y, 1.0, tol=1e-7)]
+    monkeypatch.setattr(solvers, "SUPPORT_QUAD_MAX_FRACTION", 0.0)
+    np.testing.assert_allclose(solvers._a(Ks, u), want, rtol=1e-12, atol=1e-14)
+    whole = [solvers.simple_mkl(Ks, y, 1.0, tol=1e-7), solvers.lp_mkl(Ks, y, 1.0, tol=1e-7)]
+    for a, b in zip(sparse, whole):
+        assert a.gap <= 1e-7 * abs(a.objective) and b.gap <= 1e-7 * abs(b.objective)
+        assert a.objective == pytest.approx(b.objective, rel=2e-7)

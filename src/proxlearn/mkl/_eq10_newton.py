@@ -16,11 +16,12 @@ floored kernels ``L`` (``gamma_k = floor``) and the others ``U`` fixed,
 
 On the face of the box where the free ``alpha`` are ``F`` (the others at 0 or
 ``C``), each step solves the bordered system ``[M_FF 1; 1^T 0] [du; b] =
-[y_F - (K_gamma u)_F; -1^T u]`` (LAPACK ``sysv``), takes the longest step in the
-box with Armijo backtracking on ``h`` itself, and moves a variable that hits its
-bound off the face. When the face is solved, the result is kept only if it passes
-libsvm's stopping test (:func:`proxlearn.mkl._svm_dual.kkt_violation` ``<= tol``)
-for the SVM on ``K_gamma`` at ``gamma = gamma*(a(alpha))``: then ``alpha`` is the
+[y_F - (K_gamma u)_F; -1^T u]`` (:func:`proxlearn.mkl._svm_dual.bordered_solve`),
+takes the longest step in the box with Armijo backtracking on ``h`` itself, and
+moves a variable that hits its bound off the face. When the face is solved, the
+result is kept only if it passes libsvm's stopping test
+(:func:`proxlearn.mkl._svm_dual.kkt_violation` ``<= tol``) for the SVM on
+``K_gamma`` at ``gamma = gamma*(a(alpha))``: then ``alpha`` is the
 SVM of the kernel its own ``gamma`` defines, a joint stationary point of a concave
 problem, i.e. the optimum up to ``tol``; otherwise the bounded points that violate
 their condition are freed and the face solved again, a few rounds at most.
@@ -39,12 +40,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg.lapack import dsysv as _sysv
 
 from ._bank import stack_combine
-from ._svm_dual import _active_set_solution, _free_violators, kkt_violation
+from ._svm_dual import _active_set_solution, _free_violators, bordered_solve, kkt_violation
 
-__all__ = ["Eq10Newton", "newton_eq10"]
+__all__ = ["Eq10Newton", "gamma_star", "newton_eq10"]
 
 
 @dataclass
@@ -74,10 +74,27 @@ def _products(Ks, v, cols):
     return out
 
 
-def _gamma_star(a, floor):
-    from ._solvers import gamma_star  # the one definition of gamma*
+def gamma_star(a, floor):
+    """``argmin sum_k a_k / gamma_k`` over ``{sum gamma = 1, gamma >= floor}``.
 
-    return gamma_star(a, floor)
+    KKT: ``gamma_k = max(floor, c sqrt(a_k))`` with ``c`` such that the sum is
+    1 (``floor = 0``: ``sqrt(a) / sum sqrt(a)``, digest 2.2). The clamped set
+    only grows, so at most ``m`` passes.
+    """
+    r = np.sqrt(np.maximum(np.asarray(a, dtype=np.float64), 0.0))
+    m = r.size
+    if floor * m >= 1.0 or not np.any(r > 0):
+        return np.full(m, 1.0 / m)
+    clamped = np.zeros(m, dtype=bool)
+    for _ in range(m):
+        free = ~clamped
+        c = (1.0 - floor * clamped.sum()) / r[free].sum() if np.any(r[free] > 0) else 0.0
+        g = np.where(clamped, floor, c * r)
+        newly = free & (g < floor)
+        if not newly.any():
+            return g
+        clamped |= newly
+    return np.where(clamped, floor, c * r)
 
 
 def _face(alpha, C):
@@ -88,22 +105,66 @@ def _face(alpha, C):
     return np.where(upper, C, np.where(free, alpha, 0.0)), free, upper
 
 
-def _state(Ks, y, alpha, floor, Q=None):
-    """``(u, Q, a, gamma*, K_gamma u)`` at ``alpha`` (``Q = [K_k u]`` recomputed
-    unless given), or ``None`` when a ``gamma_k`` is 0 (``floor = 0``)."""
+def _state(Ks, y, alpha, floor):
+    """``(u, Q, a, gamma*, K_gamma u)`` at ``alpha`` with ``Q = [K_k u]`` from the
+    whole stack, or ``None`` when a ``gamma_k`` is 0 (``floor = 0``)."""
     u = alpha * y
-    if Q is None:
-        Q = _products(Ks, u, np.flatnonzero(u))
+    return _state_from(_products(Ks, u, np.flatnonzero(u)), u, floor)
+
+
+def _state_from(Q, u, floor):
+    """:func:`_state` from the products ``Q = [K_k u]`` (on any rows holding the
+    support of ``u``)."""
     a = np.maximum(u @ Q, 0.0)
-    g = _gamma_star(a, floor)
+    g = gamma_star(a, floor)
     if not np.all(g > 0):
         return None
     return u, Q, a, g, Q @ (1.0 / g)
 
 
 def _h(y_u, a, floor):
-    g = _gamma_star(a, floor)
+    g = gamma_star(a, floor)
     return y_u - 0.5 * float(np.sum(a / g))
+
+
+#: Largest support, relative to ``n``, for which :class:`_Face` gathers the
+#: sub-stack ``K_k[S, S]``: one gather costs about ``2 (s / n)^2`` passes over the
+#: stack (kernel-major, n = 537, 13 kernels: 2.1 ms at s = 250, 4.9 ms at 450,
+#: against 2.5 ms for a pass), after which the three passes of a face's first Newton
+#: step (products of ``u`` and of the step, the combined block) read ``(s / n)^2`` of
+#: one each, and the faces often change after one step. Non-sparse MKL fits on the
+#: bench_mklpy sets (CPU time, medians of 5): 0.4 was as fast as or faster than 0, 0.6
+#: and 1 on all four sets tried (breast 66 -> 28 ms against never gathering).
+SUB_STACK_MAX_FRACTION = 0.4
+
+
+class _Face:
+    """The kernels a Newton step reads, on the support ``S`` of ``alpha``: the
+    products ``[K_k v]_S`` for ``v`` supported on ``S`` and the block
+    ``(sum_k w_k K_k)[S_F, S_F]``. A small support is gathered once, kernel-major
+    ``(m, s, s)``; a large one is read from the whole stack at each step."""
+
+    def __init__(self, Ks, S):
+        self.Ks, self.S, n = Ks, S, Ks.shape[0]
+        self.sub = None
+        if S.size <= SUB_STACK_MAX_FRACTION * n:
+            # one fancy index (an (s, s) block per kernel), several times faster
+            # than gathering the rows and then the columns
+            self.sub = np.moveaxis(Ks, -1, 0)[:, S[:, None], S]
+
+    def products(self, v):
+        """``(s, m)``: ``[K_k v]_S`` for ``v`` given on ``S``."""
+        if self.sub is not None:
+            return (self.sub @ v).T
+        full = np.zeros(self.Ks.shape[0])
+        full[self.S] = v
+        return _products(self.Ks, full, self.S[v != 0])[self.S]
+
+    def block(self, w, F):
+        """``(sum_k w_k K_k)`` on the positions ``F`` of ``S``."""
+        if self.sub is not None:
+            return np.tensordot(w, self.sub, axes=1)[np.ix_(F, F)]
+        return stack_combine(self.Ks, w)[np.ix_(self.S[F], self.S[F])]
 
 
 def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
@@ -114,6 +175,10 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
     the result must pass on ``K_gamma``. ``None`` when a face's system is
     singular, no ascent step is found, ``floor`` is 0 with an unused kernel, or
     the step or round budget is spent (the caller then runs the block ascent).
+
+    The steps on a face touch only the support ``S`` of ``alpha`` (free or at
+    ``C``; the points at 0 stay there): they read the kernels on ``S`` only
+    (:class:`_Face`), and the final test reads the whole stack.
     """
     if not isinstance(Ks, np.ndarray) or Ks.ndim != 3:
         return None
@@ -123,11 +188,15 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
     steps = 0
     for _ in range(int(max_rounds)):
         Q = None
+        S = np.flatnonzero(free | upper)
+        face, yS = _Face(Ks, S), y[S]
         while True:  # Newton on the face {alpha_F free, the rest at their bound}
-            F = np.flatnonzero(free)
+            F = np.flatnonzero(free[S])  # positions in S
             if F.size == 0:
                 return None
-            state = _state(Ks, y, alpha, floor, Q)
+            aS = alpha[S]
+            u = aS * yS
+            state = _state_from(face.products(u) if Q is None else Q, u, floor)
             if state is None:
                 return None
             u, Q, a, g, Kgu = state
@@ -135,37 +204,32 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
             kappa = 1.0 - floor * float(np.count_nonzero(~hi))
             QF = Q[F][:, hi]
             w = QF @ (1.0 / np.sqrt(a[hi]))
-            A = np.empty((F.size + 1, F.size + 1))
-            A[:-1, :-1] = stack_combine(Ks, 1.0 / g)[np.ix_(F, F)]
-            A[:-1, :-1] += np.outer(w, w) / kappa
-            A[:-1, :-1] -= (QF / (g[hi] * a[hi])) @ QF.T
-            A[:-1, -1] = A[-1, :-1] = 1.0
-            A[-1, -1] = 0.0
-            resid = y[F] - Kgu[F]
-            rhs = np.append(resid, -u.sum())
-            M_FF = A[:-1, :-1].copy()
-            _, _, sol, info = _sysv(A, rhs, lower=1, overwrite_a=1, overwrite_b=1)
-            if info != 0 or not np.all(np.isfinite(sol)):
+            M_FF = face.block(1.0 / g, F)
+            M_FF += np.outer(w, w) / kappa
+            M_FF -= (QF / (g[hi] * a[hi])) @ QF.T
+            resid = yS[F] - Kgu[F]
+            got = bordered_solve(M_FF, resid, -u.sum())
+            if got is None:
                 return None
-            du, b = sol[:-1], float(sol[-1])
+            du, b = got
             if np.max(np.abs(M_FF @ du)) <= 0.25 * tol and abs(u.sum()) <= 1e-12 * C:
                 break  # the face's KKT residual y_F - (K_gamma u)_F - b is below tol / 4
             steps += 1
             if steps > max_steps:
                 return None
-            da = y[F] * du
+            da = yS[F] * du
             with np.errstate(divide="ignore", invalid="ignore"):
-                room = np.where(da < 0, -alpha[F] / da, np.where(da > 0, (C - alpha[F]) / da,
-                                                                  np.inf))
+                room = np.where(da < 0, -aS[F] / da, np.where(da > 0, (C - aS[F]) / da,
+                                                              np.inf))
             j = int(np.argmin(room))
             t_max = min(1.0, float(room[j]))
             # h along the step: a_k(t) = a_k + t c1_k + t^2 c2_k, with K_k du
-            du_full = np.zeros(y.size)
-            du_full[F] = du
-            P = _products(Ks, du_full, F)
+            du_S = np.zeros(S.size)
+            du_S[F] = du
+            P = face.products(du_S)
             c1, c2 = 2.0 * (du @ Q[F]), du @ P[F]
-            y_u = float(y @ u)
-            y_du = float(y[F] @ du)
+            y_u = float(yS @ u)
+            y_du = float(yS[F] @ du)
             h0 = _h(y_u, a, floor)
             slope = float(resid @ du)  # directional derivative of h (du^T M du >= 0)
             if slope < -1e-12 * max(1.0, abs(h0)):  # not an ascent direction: M_FF is
@@ -178,10 +242,10 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
                 t *= 0.5
             else:
                 return None
-            alpha[F] = np.clip(alpha[F] + t * da, 0.0, C)
+            alpha[S[F]] = np.clip(aS[F] + t * da, 0.0, C)
             Q = Q + t * P  # K_k u is linear in u (the snap below moves it by rounding only)
             if t == t_max and t_max < 1.0:  # a variable reached its bound: off the face
-                hit = F[j]
+                hit = S[F[j]]
                 at_c = da[j] > 0
                 alpha[hit] = C if at_c else 0.0
                 free[hit] = False
@@ -189,12 +253,13 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
                 # the face moved: the SVM at gamma*(alpha) finds the new one (bulk moves
                 # of the active-set SVM solver; a block-ascent step, so h does not fall)
                 # rather than leaving it one variable per Newton step
-                u = alpha * y
-                g = _gamma_star(np.maximum(u @ Q, 0.0), floor)
+                g = gamma_star(np.maximum((alpha[S] * yS) @ Q, 0.0), floor)
                 svm = _active_set_solution(stack_combine(Ks, 1.0 / g), y, C, alpha, tol)
                 if svm is not None:
                     alpha, free, upper = _face(svm.alpha, C)
                     Q = None
+                    S = np.flatnonzero(free | upper)
+                    face, yS = _Face(Ks, S), y[S]
         state = _state(Ks, y, alpha, floor)  # the final test on fresh products
         if state is None:
             return None
