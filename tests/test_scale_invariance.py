@@ -51,8 +51,6 @@ NOT_SCALE_FREE = {
 #: Fail today (issue 40 item 3): what was found. Remove an entry when the fix lands.
 _C_SVM = ("the default C = 1 is in the units of S: the SVM on c S is the SVM on S with C c "
           "(C = 1/c restores every prediction)")
-_STACK = ("the matrices of the stack enter unnormalised and C = 1 is absolute: scaling every "
-          "matrix by c is undone by C = 1/c, scaling one matrix changes the combination")
 KNOWN_FAILURES = {
     "SimilaritySVC": _C_SVM,
     "LPMachine": _C_SVM,
@@ -71,11 +69,6 @@ KNOWN_FAILURES = {
               "CLARABEL SOCP then fails with InsufficientProgress)",
     "FullKernelSVM": "eta = 0.01 and gamma = 0.01 are absolute; scaling them by c does not "
                      "restore it (the SDP's tolerances are absolute too)",
-    "AverageKernelSVC": _STACK,
-    "KTASVC": _STACK,
-    "SimpleMKL": _STACK,
-    "NonSparseMKL": _STACK,
-    "LpMKL": _STACK,
     "WarpedKernel": "ratio = 1 (gamma_I / gamma_A) is absolute against the kernel's scale "
                     "(ratio = c^(+-1) does not restore it)",
     "RBFSimilarityKernel": "beta = 0.1 is absolute: exp(-beta d^2) with d in the units of S "
