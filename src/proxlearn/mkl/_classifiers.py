@@ -31,7 +31,7 @@ from .._validation import (
     check_option,
     check_positive,
 )
-from .._scale import similarity_scales
+from .._scale import similarity_scale
 from ..base import PairwiseMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ..transforms import SpectrumTransformer
@@ -149,7 +149,11 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         a bank's stack) and return the divisor of the stack, ``None`` when all
         scales are 1 (unit-diagonal similarities: nothing to divide)."""
         scale_free = Ks is not None and bool(getattr(self, "normalize", False))
-        self.scales_ = similarity_scales(Ks, name="X") if scale_free else np.ones(m)
+        # an all-zero kernel (e.g. the clip of a negative semidefinite similarity)
+        # has no scale and adds nothing: it stays 0, as in KernelBank
+        self.scales_ = np.array([
+            similarity_scale(Ks[:, :, k], name=f"X[:, :, {k}]") if np.any(Ks[:, :, k]) else 1.0
+            for k in range(m)]) if scale_free else np.ones(m)
         self._kernel_div = None if np.all(self.scales_ == 1.0) else self.scales_
         return self._kernel_div
 
@@ -279,12 +283,12 @@ _PARAMS_DOC = """
         is not applied) and the estimator is not pairwise.
     normalize : bool, default=True
         Divide each matrix of a stack (after ``spectrum``), and its test rows,
-        by its training scale ``tr K_k / n`` (:func:`proxlearn._scale.similarity_scales`;
+        by its training scale ``tr K_k / n`` (:func:`proxlearn._scale.similarity_scale`;
         ``scales_``), so that scaling any matrix by a positive constant changes
         no prediction and ``C`` is relative to kernels of unit mean diagonal
-        (ours). Unit-diagonal similarities are unchanged. ``False``: the
-        matrices as given (the papers). With a ``bank`` the bank's own
-        ``normalize`` scales the kernels and this is not applied.
+        (ours). Unit-diagonal similarities and all-zero kernels are unchanged.
+        ``False``: the matrices as given (the papers). With a ``bank`` the
+        bank's own ``normalize`` scales the kernels and this is not applied.
     """
 
 _ATTRS_DOC = """
