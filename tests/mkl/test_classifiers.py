@@ -295,22 +295,3 @@ def test_ktasvc_weight_norm_is_alignfs_normalize():
         atol=1e-8)
     with pytest.raises(InvalidParameterError, match="weight_norm"):
         KTASVC(weight_norm="l3").fit(X, y)
-
-
-def test_nonsparse_c_scale_average_is_eq10_with_c_over_m_squared():
-    """c_scale="average" (default): the same classifier as eq. 10 with C / m^2."""
-    X, y = _stack(seed=6, n_classes=2)
-    m = X.shape[2]
-    a = NonSparseMKL(C=0.05).fit(X, y)
-    b = NonSparseMKL(C=0.05 / m ** 2, c_scale=None).fit(X, y)
-    np.testing.assert_allclose(a.weights_, b.weights_, atol=1e-6)
-    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), atol=1e-5)
-    lit = NonSparseMKL(C=0.05, c_scale=None).fit(X, y)
-    assert not np.allclose(lit.decision_function(X), a.decision_function(X), atol=1e-3)
-
-
-@pytest.mark.parametrize("bad", ["sum", 1.0, "literal"])
-def test_nonsparse_c_scale_is_validated(bad):
-    X, y = _stack(n_classes=2)
-    with pytest.raises(InvalidParameterError, match="c_scale must be 'average'.* or None"):
-        NonSparseMKL(c_scale=bad).fit(X, y)

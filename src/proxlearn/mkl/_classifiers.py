@@ -392,39 +392,11 @@ class NonSparseMKL(_IterativeMKL):
     MKL that EMKL and REKL call; ``weights_`` are the ``gamma``, the combined
     kernel is ``sum_k K_k / gamma_k``.
 
-    At uniform ``gamma = 1 / m`` that kernel is ``m^2`` times the average of
-    the ``K_k``, so eq. 10's ``C`` acts as ``m^2 C`` on the average kernel:
-    ``C = 1`` with the 793 kernels of a :class:`KernelBank` on Sonar is a hard
-    margin. ``c_scale="average"`` (the default, ours) makes ``C`` relative to
-    the average kernel, as for the other classifiers here.
-
     Parameters
-    ----------""" + _PARAMS_DOC + """    c_scale : {"average"} or None, default="average"
-        ``"average"``: the solver's ``C`` is ``C / m^2`` (the same predictions
-        as eq. 10 on the kernels ``K_k / m^2``: at uniform ``gamma`` the SVM
-        sees the average kernel with this ``C``). ``None``: eq. 10's ``C`` as
-        written (the inner MKL of EMKL / REKL; the reproduction pins it).
-        ``objective_`` and the ``alpha`` of ``results_`` are those of the
-        solver's problem.
-    """ + _ATTRS_DOC
-
-    def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None,
-                 normalize=True, c_scale="average"):
-        super().__init__(C, spectrum=spectrum, tol=tol, max_iter=max_iter, bank=bank,
-                         normalize=normalize)
-        self.c_scale = c_scale
-
-    def _check_params(self):
-        super()._check_params()
-        if not (self.c_scale is None or (isinstance(self.c_scale, str)
-                                         and self.c_scale == "average")):
-            raise InvalidParameterError(
-                f"c_scale must be 'average' (C relative to the average kernel) or None "
-                f"(eq. 10's C as written), got {self.c_scale!r}.")
+    ----------""" + _PARAMS_DOC + _ATTRS_DOC
 
     def _solve(self, Ks, y_pm):
-        C = self.C / Ks.shape[2] ** 2 if self.c_scale == "average" else self.C
-        return nonsparse_mkl(Ks, y_pm, C, tol=self.tol, max_iter=self.max_iter)
+        return nonsparse_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter)
 
 
 class AverageKernelSVC(_BaseMKL):

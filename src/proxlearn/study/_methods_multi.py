@@ -54,9 +54,7 @@ def _mkl(name):
 
         # the papers' reading, under which these cells were computed: the matrices as
         # given (the classifiers' default normalize=True divides each by tr K / n)
-        # and NonSparseMKL's C as eq. 10 writes it (its default is relative to the average)
-        fixed = {"c_scale": None} if name == "NonSparseMKL" else {}
-        return getattr(mkl, name)(normalize=False, **fixed, **p)
+        return getattr(mkl, name)(normalize=False, **p)
 
     return build
 
