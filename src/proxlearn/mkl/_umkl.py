@@ -516,8 +516,8 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         negative entries (a cosine or correlation similarity of centred
         features) earns a negative distortion and took all the weight on
         every UCI stack of the defaults benchmark, where it was the least
-        accurate of the three (docs/methods.md). Adding a constant to a
-        kernel changes no SVM decision but the bias's regularisation.
+        accurate of the three (docs/methods.md). A constant added to a PSD
+        kernel changes no SVM with a bias.
         ``None``: the kernels as given (the thesis; its bank's kernels are not
         shifted either way).
     normalize : {"diagonal"} or None, default="diagonal"
