@@ -94,3 +94,15 @@ def test_inner_parameters_are_validated():
     X, y = _stack()
     with pytest.raises(InvalidParameterError, match="normalize must be True or False"):
         MKLClassifierCV(AverageKernelSVC(normalize="yes"), Cs=[1.0], cv=3).fit(X, y)
+
+
+def test_default_grid_is_the_thesiss_and_wider_for_nonsparse_mkl():
+    """NonSparseMKL's C acts on sum_k K_k / gamma_k (m^2 times the average at uniform
+    gamma): its default grid reaches 1e-5."""
+    X, y = _stack()
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    simple = MKLClassifierCV(AverageKernelSVC(), cv=cv).fit(X, y)
+    np.testing.assert_allclose(simple.Cs_, [0.01, 0.1, 1.0, 10.0, 100.0])
+    nonsparse = MKLClassifierCV(NonSparseMKL(), cv=cv).fit(X, y)
+    np.testing.assert_allclose(nonsparse.Cs_, 10.0 ** np.arange(-5, 3))
+    assert nonsparse.cv_scores_.shape == (8, 3)

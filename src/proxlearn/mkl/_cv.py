@@ -32,10 +32,21 @@ from .._validation import InvalidParameterError, check_features, check_labels
 from ..base import PairwiseMixin
 from ._input import check_multi_similarity
 
-__all__ = ["MKLClassifierCV", "ZHUANG_CS", "fit_grid", "grid_scores"]
+__all__ = ["MKLClassifierCV", "NONSPARSE_CS", "ZHUANG_CS", "default_grid", "fit_grid",
+           "grid_scores"]
 
 #: The thesis's C grid (section 4.5.1: 5-fold CV over {0.01, ..., 100}).
 ZHUANG_CS = (0.01, 0.1, 1.0, 10.0, 100.0)
+#: :class:`NonSparseMKL`'s default grid, ``10^-5 ... 10^2``: eq. 10's ``C`` acts on
+#: ``sum_k K_k / gamma_k`` (``m^2`` times the average kernel at uniform ``gamma``), and
+#: the best ``C`` on a KernelBank ranged from ``1e-5`` (heart) to ``1e-2`` (sonar).
+NONSPARSE_CS = tuple(10.0 ** k for k in range(-5, 3))
+
+
+def default_grid(estimator):
+    """The grid ``Cs=None`` means for ``estimator``."""
+    from ._classifiers import NonSparseMKL
+    return NONSPARSE_CS if isinstance(estimator, NonSparseMKL) else ZHUANG_CS
 
 
 def check_grid(Cs):
@@ -169,8 +180,10 @@ class MKLClassifierCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimat
         :class:`LpMKL`, :class:`KTASVC` or :class:`TwoLayerMKL`, with its other
         parameters (its ``C`` is replaced); ``None``: ``SimpleMKL()``. With a
         ``bank`` the input is features, else an ``(n, n, m)`` stack.
-    Cs : sequence of float, default=(0.01, 0.1, 1, 10, 100)
-        The grid (the thesis's).
+    Cs : sequence of float or None, default=None
+        The grid. ``None``: the thesis's ``(0.01, 0.1, 1, 10, 100)``, and
+        ``10^-5 ... 10^2`` (8 points) for :class:`NonSparseMKL`, whose eq. 10
+        ``C`` acts on a kernel ``m^2`` times the average (docs/methods.md).
     cv : int or cross-validation splitter, default=5
         As scikit-learn's ``check_cv`` (stratified folds for an int).
 
@@ -204,7 +217,7 @@ class MKLClassifierCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimat
     True
     """
 
-    def __init__(self, estimator=None, *, Cs=ZHUANG_CS, cv=5):
+    def __init__(self, estimator=None, *, Cs=None, cv=5):
         self.estimator = estimator
         self.Cs = Cs
         self.cv = cv
@@ -235,4 +248,5 @@ class MKLClassifierCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimat
                 f"estimator must be an MKL classifier of proxlearn.mkl with a C (SimpleMKL, "
                 f"AverageKernelSVC, NonSparseMKL, LpMKL, KTASVC, TwoLayerMKL), got {base!r}; "
                 "for other estimators use sklearn.model_selection.GridSearchCV.")
-        return fit_grid(self, self._make, self.Cs, X, y, getattr(base, "bank", None) is None)
+        Cs = default_grid(base) if self.Cs is None else self.Cs
+        return fit_grid(self, self._make, Cs, X, y, getattr(base, "bank", None) is None)
