@@ -199,6 +199,14 @@ def _mkl(name, bank):
     return make
 
 
+def _mkl_cv(name, bank):
+    def make():
+        import proxlearn.mkl as mkl
+        inner = getattr(mkl, name)(bank=mkl.KernelBank()) if bank else getattr(mkl, name)()
+        return mkl.MKLClassifierCV(inner)
+    return make
+
+
 def _umkl_pipeline(bank):
     def make():
         from sklearn.pipeline import make_pipeline
@@ -328,6 +336,10 @@ for _n, _t in [("AverageKernelSVC", 1), ("KTASVC", 1), ("SimpleMKL", 2), ("NonSp
     _add(f"{_n}[bank]", Spec("feat", _mkl(_n, True), _t, label=f"{_n}(bank=KernelBank())"))
 for _n, _t in [("ArcCosineSVC", 0), ("GMKL", 1), ("TwoLayerMKLInf", 2), ("IKL", 2)]:
     _add(_n, Spec("feat", _feat_plain("mkl", _n), _t, label=f"{_n}()"))
+# the C-by-CV variants (issue 40 item 4: C is not scale-free on a bank's combination)
+for _n in ("AverageKernelSVC", "SimpleMKL", "NonSparseMKL"):
+    _add(f"{_n}CV[bank]", Spec("feat", _mkl_cv(_n, True), 2,
+                               label=f"MKLClassifierCV({_n}(bank=KernelBank()))"))
 _add("UMKL+SVC[bank]", Spec("feat", _umkl_pipeline(True), 2,
                             label='make_pipeline(UMKL(bank=KernelBank()), SVC(kernel="precomputed"))'))
 

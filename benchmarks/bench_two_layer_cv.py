@@ -19,7 +19,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, StratifiedShu
 def main():
     from proxlearn.datasets import load_feature_dataset
     from proxlearn.mkl import KernelBank, TwoLayerMKL, TwoLayerMKLCV
-    from proxlearn.mkl._two_layer import ZHUANG_CS
+    from proxlearn.mkl._cv import ZHUANG_CS
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--sets", default="heart,liver")

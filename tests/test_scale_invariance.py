@@ -49,17 +49,8 @@ NOT_SCALE_FREE = {
 }
 
 #: Fail today (issue 40 item 3): what was found. Remove an entry when the fix lands.
-_C_SVM = ("the default C = 1 is in the units of S: the SVM on c S is the SVM on S with C c "
-          "(C = 1/c restores every prediction)")
-_STACK = ("the matrices of the stack enter unnormalised and C = 1 is absolute: scaling every "
-          "matrix by c is undone by C = 1/c, scaling one matrix changes the combination")
-KNOWN_FAILURES = {
-    "AverageKernelSVC": _STACK,
-    "KTASVC": _STACK,
-    "SimpleMKL": _STACK,
-    "NonSparseMKL": _STACK,
-    "LpMKL": _STACK,
-}
+#: Empty since every estimator's defaults are scale-free; keep the mechanism for new ones.
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def _guess_kind(pkg, cls):

@@ -75,6 +75,7 @@ def test_training_rows_as_test_rows_give_the_training_decision(est):
     X, y = _stack(seed=2, n_classes=2)
     clf = clone(est).fit(X, y)
     Ks = np.stack([SpectrumTransformer("clip").fit_transform(X[:, :, k]) for k in range(3)], -1)
+    Ks = Ks / clf.scales_  # normalize=True: each kernel over its training scale
     res = clf.results_[0]
     f_train = (Ks @ res.kernel_weights) @ (res.alpha * np.where(y == 1, 1.0, -1.0)) + res.b
     np.testing.assert_allclose(clf.decision_function(X), f_train, atol=1e-8)
@@ -184,7 +185,7 @@ def test_spectrum_none_refuses_an_indefinite_matrix_by_its_eigenvalue():
     with pytest.raises(SimilarityMatrixError,
                        match=rf"the average of the matrices is not positive semidefinite "
                              rf"\(smallest eigenvalue {lam:.3g}\) but spectrum=None"):
-        AverageKernelSVC(spectrum=None).fit(X, y)
+        AverageKernelSVC(spectrum=None, normalize=False).fit(X, y)
     with pytest.raises(SimilarityMatrixError, match="aligned combination .* not positive"):
         KTASVC(spectrum=None).fit(X[:, :, [1]], y)
     clone(ESTIMATORS[0]).set_params(spectrum=None).fit(X[:, :, [0, 2]], y)  # PSD: fits
@@ -201,7 +202,7 @@ def test_average_kernel_svc_needs_only_the_average_psd():
     X[:, :, 1] = 0.5 * (X[:, :, 1] + X[:, :, 1].T)
     assert np.linalg.eigvalsh(X[:, :, 1])[0] < -1e-4
     assert np.linalg.eigvalsh(X.mean(axis=2))[0] > 0
-    clf = AverageKernelSVC(spectrum=None, C=10.0).fit(X, y)
+    clf = AverageKernelSVC(spectrum=None, C=10.0, normalize=False).fit(X, y)
     svc = SVC(kernel="precomputed", C=10.0, tol=1e-7).fit(X.mean(axis=2), y)
     np.testing.assert_allclose(clf.decision_function(X), svc.decision_function(X.mean(axis=2)),
                                atol=1e-4)
@@ -216,3 +217,81 @@ def test_ktasvc_weights_are_alignf_of_the_stack():
     y_pm = np.where(y == clf.classes_[1], 1.0, -1.0)
     np.testing.assert_allclose(clf.weights_, alignf(X, np.outer(y_pm, y_pm), normalize="l1"),
                                rtol=1e-10)
+
+
+# --------------------------------------------------------------------------- issue 40
+
+ALL = [SimpleMKL(), LpMKL(p=2.0), NonSparseMKL(), AverageKernelSVC(), KTASVC()]
+
+
+@pytest.mark.parametrize("est", ALL, ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("spectrum", ["clip", None])
+def test_normalize_divides_each_kernel_by_its_training_scale(est, spectrum):
+    """scales_ is tr K_k / n of the kernels the solver sees; scaling one matrix by
+    1e3 and another by 1e-3 scales only scales_, never the predictions."""
+    X, y = _stack(seed=3, n_classes=2)
+    if spectrum is None:  # PSD members only: the Gaussian and Z Z^T, plus a linear kernel
+        X = np.stack([X[:, :, 0], X[:, :, 2], X[:, :, 2] @ X[:, :, 2] / 10], axis=-1)
+    tr, te = np.arange(30), np.arange(30, 45)
+    fit = lambda S: clone(est).set_params(spectrum=spectrum).fit(S[np.ix_(tr, tr)], y[tr])
+    ref = fit(X)
+    kernels = X[np.ix_(tr, tr)] if spectrum is None else np.stack(
+        [SpectrumTransformer("clip").fit_transform(X[np.ix_(tr, tr)][:, :, k])
+         for k in range(3)], -1)
+    np.testing.assert_allclose(ref.scales_, np.trace(kernels) / len(tr), rtol=1e-10)
+    c = np.array([1e3, 1.0, 1e-3])
+    scaled = fit(X * c)
+    np.testing.assert_allclose(scaled.scales_, ref.scales_ * c, rtol=1e-8)
+    np.testing.assert_array_equal(scaled.predict((X * c)[np.ix_(te, tr)]),
+                                  ref.predict(X[np.ix_(te, tr)]))
+
+
+def test_normalize_false_is_the_stack_as_given():
+    X, y = _stack(seed=3, n_classes=2)
+    X = X * np.array([1e3, 1.0, 1.0])
+    raw = AverageKernelSVC(normalize=False).fit(X, y)
+    np.testing.assert_array_equal(raw.scales_, np.ones(3))
+    Ks = np.stack([SpectrumTransformer("clip").fit_transform(X[:, :, k]) for k in range(3)], -1)
+    res = raw.results_[0]
+    f = (Ks @ res.kernel_weights) @ (res.alpha * np.where(y == 1, 1.0, -1.0)) + res.b
+    np.testing.assert_allclose(raw.decision_function(X), f, atol=1e-6 * np.abs(f).max())
+
+
+def test_normalize_never_writes_the_input_stack():
+    X, y = _stack(seed=4, n_classes=2)
+    X = np.stack([X[:, :, 0], 5.0 * X[:, :, 2]], axis=-1)  # PSD, scale 5 tr(ZZ^T)/n
+    before = X.copy()
+    clf = SimpleMKL(spectrum=None).fit(X, y)
+    clf.predict(X[:5])
+    np.testing.assert_array_equal(X, before)
+    assert clf.scales_[1] > 1.0
+
+
+def test_with_a_bank_the_bank_scales_and_normalize_does_no_work():
+    rng = np.random.default_rng(0)
+    F = rng.normal(size=(40, 3)) * np.array([1.0, 100.0, 0.01])
+    y = (F[:, 0] + F[:, 1] / 100 > 0).astype(int)
+    bank = KernelBank(widths=(1.0, 4.0), degrees=(1,))
+    a = AverageKernelSVC(bank=bank).fit(F, y)
+    b = AverageKernelSVC(bank=bank, normalize=False).fit(F, y)
+    np.testing.assert_array_equal(a.scales_, np.ones(a.n_kernels_))
+    np.testing.assert_allclose(a.decision_function(F), b.decision_function(F))
+
+
+@pytest.mark.parametrize("bad", ["yes", 1, None])
+@pytest.mark.parametrize("cls", [SimpleMKL, LpMKL, NonSparseMKL, AverageKernelSVC, KTASVC])
+def test_normalize_must_be_a_bool(cls, bad):
+    X, y = _stack(n_classes=2)
+    with pytest.raises(InvalidParameterError, match="normalize must be True or False"):
+        cls(normalize=bad).fit(X, y)
+
+
+def test_ktasvc_weight_norm_is_alignfs_normalize():
+    X, y = _stack(seed=5, n_classes=2)
+    y_pm = np.where(y == y.max(), 1.0, -1.0)
+    clf = KTASVC(weight_norm="l2", spectrum=None).fit(X[:, :, [0, 2]], y)
+    np.testing.assert_allclose(
+        clf.weights_, alignf(X[:, :, [0, 2]], np.outer(y_pm, y_pm), normalize="l2"),
+        atol=1e-8)
+    with pytest.raises(InvalidParameterError, match="weight_norm"):
+        KTASVC(weight_norm="l3").fit(X, y)

@@ -306,15 +306,18 @@ def test_planted_kernel_gets_the_weight_from_kernels_only():
 
 def test_a_kernel_with_negative_entries_wins_by_negative_distortion():
     """The caveat of the module docstring: a random PSD kernel with entries of both
-    signs takes the weight from the twin-seeing Gaussian, at a negative objective."""
+    signs takes the weight from the twin-seeing Gaussian, at a negative objective
+    (the kernels as given, ``shift=None``); shifted to non-negative entries (the
+    default) it does not."""
     Z, Ks, _ = _twins(seed=0)
     rng = np.random.default_rng(0)
     A = rng.normal(size=(len(Z), len(Z)))
     R = A @ A.T
     r = np.sqrt(np.diag(R))
     Ks = np.concatenate([Ks[:, :, :5], (R / np.outer(r, r))[:, :, None]], axis=-1)
-    est = UMKL(B=5).fit(Ks, features=Z)
+    est = UMKL(B=5, shift=None).fit(Ks, features=Z)
     assert est.weights_[5] > 0.99 and est.objective_ < 0
+    assert UMKL(B=5).fit(Ks, features=Z).weights_[5] < 0.5
 
 
 # --- the alternation ---------------------------------------------------------------
@@ -504,7 +507,8 @@ def test_check_estimator():
 
 def test_bank_mode_uses_standardised_features_and_is_consistent():
     """With a KernelBank: X is features, P = Z Z^T; the same as the stack route with
-    ``features=Z``, and training rows map to rows of ``kernel_``."""
+    ``features=Z`` and ``shift=None`` (a bank's kernels are not shifted), and
+    training rows map to rows of ``kernel_``."""
     from sklearn.base import clone
 
     from proxlearn.base import is_pairwise
@@ -517,7 +521,7 @@ def test_bank_mode_uses_standardised_features_and_is_consistent():
     assert not is_pairwise(est) and is_pairwise(clone(est).set_params(bank=None))
     a = est.fit(X)
     fitted = clone(bank).fit(X)
-    b = UMKL(B=4).fit(fitted.stack(), features=fitted.Z_)
+    b = UMKL(B=4, shift=None).fit(fitted.stack(), features=fitted.Z_)
     np.testing.assert_allclose(a.weights_, b.weights_, atol=1e-10)
     np.testing.assert_allclose(a.transform(X[:6]), a.kernel_[:6], atol=1e-12)
     np.testing.assert_allclose(a.transform(X[30:]), b.transform(fitted.stack(X[30:])),
@@ -582,3 +586,44 @@ def test_output_column_names_are_the_training_samples():
     fb = UMKL(B=3, bank=KernelBank(widths=[1.0], degrees=[1])).fit(Z)
     names = fb.get_feature_names_out()
     assert len(names) == fb.transform(Z[:2]).shape[1] == 12 and names[0] == "umkl0"
+
+
+# --------------------------------------------------------------------------- issue 40
+
+def _offset_stack(seed=0, n=40):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3)) + np.repeat([[2.0, 0, 0], [-2.0, 0, 0]], n // 2, axis=0)
+    d2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    Xc = X - X.mean(axis=0)
+    cos = Xc @ Xc.T / np.outer(np.linalg.norm(Xc, axis=1), np.linalg.norm(Xc, axis=1))
+    return np.exp(-d2 / 6.0), cos
+
+
+def test_shift_makes_the_weights_blind_to_a_negative_offset():
+    """Objective (5.3) is linear in the kernel values: without the shift, moving a
+    kernel's entries down by a constant buys it weight; with it, the kernels
+    learned from [K0, K1 - c] are the same for every c that makes K1 - c negative."""
+    K0, K1 = _offset_stack()
+    fits = [UMKL(B=5).fit(np.stack([K0, K1 - c], axis=-1)) for c in (1.0, 3.0)]
+    np.testing.assert_allclose(fits[0].weights_, fits[1].weights_, atol=1e-8)
+    np.testing.assert_allclose(fits[0].kernel_offsets_, [0.0, 1.0 - K1.min()], atol=1e-12)
+    np.testing.assert_allclose(fits[1].kernel_offsets_, [0.0, 3.0 - K1.min()], atol=1e-12)
+    literal = [UMKL(B=5, shift=None).fit(np.stack([K0, K1 - c], axis=-1)) for c in (1.0, 3.0)]
+    assert not np.allclose(literal[0].weights_, literal[1].weights_, atol=1e-3)
+    np.testing.assert_array_equal(literal[0].kernel_offsets_, [0.0, 0.0])
+
+
+def test_shifted_transform_of_the_training_rows_is_kernel_():
+    K0, K1 = _offset_stack(seed=1)
+    Ks = np.stack([K0, K1], axis=-1)
+    est = UMKL(B=5).fit(Ks)
+    assert est.kernel_offsets_[1] > 0
+    np.testing.assert_allclose(est.transform(Ks), est.kernel_, atol=1e-10)
+    np.testing.assert_allclose(est.transform(Ks[:7]), est.kernel_[:7], atol=1e-10)
+
+
+@pytest.mark.parametrize("bad", ["min", 0, True])
+def test_shift_is_validated(bad):
+    K0, K1 = _offset_stack()
+    with pytest.raises(InvalidParameterError, match="shift"):
+        UMKL(shift=bad).fit(np.stack([K0, K1], axis=-1))

@@ -12,7 +12,8 @@ also accepts a list of matrices).
 * Binary MKL solvers with certificates: :func:`simple_mkl` (SimpleMKL),
   :func:`lp_mkl` (Lp-MKL), :func:`nonsparse_mkl` (Kundu et al. 2010 eq. 10),
   :func:`uniform_mkl`; and the classifiers :class:`SimpleMKL`, :class:`LpMKL`,
-  :class:`NonSparseMKL`, :class:`AverageKernelSVC` on ``(n, n, m)`` similarities.
+  :class:`NonSparseMKL`, :class:`AverageKernelSVC` on ``(n, n, m)`` similarities;
+  :class:`MKLClassifierCV`: any of them with ``C`` by cross-validation.
 * Zhuang (2011) ch. 4-5 on features: :class:`KernelBank`, :class:`TwoLayerMKL`,
   :class:`TwoLayerMKLCV` (``C`` by cross-validation), :class:`TwoLayerMKLInf`,
   :class:`IKL` (infinite kernel learning), :class:`GMKL`,
@@ -22,6 +23,7 @@ also accepts a list of matrices).
 from ._arccos import ArcCosineSVC, arccos_kernel
 from ._bank import DEFAULT_DEGREES, DEFAULT_WIDTHS, KernelBank, LazyKernelStack
 from ._classifiers import KTASVC, AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
+from ._cv import MKLClassifierCV
 from ._input import check_multi_similarity, check_multi_test
 from ._ikl import IKL
 from ._gmkl import GMKL, GMKLResult, gmkl, gmkl_gradient, product_gaussian_kernel
@@ -55,6 +57,7 @@ __all__ = [
     "TwoLayerMKLInf",
     "two_layer_mkl",
     "LpMKL",
+    "MKLClassifierCV",
     "MKLResult",
     "NonSparseMKL",
     "SimpleMKL",

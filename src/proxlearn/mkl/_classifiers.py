@@ -31,6 +31,7 @@ from .._validation import (
     check_option,
     check_positive,
 )
+from .._scale import similarity_scale
 from ..base import PairwiseMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ..transforms import SpectrumTransformer
@@ -93,6 +94,11 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def _check_params(self):
         check_positive(self.C, "C")
+        normalize = getattr(self, "normalize", False)  # subclasses without the parameter
+        if not isinstance(normalize, (bool, np.bool_)):
+            raise InvalidParameterError(
+                f"normalize must be True or False, got {normalize!r}: True divides each "
+                "matrix of the stack (and its test rows) by its training scale tr K / n.")
         if self.spectrum is not None:
             check_option(self.spectrum, "spectrum", SPECTRA)
         for name in ("tol",):
@@ -114,14 +120,17 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
                     f"kernels), got {self.bank!r}.")
             self.bank_ = clone(self.bank).fit(X)
             self.spectra_ = []
-            return self.bank_.stack()
+            Ks = self.bank_.stack()
+            self._set_scales(None, Ks.shape[2])  # the bank's own normalize scales it
+            return Ks
         # validated once, in place: the stack itself when nothing must change
         Ks = check_multi_similarity(X, symmetric="symmetrize", copy=False)
         self.spectra_ = []
         if self.spectrum is None:
             if self._psd == "each":
                 check_psd_stack(Ks, hint=_NOT_PSD_HINT)
-            return Ks
+            div = self._set_scales(Ks, Ks.shape[2])
+            return Ks if div is None else Ks / div  # never in place: Ks may be the input
         out = np.empty_like(Ks)  # the input's layout (kernel-major stays kernel-major)
         for k in range(Ks.shape[2]):
             st = SpectrumTransformer(self.spectrum)
@@ -129,7 +138,24 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             # (passing the stack as the original makes the transformer copy its view)
             out[:, :, k] = st._fit_checked(Ks[:, :, k], Ks)._training_kernel()
             self.spectra_.append(st)
+        div = self._set_scales(out, Ks.shape[2])
+        if div is not None:
+            out /= div
         return out
+
+    def _set_scales(self, Ks, m):
+        """Set ``scales_`` (the training scale ``tr K_k / n`` of each kernel ``Ks``
+        the solver would see; ones when ``normalize=False`` or ``Ks`` is ``None``,
+        a bank's stack) and return the divisor of the stack, ``None`` when all
+        scales are 1 (unit-diagonal similarities: nothing to divide)."""
+        scale_free = Ks is not None and bool(getattr(self, "normalize", False))
+        # an all-zero kernel (e.g. the clip of a negative semidefinite similarity)
+        # has no scale and adds nothing: it stays 0, as in KernelBank
+        self.scales_ = np.array([
+            similarity_scale(Ks[:, :, k], name=f"X[:, :, {k}]") if np.any(Ks[:, :, k]) else 1.0
+            for k in range(m)]) if scale_free else np.ones(m)
+        self._kernel_div = None if np.all(self.scales_ == 1.0) else self.scales_
+        return self._kernel_div
 
     def _test_kernels(self, X_test):
         check_is_fitted(self, "coef_")
@@ -139,6 +165,9 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         if self.spectra_:
             T = np.stack([st.transform(T[:, :, k]) for k, st in enumerate(self.spectra_)],
                          axis=-1)
+        div = getattr(self, "_kernel_div", None)  # set by _kernels only (not by subclasses
+        if div is not None:  # that scale the matrices themselves, e.g. EMKL / REKL)
+            T = T / div
         return T
 
     def fit(self, X, y):
@@ -160,6 +189,7 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         that the study's fold evaluators build them once per fold for a whole grid."""
         self._check_params()
         self.bank_, self.spectra_ = bank_, []
+        self._set_scales(None, Ks.shape[2])
         return self._fit_stack(Ks, y)
 
     def _fit_stack(self, Ks, y):
@@ -239,7 +269,9 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
 _PARAMS_DOC = """
     C : float, default=1.0
-        SVM regularisation.
+        SVM regularisation, not tuned: the best ``C`` on a ``KernelBank``'s
+        combination ranged from 1 to 100 over the UCI sets;
+        :class:`~proxlearn.mkl.MKLClassifierCV` chooses it (docs/methods.md).
     spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
         How each similarity matrix becomes a kernel (consistent test map);
         ``None``: used as given (must be PSD).
@@ -251,6 +283,14 @@ _PARAMS_DOC = """
         input). A :class:`proxlearn.mkl.KernelBank`: ``X`` is a feature matrix
         ``(n, d)``, the base kernels are the bank's (already PSD: ``spectrum``
         is not applied) and the estimator is not pairwise.
+    normalize : bool, default=True
+        Divide each matrix of a stack (after ``spectrum``), and its test rows,
+        by its training scale ``tr K_k / n`` (:func:`proxlearn._scale.similarity_scale`;
+        ``scales_``), so that scaling any matrix by a positive constant changes
+        no prediction and ``C`` is relative to kernels of unit mean diagonal
+        (ours). Unit-diagonal similarities and all-zero kernels are unchanged.
+        ``False``: the matrices as given (the papers). With a ``bank`` the
+        bank's own ``normalize`` scales the kernels and this is not applied.
     """
 
 _ATTRS_DOC = """
@@ -262,18 +302,22 @@ _ATTRS_DOC = """
         ``alpha_i y_i`` times the weight of each kernel in the combination.
     intercept_, objective_, gap_ (certified), n_iter_, classes_, n_kernels_,
     n_features_in_, results_ (one :class:`MKLResult` per pair), spectra_.
+    scales_ : ndarray of shape (m,)
+        The divisor of each matrix (``normalize``; ones with a ``bank``).
     """
 
 
 class _IterativeMKL(_BaseMKL):
     """The parameters shared by :class:`SimpleMKL` and :class:`NonSparseMKL`."""
 
-    def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None):
+    def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None,
+                 normalize=True):
         self.C = C
         self.spectrum = spectrum
         self.tol = tol
         self.max_iter = max_iter
         self.bank = bank
+        self.normalize = normalize
 
 
 class SimpleMKL(_IterativeMKL):
@@ -294,8 +338,9 @@ class SimpleMKL(_IterativeMKL):
     """ + _ATTRS_DOC
 
     def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None,
-                 solver="spg"):
-        super().__init__(C, spectrum=spectrum, tol=tol, max_iter=max_iter, bank=bank)
+                 normalize=True, solver="spg"):
+        super().__init__(C, spectrum=spectrum, tol=tol, max_iter=max_iter, bank=bank,
+                         normalize=normalize)
         self.solver = solver
 
     def _check_params(self):
@@ -318,13 +363,15 @@ class LpMKL(_BaseMKL):
     ----------
     p : float >= 1, default=2.0""" + _PARAMS_DOC + _ATTRS_DOC
 
-    def __init__(self, p=2.0, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None):
+    def __init__(self, p=2.0, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None,
+                 normalize=True):
         self.p = p
         self.C = C
         self.spectrum = spectrum
         self.tol = tol
         self.max_iter = max_iter
         self.bank = bank
+        self.normalize = normalize
 
     def _check_params(self):
         super()._check_params()
@@ -360,18 +407,26 @@ class AverageKernelSVC(_BaseMKL):
     Parameters
     ----------
     C : float, default=1.0
+        SVM regularisation, not tuned: the best ``C`` on a ``KernelBank``'s
+        combination ranged from 1 to 100 over the UCI sets;
+        :class:`~proxlearn.mkl.MKLClassifierCV` chooses it (docs/methods.md).
     spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
-        ``None``: the matrices as given; their average must be PSD (the one
-        kernel the SVM uses; a member may be indefinite).
+        ``None``: the matrices as given; their average (of the matrices over
+        their ``scales_``) must be PSD (the one kernel the SVM uses; a member
+        may be indefinite).
     bank : KernelBank or None, default=None
         ``None``: ``X`` is an ``(n, n, m)`` stack. A :class:`KernelBank`:
         ``X`` is features and the base kernels are the bank's.
+    normalize : bool, default=True
+        Divide each matrix of a stack and its test rows by its training scale
+        ``tr K_k / n`` (``scales_``; see :class:`SimpleMKL`). ``False``: as given.
     """ + _ATTRS_DOC
 
-    def __init__(self, C=1.0, *, spectrum="clip", bank=None):
+    def __init__(self, C=1.0, *, spectrum="clip", bank=None, normalize=True):
         self.C = C
         self.spectrum = spectrum
         self.bank = bank
+        self.normalize = normalize
 
     _psd = "combined"
 
@@ -386,7 +441,7 @@ class KTASVC(_BaseMKL):
     Cortes, Mohri & Rostamizadeh (ICML 2010), "alignf": the non-negative
     combination of the centred base kernels best aligned with ``y y^T``
     (:func:`proxlearn.mkl.alignf`; Zhuang 2011 Theorem 7.35, the KTA baseline
-    of Table 5.2), normalised to sum 1 (``normalize="l1"``, the scale convex
+    of Table 5.2), normalised to sum 1 (``weight_norm="l1"``, the scale convex
     MKL's weights have, so that one ``C`` grid serves both), then an SVM on
     ``sum_k w_k K_k``. Several classes: one versus one, each pair its own
     target.
@@ -394,28 +449,36 @@ class KTASVC(_BaseMKL):
     Parameters
     ----------
     C : float, default=1.0
+        SVM regularisation, not tuned: the best ``C`` on a ``KernelBank``'s
+        combination ranged from 1 to 100 over the UCI sets;
+        :class:`~proxlearn.mkl.MKLClassifierCV` chooses it (docs/methods.md).
     spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
         ``None``: the matrices as given; the combination ``sum_k w_k K_k`` the
         SVM uses must be PSD.
     bank : KernelBank or None, default=None
-    normalize : {"l1", "l2"}, default="l1"
+    normalize : bool, default=True
+        Divide each matrix of a stack and its test rows by its training scale
+        ``tr K_k / n`` (``scales_``; see :class:`SimpleMKL`). ``False``: as given.
+    weight_norm : {"l1", "l2"}, default="l1"
+        The norm the aligned weights are scaled to (``alignf``'s ``normalize``).
     """ + _ATTRS_DOC
 
     _psd = "combined"
 
-    def __init__(self, C=1.0, *, spectrum="clip", bank=None, normalize="l1"):
+    def __init__(self, C=1.0, *, spectrum="clip", bank=None, normalize=True, weight_norm="l1"):
         self.C = C
         self.spectrum = spectrum
         self.bank = bank
         self.normalize = normalize
+        self.weight_norm = weight_norm
 
     def _solve(self, Ks, y_pm):
         from ._kta import alignf_checked
         from ._svm_dual import svm_dual
 
-        check_option(self.normalize, "normalize", {"l1", "l2"})
+        check_option(self.weight_norm, "weight_norm", {"l1", "l2"})
         dense = Ks if isinstance(Ks, np.ndarray) else Ks.toarray()
-        w = alignf_checked(dense, np.outer(y_pm, y_pm), self.normalize)
+        w = alignf_checked(dense, np.outer(y_pm, y_pm), self.weight_norm)
         K = stack_combine(dense, w)
         self._check_combined(K, "the aligned combination sum_k w_k X[:, :, k]")
         sol = svm_dual(K, y_pm, self.C)

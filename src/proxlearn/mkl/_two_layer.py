@@ -66,7 +66,6 @@ import warnings
 
 import numpy as np
 import scipy.optimize
-import scipy.sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
@@ -83,6 +82,7 @@ from ._bank import (
     stack_take,
 )
 from ._classifiers import _BaseMKL
+from ._cv import ZHUANG_CS, RefittedMixin, fit_grid
 from ._solvers import MKLResult
 from ._svm_dual import svm_dual
 
@@ -638,11 +638,9 @@ class TwoLayerMKLInf(_AddedGaussians):
         return res
 
 
-#: The thesis's C grid (section 4.5.1: 5-fold CV over {0.01, ..., 100}).
-ZHUANG_CS = (0.01, 0.1, 1.0, 10.0, 100.0)
 
 
-class TwoLayerMKLCV(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class TwoLayerMKLCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimator):
     """:class:`TwoLayerMKL` with ``C`` chosen by cross-validation, then refitted.
 
     In the style of scikit-learn's ``LogisticRegressionCV``: for each fold the
@@ -705,73 +703,13 @@ class TwoLayerMKLCV(PairwiseMixin, ClassifierMixin, BaseEstimator):
                            bank=self.bank, penalty=self.penalty)
 
     def fit(self, X, y):
-        from sklearn.model_selection import check_cv
+        return fit_grid(self, self._model, self.Cs, X, y, self.bank is None,
+                        warm_start=self._warm_start)
 
-        Cs = np.sort(np.asarray(self.Cs, dtype=np.float64).ravel())
-        if Cs.size == 0 or not np.all(np.isfinite(Cs)) or np.any(Cs <= 0):
-            raise InvalidParameterError(f"Cs must be positive numbers, got {self.Cs!r}.")
-        self._model(Cs[0])._check_params()
-        from .._validation import check_features, check_labels
-        from ._input import check_multi_similarity
-
-        pairwise = self.bank is None
-        if pairwise:  # the checks of the fit, before any fold (the refit warns)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                Xa = check_multi_similarity(X, symmetric="symmetrize")
-        else:
-            Xa = X if scipy.sparse.issparse(X) else check_features(X)
-        check_labels(y, Xa.shape[0], rows_of="the similarity stack" if pairwise else "X")
-        y = np.asarray(y)
-        folds = list(check_cv(self.cv, y, classifier=True).split(np.zeros((len(y), 1)), y))
-        scores = np.zeros((Cs.size, len(folds)))
-        with warnings.catch_warnings():  # the refit on all the data warns once, if at all
-            warnings.simplefilter("ignore")
-            for j, (tr, te) in enumerate(folds):
-                self._score_fold(Xa, y, tr, te, Cs, scores[:, j], pairwise)
-        mean = scores.mean(axis=1)
-        best = int(np.argmax(mean))
-        self.Cs_ = Cs
-        self.cv_scores_ = scores
-        self.best_C_ = float(Cs[best])
-        self.best_params_ = {"C": self.best_C_}
-        self.best_score_ = float(mean[best])
-        self.best_estimator_ = self._model(self.best_C_).fit(X, y)
-        for name in ("classes_", "n_features_in_", "weights_"):
-            setattr(self, name, getattr(self.best_estimator_, name))
-        return self
-
-    def _score_fold(self, Xa, y, tr, te, Cs, out, pairwise):
-        """Validation accuracy of every ``C`` on one fold into ``out``: the fold's
-        kernels built once, the grid walked upwards from the previous weights."""
-        first = self._model(Cs[0])
-        if pairwise:
-            X_tr, X_te = Xa[np.ix_(tr, tr)], Xa[np.ix_(te, tr)]
-        else:
-            X_tr, X_te = Xa[tr], Xa[te]
-        Ks = first._kernels(X_tr)  # the bank (or the spectra) once per fold
-        T, mu = None, None
-        for i, C in enumerate(Cs):
-            est = self._model(C)
-            est.mu0 = mu
-            est._check_params()
-            est.spectra_ = first.spectra_
-            if not pairwise:
-                est.bank_ = first.bank_
-            est._fit_stack(Ks, y[tr])
-            if T is None:
-                T = est._test_kernels(X_te)
-            out[i] = np.mean(est._labels(est._raw_stack(T)) == y[te])
-            # warm start along the grid: one weight vector (binary problems)
-            mu = est.weights_ if np.ndim(est.weights_) == 1 else None
-
-    def decision_function(self, X):
-        """As :meth:`TwoLayerMKL.decision_function` of ``best_estimator_``."""
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.decision_function(X)
-
-    def predict(self, X):
-        """As :meth:`TwoLayerMKL.predict` of ``best_estimator_``."""
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
+    @staticmethod
+    def _warm_start(est, previous):
+        """Along the grid, start from the previous ``C``'s weights (one weight
+        vector: binary problems)."""
+        if previous is not None and np.ndim(previous.weights_) == 1:
+            est.mu0 = previous.weights_
 

@@ -1,0 +1,252 @@
+"""``C`` by cross-validation for the MKL classifiers, sharing each fold's kernels.
+
+==========================  =================================================
+:class:`MKLClassifierCV`    any MKL classifier of :mod:`proxlearn.mkl`
+                            (:class:`SimpleMKL`, :class:`AverageKernelSVC`,
+                            :class:`NonSparseMKL`, :class:`LpMKL`,
+                            :class:`KTASVC`, :class:`TwoLayerMKL`) with ``C``
+                            chosen on a grid, then refitted
+:func:`grid_scores`         the shared fold loop (also :class:`TwoLayerMKLCV`'s)
+==========================  =================================================
+
+A ``GridSearchCV`` over ``C`` rebuilds the base kernels (a :class:`KernelBank`'s
+``13 (d + 1)`` kernels, or the spectrum transform of every similarity) for every
+``(C, fold)``; here they are built once per fold and every ``C`` of the grid is
+fitted on them, with the validation rows' kernels also built once. Zhuang (2011)
+section 4.5.1 chooses ``C`` by 5-fold CV over ``{0.01, ..., 100}`` for every
+method of Tables 4.x-5.x; the default grid is hers. Why the classifiers need it
+on a bank, and what it costs against ``GridSearchCV``: docs/methods.md and
+docs/benchmarks.md ("MKL classifiers at their defaults (issue 40)").
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.sparse
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import InvalidParameterError, check_features, check_labels
+from ..base import PairwiseMixin
+from ._input import check_multi_similarity
+
+__all__ = ["MKLClassifierCV", "NONSPARSE_CS", "ZHUANG_CS", "default_grid", "fit_grid",
+           "grid_scores"]
+
+#: The thesis's C grid (section 4.5.1: 5-fold CV over {0.01, ..., 100}).
+ZHUANG_CS = (0.01, 0.1, 1.0, 10.0, 100.0)
+#: :class:`NonSparseMKL`'s default grid, ``10^-5 ... 10^2``: eq. 10's ``C`` acts on
+#: ``sum_k K_k / gamma_k`` (``m^2`` times the average kernel at uniform ``gamma``), and
+#: the best ``C`` on a KernelBank ranged from ``1e-5`` (heart) to ``1e-2`` (sonar).
+NONSPARSE_CS = tuple(10.0 ** k for k in range(-5, 3))
+
+
+def default_grid(estimator):
+    """The grid ``Cs=None`` means for ``estimator``."""
+    from ._classifiers import NonSparseMKL
+    return NONSPARSE_CS if isinstance(estimator, NonSparseMKL) else ZHUANG_CS
+
+
+def check_grid(Cs):
+    """The grid ``Cs`` as a sorted float array; positive finite values only."""
+    try:
+        arr = np.sort(np.asarray(Cs, dtype=np.float64).ravel())
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.size == 0 or not np.all(np.isfinite(arr)) or np.any(arr <= 0):
+        raise InvalidParameterError(
+            f"Cs must be a non-empty sequence of positive numbers, got {Cs!r}.")
+    return arr
+
+
+def checked_input(X, y, pairwise):
+    """``X`` validated as the fit will (a stack, or features) and ``y`` as an array,
+    before any fold (the refit on all the data then warns, once, if at all)."""
+    if pairwise:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            Xa = check_multi_similarity(X, symmetric="symmetrize")
+    else:
+        Xa = X if scipy.sparse.issparse(X) else check_features(X)
+    check_labels(y, Xa.shape[0], rows_of="the similarity stack" if pairwise else "X")
+    return Xa, np.asarray(y)
+
+
+def grid_scores(make, Cs, Xa, y, folds, pairwise, warm_start=None):
+    """Validation accuracy of ``make(C)`` for every ``C`` of ``Cs`` and fold.
+
+    Parameters
+    ----------
+    make : callable
+        ``C -> estimator``: an unfitted MKL classifier of this package.
+    Cs : ndarray of shape (n_Cs,)
+        Increasing.
+    Xa : ndarray
+        The validated stack ``(n, n, m)`` (``pairwise``) or features.
+    y : ndarray of shape (n,)
+    folds : list of (train, test) index arrays
+    pairwise : bool
+    warm_start : callable or None
+        ``(est, previous) -> None``: set a start on ``est`` from the fitted
+        estimator of the previous ``C`` of the fold (``None`` for the first).
+
+    Returns
+    -------
+    scores : ndarray of shape (n_Cs, n_folds)
+    """
+    scores = np.zeros((len(Cs), len(folds)))
+    for j, (tr, te) in enumerate(folds):
+        first = make(Cs[0])
+        first._check_params()
+        if pairwise:
+            X_tr, X_te = Xa[np.ix_(tr, tr)], Xa[np.ix_(te, tr)]
+        else:
+            X_tr, X_te = Xa[tr], Xa[te]
+        Ks = first._kernels(X_tr)  # the bank (or the spectra and scales) once per fold
+        shared = {k: v for k, v in vars(first).items()
+                  if k in ("spectra_", "scales_", "_kernel_div", "bank_")}
+        T, previous = None, None
+        for i, C in enumerate(Cs):
+            est = make(C)
+            if warm_start is not None:
+                warm_start(est, previous)
+            est._check_params()
+            est.__dict__.update(shared)
+            est._fit_stack(Ks, y[tr])
+            if T is None:  # the validation rows' kernels, once per fold
+                T = est._test_kernels(X_te)
+            scores[i, j] = np.mean(est._labels(est._raw_stack(T)) == y[te])
+            previous = est
+    return scores
+
+
+def fit_grid(cv_est, make, Cs, X, y, pairwise, warm_start=None):
+    """The fit of a ``*CV`` estimator ``cv_est``: :func:`grid_scores` on the folds of
+    ``cv_est.cv``, then ``make(best C)`` refitted on ``(X, y)``; sets ``Cs_``,
+    ``cv_scores_``, ``best_C_``, ``best_params_``, ``best_score_``,
+    ``best_estimator_`` and the latter's ``classes_``, ``n_features_in_``, ``weights_``."""
+    from sklearn.model_selection import check_cv
+
+    Cs = check_grid(Cs)
+    make(Cs[0])._check_params()
+    Xa, y = checked_input(X, y, pairwise)
+    folds = list(check_cv(cv_est.cv, y, classifier=True).split(np.zeros((len(y), 1)), y))
+    with warnings.catch_warnings():  # the refit on all the data warns once, if at all
+        warnings.simplefilter("ignore")
+        scores = grid_scores(make, Cs, Xa, y, folds, pairwise, warm_start=warm_start)
+    mean = scores.mean(axis=1)
+    best = int(np.argmax(mean))  # the smallest C among ties
+    cv_est.Cs_ = Cs
+    cv_est.cv_scores_ = scores
+    cv_est.best_C_ = float(Cs[best])
+    cv_est.best_params_ = {"C": cv_est.best_C_}
+    cv_est.best_score_ = float(mean[best])
+    cv_est.best_estimator_ = make(cv_est.best_C_).fit(X, y)
+    for name in ("classes_", "n_features_in_", "weights_"):
+        setattr(cv_est, name, getattr(cv_est.best_estimator_, name))
+    return cv_est
+
+
+class RefittedMixin:
+    """``predict`` / ``decision_function`` of a ``*CV`` estimator: its ``best_estimator_``'s."""
+
+    def decision_function(self, X):
+        """``best_estimator_.decision_function(X)``."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def predict(self, X):
+        """``best_estimator_.predict(X)``."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+
+class MKLClassifierCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimator):
+    """An MKL classifier with ``C`` chosen by cross-validation, then refitted.
+
+    In the style of scikit-learn's ``LogisticRegressionCV``: for each fold the
+    base kernels are built once (the bank fitted on the fold's training part,
+    or the spectrum transform and scale of each similarity) and shared by
+    every ``C`` of the grid, as are the validation rows' kernels. The ``C`` of
+    the best mean validation accuracy (the smallest among ties) is refitted on
+    all the data. Zhuang (2011) section 4.5.1 chooses ``C`` this way.
+
+    Parameters
+    ----------
+    estimator : MKL classifier or None, default=None
+        :class:`SimpleMKL`, :class:`AverageKernelSVC`, :class:`NonSparseMKL`,
+        :class:`LpMKL`, :class:`KTASVC` or :class:`TwoLayerMKL`, with its other
+        parameters (its ``C`` is replaced); ``None``: ``SimpleMKL()``. With a
+        ``bank`` the input is features, else an ``(n, n, m)`` stack.
+    Cs : sequence of float or None, default=None
+        The grid. ``None``: the thesis's ``(0.01, 0.1, 1, 10, 100)``, and
+        ``10^-5 ... 10^2`` (8 points) for :class:`NonSparseMKL`, whose eq. 10
+        ``C`` acts on a kernel ``m^2`` times the average (docs/methods.md).
+    cv : int or cross-validation splitter, default=5
+        As scikit-learn's ``check_cv`` (stratified folds for an int).
+
+    Attributes
+    ----------
+    best_C_ : float
+    best_params_ : dict
+        ``{"C": best_C_}``.
+    best_score_ : float
+        Mean validation accuracy at ``best_C_``.
+    Cs_ : ndarray
+        The grid, sorted.
+    cv_scores_ : ndarray of shape (len(Cs), n_folds)
+        Validation accuracy per ``C`` and fold.
+    best_estimator_ : estimator
+        Refitted on all the data with ``best_C_``.
+    classes_, n_features_in_, weights_ : those of ``best_estimator_``.
+
+    See Also
+    --------
+    TwoLayerMKLCV : the same for :class:`TwoLayerMKL`, with warm starts.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from proxlearn.mkl import AverageKernelSVC, KernelBank, MKLClassifierCV
+    >>> X, y = make_classification(60, 4, random_state=0)
+    >>> clf = MKLClassifierCV(AverageKernelSVC(bank=KernelBank(per_feature=False)),
+    ...                       Cs=[0.1, 10.0], cv=3)
+    >>> clf.fit(X, y).best_C_ in (0.1, 10.0)
+    True
+    """
+
+    def __init__(self, estimator=None, *, Cs=None, cv=5):
+        self.estimator = estimator
+        self.Cs = Cs
+        self.cv = cv
+
+    def _base(self):
+        if self.estimator is None:
+            from ._classifiers import SimpleMKL
+            return SimpleMKL()
+        return self.estimator
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        bank = getattr(self._base(), "bank", None)
+        tags.input_tags.pairwise = bank is None
+        tags.input_tags.sparse = bank is not None
+        return tags
+
+    def _make(self, C):
+        return clone(self._base()).set_params(C=C)
+
+    def fit(self, X, y):
+        """Choose ``C`` on the folds, then refit on ``(X, y)``."""
+        from ._classifiers import _BaseMKL
+
+        base = self._base()
+        if not isinstance(base, _BaseMKL) or "C" not in base.get_params():
+            raise InvalidParameterError(
+                f"estimator must be an MKL classifier of proxlearn.mkl with a C (SimpleMKL, "
+                f"AverageKernelSVC, NonSparseMKL, LpMKL, KTASVC, TwoLayerMKL), got {base!r}; "
+                "for other estimators use sklearn.model_selection.GridSearchCV.")
+        Cs = default_grid(base) if self.Cs is None else self.Cs
+        return fit_grid(self, self._make, Cs, X, y, getattr(base, "bank", None) is None)
