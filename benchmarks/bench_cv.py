@@ -5,8 +5,9 @@ Kundu (``--family sim`` / ``multi``): ESKLCV, EMKLCV and REKLCV at their default
 (``C`` in {0.1, 1, 10, 100} x ``rho`` in {0.1, 1, 10}), with ``warm_start`` False (the
 default: shared eigendecompositions only) and True, against
 ``GridSearchCV(ESKL(), same grid, cv=StratifiedKFold(5))``, on the training part of
-split 0 of the defaults panel (``benchmarks/_defaults_panel.py``); timed alternately
-(A B C, rotated), median of ``--repeats``; the chosen parameters and the accuracy of
+split 0 of the defaults panel (``benchmarks/_defaults_panel.py``); CPU time of this
+process (``time.process_time``: the machine is shared, wall time drifts with the load),
+alternately (A B C, rotated), median of ``--repeats``; the chosen parameters and the accuracy of
 the refitted estimator on the split's test part.
 
 SimpleNPKL (``--family clust``): SimpleNPKLCV (shared graph, warm-started dual) against
@@ -19,6 +20,7 @@ Run: ``python benchmarks/bench_cv.py --family sim --sets aural_sonar,sonar-noisy
 
 import argparse
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -47,7 +49,7 @@ def kundu(family, sets, names, repeats):
             fns = {"cv": lambda: cvcls(cv=folds).fit(S_tr, y[tr]),
                    "cv-warm": lambda: cvcls(cv=folds, warm_start=True).fit(S_tr, y[tr]),
                    "grid": lambda: GridSearchCV(base(), grid, cv=folds).fit(S_tr, y[tr])}
-            times, out = timed_alternating(fns, repeats)
+            times, out = timed_alternating(fns, repeats, clock=time.process_time)
             row = [f"{name} (n={len(tr)}, m={S.shape[2] if S.ndim == 3 else 1})", est]
             for k in fns:
                 p = out[k].best_params_
@@ -87,7 +89,7 @@ def npkl(sets, repeats):
             return NPKL_CS[int(np.argmax(scores))]
 
         times, out = timed_alternating({"cv": lambda: SimpleNPKLCV().fit(X, pc),
-                                        "cold": cold}, repeats)
+                                        "cold": cold}, repeats, clock=time.process_time)
 
         def rand(C):
             K = SimpleNPKL(C=C).fit_transform(X, pc)
