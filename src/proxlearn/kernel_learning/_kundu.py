@@ -291,7 +291,7 @@ class _KunduBase(_BaseMKL):
         return None if shared is None else shared.setdefault(k, {})
 
     @staticmethod
-    def _warm(state, key, make):
+    def _cached(state, key, make):
         """``state["cache"][key]``, computed by ``make()`` the first time (``state``
         None: no cache)."""
         if state is None:
@@ -485,7 +485,7 @@ class ESKL(_KunduBase):
         N, _, m = Ss.shape
         nl = y.size  # labelled rows first (all of them unless transductive)
         U, start, apply = ((None, None, None) if self.transductive
-                           else self._warm(state, "basis", lambda: self._basis(Ss)))
+                           else self._cached(state, "basis", lambda: self._basis(Ss)))
         warm = state.get("warm") if state is not None else None
         if warm:  # the previous grid point's kernel, in U's coordinates
             start = warm["M"]
@@ -589,7 +589,7 @@ class EMKL(_MKLBased):
         nl = y.size  # labelled rows first (all of them unless transductive)
         tau = self.tau_
         bases = [(None, None, None) if self.transductive else
-                 self._warm(state, ("basis", i), lambda i=i: self._basis(Ss[:, :, i:i + 1], i))
+                 self._cached(state, ("basis", i), lambda i=i: self._basis(Ss[:, :, i:i + 1], i))
                  for i in range(m)]
         warm = state.get("warm") if state is not None else None
         starts = warm["M"] if warm else [b[1] for b in bases]
@@ -691,7 +691,7 @@ class REKL(_MKLBased):
         N, _, m = Ss.shape
         nl = y.size  # labelled rows first (all of them unless transductive)
         tau = self.tau_
-        eig = self._warm(state, "eig", lambda: [scipy.linalg.eigh(Ss[:, :, i], driver="evd")
+        eig = self._cached(state, "eig", lambda: [scipy.linalg.eigh(Ss[:, :, i], driver="evd")
                                                 for i in range(m)])
         lams = np.stack([e[0] for e in eig], axis=1)  # (n, m)
         Vs = [e[1] for e in eig]
