@@ -1,9 +1,11 @@
 """Cross-validated estimators that walk a grid with shared work (issue 40, item 4).
 
-The machinery shared by the ``*CV`` estimators (:class:`~proxlearn.mkl.TwoLayerMKLCV`,
-:class:`~proxlearn.kernel_learning.ESKLCV`, ``EMKLCV``, ``REKLCV``,
-:class:`~proxlearn.kernel_learning.SimpleNPKLCV`), in the style of scikit-learn's
-``RidgeCV`` / ``LogisticRegressionCV``:
+The machinery shared by the ``*CV`` estimators of kernel learning
+(:class:`~proxlearn.kernel_learning.ESKLCV`, ``EMKLCV``, ``REKLCV``,
+:class:`~proxlearn.kernel_learning.SimpleNPKLCV`; product grids), in the style of
+scikit-learn's ``RidgeCV`` / ``LogisticRegressionCV``. (``proxlearn.mkl._cv``, the MKL
+classifiers' ``C``-only loop, was written in parallel; the two should become one, this
+module being the lower layer.)
 
 * :func:`check_grid`: a grid of positive numbers, sorted, or a clear error;
 * :func:`grid_walk`: the points of a product grid in an order where consecutive

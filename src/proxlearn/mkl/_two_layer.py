@@ -71,8 +71,6 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
-from .._cv import (INPUT_WARNINGS, GridCVMixin, RefittedClassifierMixin, check_grid, cv_folds,
-                   grid_walk)
 from .._progress import IterationLog, check_verbose
 from .._validation import InvalidParameterError, check_option
 from ..base import PairwiseMixin
@@ -644,8 +642,7 @@ class TwoLayerMKLInf(_AddedGaussians):
 ZHUANG_CS = (0.01, 0.1, 1.0, 10.0, 100.0)
 
 
-class TwoLayerMKLCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, ClassifierMixin,
-                    BaseEstimator):
+class TwoLayerMKLCV(PairwiseMixin, ClassifierMixin, BaseEstimator):
     """:class:`TwoLayerMKL` with ``C`` chosen by cross-validation, then refitted.
 
     In the style of scikit-learn's ``LogisticRegressionCV``: for each fold the
@@ -672,10 +669,7 @@ class TwoLayerMKLCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, Classif
     best_score_ : float
         Mean validation accuracy at ``best_C_``.
     cv_scores_ : ndarray of shape (len(Cs), n_folds)
-        Validation accuracy per ``C`` (sorted) and fold.
-    cv_results_ : dict
-        As ``GridSearchCV``'s (``params``, ``param_C``, ``mean_test_score``, ...);
-        ``best_index_`` its row of ``best_C_``; ``n_splits_``.
+        Validation accuracy per ``C`` and fold.
     best_estimator_ : TwoLayerMKL
         Refitted on all the data with ``best_C_``.
     classes_, n_features_in_, weights_ (those of ``best_estimator_``)
@@ -706,42 +700,51 @@ class TwoLayerMKLCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, Classif
         tags.input_tags.sparse = self.bank is not None
         return tags
 
-    def _base(self, C):
+    def _model(self, C):
         return TwoLayerMKL(C, spectrum=self.spectrum, tol=self.tol, max_iter=self.max_iter,
                            bank=self.bank, penalty=self.penalty)
 
     def fit(self, X, y):
-        Cs = check_grid(self.Cs, "Cs")
-        self._base(Cs[0])._check_params()
+        from sklearn.model_selection import check_cv
+
+        Cs = np.sort(np.asarray(self.Cs, dtype=np.float64).ravel())
+        if Cs.size == 0 or not np.all(np.isfinite(Cs)) or np.any(Cs <= 0):
+            raise InvalidParameterError(f"Cs must be positive numbers, got {self.Cs!r}.")
+        self._model(Cs[0])._check_params()
         from .._validation import check_features, check_labels
         from ._input import check_multi_similarity
 
         pairwise = self.bank is None
-        if pairwise:  # the checks of the fit, before any fold (their warnings, once)
-            Xa = check_multi_similarity(X, symmetric="symmetrize")
+        if pairwise:  # the checks of the fit, before any fold (the refit warns)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                Xa = check_multi_similarity(X, symmetric="symmetrize")
         else:
             Xa = X if scipy.sparse.issparse(X) else check_features(X)
         check_labels(y, Xa.shape[0], rows_of="the similarity stack" if pairwise else "X")
         y = np.asarray(y)
-        self._pairwise = pairwise
-        self._search(Xa, y, grid_walk(C=Cs), cv_folds(self.cv, y), refit_args=(X, y),
-                     input_warnings=INPUT_WARNINGS)
-        del self._pairwise
+        folds = list(check_cv(self.cv, y, classifier=True).split(np.zeros((len(y), 1)), y))
+        scores = np.zeros((Cs.size, len(folds)))
+        with warnings.catch_warnings():  # the refit on all the data warns once, if at all
+            warnings.simplefilter("ignore")
+            for j, (tr, te) in enumerate(folds):
+                self._score_fold(Xa, y, tr, te, Cs, scores[:, j], pairwise)
+        mean = scores.mean(axis=1)
+        best = int(np.argmax(mean))
         self.Cs_ = Cs
-        self.cv_scores_ = np.column_stack([self.cv_results_[f"split{k}_test_score"]
-                                           for k in range(self.n_splits_)])
-        self.best_C_ = self.best_params_["C"]
+        self.cv_scores_ = scores
+        self.best_C_ = float(Cs[best])
+        self.best_params_ = {"C": self.best_C_}
+        self.best_score_ = float(mean[best])
+        self.best_estimator_ = self._model(self.best_C_).fit(X, y)
         for name in ("classes_", "n_features_in_", "weights_"):
             setattr(self, name, getattr(self.best_estimator_, name))
         return self
 
-    def _walk(self, Xa, y, tr, te, points):
-        """Validation accuracy of every ``C`` on one fold: the fold's kernels built
-        once, the grid walked upwards from the previous weights."""
-        pairwise = self._pairwise
-        Cs = [p["C"] for p in points]
-        out = np.zeros(len(Cs))
-        first = self._base(Cs[0])
+    def _score_fold(self, Xa, y, tr, te, Cs, out, pairwise):
+        """Validation accuracy of every ``C`` on one fold into ``out``: the fold's
+        kernels built once, the grid walked upwards from the previous weights."""
+        first = self._model(Cs[0])
         if pairwise:
             X_tr, X_te = Xa[np.ix_(tr, tr)], Xa[np.ix_(te, tr)]
         else:
@@ -749,7 +752,7 @@ class TwoLayerMKLCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, Classif
         Ks = first._kernels(X_tr)  # the bank (or the spectra) once per fold
         T, mu = None, None
         for i, C in enumerate(Cs):
-            est = self._base(C)
+            est = self._model(C)
             est.mu0 = mu
             est._check_params()
             est.spectra_ = first.spectra_
@@ -761,4 +764,14 @@ class TwoLayerMKLCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, Classif
             out[i] = np.mean(est._labels(est._raw_stack(T)) == y[te])
             # warm start along the grid: one weight vector (binary problems)
             mu = est.weights_ if np.ndim(est.weights_) == 1 else None
-        return out
+
+    def decision_function(self, X):
+        """As :meth:`TwoLayerMKL.decision_function` of ``best_estimator_``."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def predict(self, X):
+        """As :meth:`TwoLayerMKL.predict` of ``best_estimator_``."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
