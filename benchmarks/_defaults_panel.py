@@ -309,6 +309,8 @@ for _n, _t in [("SimilaritySVC", 0), ("SimilarityKNeighborsClassifier", 0), ("LP
     _add(_n, Spec("sim", _sim(_n), _t,
                   role="baseline" if _n in ("SimilaritySVC", "SimilarityKNeighborsClassifier")
                   else "estimator"))
+for _n in ("ESKLCV", "EMKLCV", "REKLCV"):  # C and rho by 5-fold CV (issue 40 item 4)
+    _add(_n, Spec("sim", _sim(_n), 2, label=f"{_n}()"))
 for _n in ("LinearSimilarityKernel", "RBFSimilarityKernel", "DiffusionKernel", "WarpedKernel"):
     _add(f"{_n}+SVC", Spec("sim", _transform_then_svc(_n), 0,
                            label=f"make_pipeline({_n}(), SimilaritySVC())"))
@@ -326,7 +328,7 @@ for _n, _t in [("AverageKernelSVC", 0), ("KTASVC", 0), ("SimpleMKL", 1), ("NonSp
     _add(f"{_n}[stack]", Spec("multi", _mkl(_n, False), _t, label=f"{_n}()"))
 _add("UMKL+SVC[stack]", Spec("multi", _umkl_pipeline(False), 1,
                              label="make_pipeline(UMKL(), SimilaritySVC())"))
-for _n in ("ESKL", "EMKL", "REKL"):
+for _n in ("ESKL", "EMKL", "REKL", "ESKLCV", "EMKLCV", "REKLCV"):
     _add(f"{_n}[stack]", Spec("multi", _sim(_n), 2, label=f"{_n}()"))
 
 # features
@@ -352,6 +354,9 @@ _add("ConstrainedKMeans", Spec("clust", _clust_ckmeans, 0,
                                label=f"ConstrainedKMeans(constraints at r = {CONSTRAINT_R})"))
 _add("SimpleNPKL+KernelKMeans", Spec("clust", _clust_npkl("SimpleNPKL"), 1,
                                      label=f"SimpleNPKL() then KernelKMeans (r = {CONSTRAINT_R})"))
+_add("SimpleNPKLCV+KernelKMeans", Spec("clust", _clust_npkl("SimpleNPKLCV"), 1,
+                                       label="SimpleNPKLCV() (C by CV over the constraints) "
+                                             f"then KernelKMeans (r = {CONSTRAINT_R})"))
 _add("NPKL+KernelKMeans", Spec("clust", _clust_npkl("NPKL"), 2,
                                label=f"NPKL() then KernelKMeans (r = {CONSTRAINT_R})"))
 

@@ -40,6 +40,7 @@ NOT_FIT_S_Y = {
     "ArcCosineSVC": "tests/mkl/test_arccos.py",
     # fit(X, constraints): a kernel over the given points from pairwise side information
     "SimpleNPKL": "tests/kernel_learning/test_npkl.py",
+    "SimpleNPKLCV": "tests/kernel_learning/test_npkl_cv.py",
     "NPKL": "tests/kernel_learning/test_npkl.py",
     "GMKL": "tests/mkl/test_gmkl.py",
     # fit(X) / fit(X, y) embeddings (features, or kernel="precomputed"), no predict/transform
@@ -58,7 +59,9 @@ _INSTANCES = {
 
 #: Cheap settings for one estimator only (the common problem has 24 samples).
 _PER_CLASS = {"NystroemSpectrum": {"n_components": 5},
-              "TwoLayerMKLCV": {"Cs": (0.1, 1.0), "cv": 3}}
+              "TwoLayerMKLCV": {"Cs": (0.1, 1.0), "cv": 3},
+              **{f"{n}CV": {"Cs": (0.1, 1.0), "rhos": (1.0,), "cv": 3}
+                 for n in ("ESKL", "EMKL", "REKL")}}
 
 
 def _make(cls):
@@ -106,6 +109,9 @@ UNDEFINED_ON = {
     ("ESKL", "zero"): SimilarityMatrixError,
     ("EMKL", "zero"): SimilarityMatrixError,
     ("REKL", "zero"): SimilarityMatrixError,
+    ("ESKLCV", "zero"): SimilarityMatrixError,
+    ("EMKLCV", "zero"): SimilarityMatrixError,
+    ("REKLCV", "zero"): SimilarityMatrixError,
     ("SimMKL", "zero"): InvalidParameterError,  # zero base kernels have no trace
     # a zero kernel has no alignment with the labels: alignf has no weights to give
     ("KTASVC", "zero"): InvalidParameterError,

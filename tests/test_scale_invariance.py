@@ -31,6 +31,7 @@ PACKAGES = ["svm", "neighbors", "discriminant", "kernel_learning", "mkl", "clust
 #: Input kind per estimator where the subpackage's guess (``_guess_kind``) is wrong.
 KIND = {
     "ESKL": "sim-clf", "EMKL": "stack-clf", "REKL": "stack-clf",
+    "ESKLCV": "sim-clf", "EMKLCV": "stack-clf", "REKLCV": "stack-clf",
     "ArcCosineSVC": "feat-clf", "GMKL": "feat-clf", "IKL": "feat-clf",
     "TwoLayerMKLInf": "feat-clf",
     "UMKL": "stack-transform",
@@ -38,9 +39,14 @@ KIND = {
     "RBFSimilarityKernel": "sim-transform", "WarpedKernel": "sim-transform",
     "KernelCompleter": "completion-transform", "CompletionSVC": "completion-clf",
     "SimpleNPKL": "feat-constraints-kernel", "NPKL": "feat-constraints-kernel",
+    "SimpleNPKLCV": "feat-constraints-kernel",
     "ConstrainedKMeans": "feat-constraints-cluster", "KernelKMeans": "kernel-cluster",
     "CMVU": "feat-embed-supervised",
 }
+
+#: Smaller grids for the cross-validated variants (their default grids fit 60
+#: estimators per call; the property is that of the grid's units, tested here).
+CHEAP = {f"{n}CV": {"Cs": (0.1, 10.0), "rhos": (1.0,), "cv": 3} for n in ("ESKL", "EMKL", "REKL")}
 
 #: Not learners, or not scale-free by definition (reason per entry).
 NOT_SCALE_FREE = {
@@ -121,7 +127,7 @@ def _run(name, c):
     X, y, S, K = _problem()
     tr, te = np.arange(N_TRAIN), np.arange(N_TRAIN, N_TRAIN + N_TEST)
     c1, c2 = c
-    est = cls()
+    est = cls().set_params(**CHEAP.get(name, {}))
     if "random_state" in est.get_params():  # the same random draws at every scale
         est.set_params(random_state=0)
     if name == "DiffusionKernel":  # defined on non-negative similarities only

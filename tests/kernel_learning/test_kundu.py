@@ -398,3 +398,14 @@ def test_predictions_do_not_depend_on_the_scale_of_a_matrix(c, which, m):
     b = clone(est).fit(Xc[np.ix_(tr, tr)], y[tr])
     np.testing.assert_allclose(b.decision_function(Xc[np.ix_(te, tr)]),
                                a.decision_function(X[np.ix_(te, tr)]), rtol=1e-6, atol=1e-8)
+
+
+def test_psd_from_eig_is_exactly_symmetric_and_skips_zero_weights():
+    rng = np.random.default_rng(4)
+    Q, _ = np.linalg.qr(rng.normal(size=(9, 9)))
+    lam = rng.uniform(size=9)
+    lam[[1, 4, 5]] = 0.0
+    K = psd_from_eig(Q, lam)
+    assert np.array_equal(K, K.T)
+    np.testing.assert_allclose(K, (Q * lam) @ Q.T, atol=1e-14)
+    np.testing.assert_array_equal(psd_from_eig(Q, np.zeros(9)), np.zeros((9, 9)))

@@ -15,13 +15,16 @@
   (6.6/6.7, transductive 6.9/6.10) with test rows by (6.8)
   (:func:`complete_test_row`).
 * :class:`ESKL`, :class:`EMKL`, :class:`REKL`: kernels learned from several
-  indefinite similarity matrices by entropic mirror descent (Kundu et al. 2010).
+  indefinite similarity matrices by entropic mirror descent (Kundu et al. 2010);
+  :class:`ESKLCV`, :class:`EMKLCV`, :class:`REKLCV` choose ``C`` and ``rho`` by
+  cross-validation.
 * :class:`WarpedKernel`: a learned transductive kernel extended to new points
   by kernel warping (Zhuang 2011 eq. 6.9, Sindhwani-Niyogi-Belkin 2005).
 * :class:`SimpleNPKL`, :class:`NPKL`: a kernel over the given points learned
   from must-link / cannot-link pairs and the kNN Laplacian
   (:func:`knn_laplacian`), by closed forms and dual ascent or as a cvxpy SDP
-  (Zhuang 2011 chapter 3; Hoi, Jin & Lyu 2007).
+  (Zhuang 2011 chapter 3; Hoi, Jin & Lyu 2007); :class:`SimpleNPKLCV` chooses
+  ``C`` by cross-validation over the constraints (:func:`held_out_auc`).
 """
 
 from ._completion import CompletionResult, em_complete, stein_loss
@@ -41,6 +44,7 @@ from ._base_kernels import (
 )
 from ._indefinite_svm import IndefiniteSVM
 from ._kundu import EMKL, ESKL, REKL
+from ._kundu_cv import EMKLCV, ESKLCV, REKLCV
 from ._full_kernel_svm import FullKernelSVM, SolverFailedError, modify_test_rows
 from ._simmkl import SimMKL
 from ._simsvm import SimSVM
@@ -48,10 +52,13 @@ from ._svmca import SVMCA, ComponentsClampedWarning
 from ._warping import WarpedKernel, graph_laplacian
 from ._laplacian import knn_graph, knn_laplacian
 from ._npkl import NPKL, SimpleNPKL
+from ._npkl_cv import SimpleNPKLCV, held_out_auc
 
 __all__ = [
     "NPKL",
     "SimpleNPKL",
+    "SimpleNPKLCV",
+    "held_out_auc",
     "knn_graph",
     "knn_laplacian",
     "BaseKernelSVC",
@@ -60,13 +67,16 @@ __all__ = [
     "ComponentsClampedWarning",
     "DiffusionKernel",
     "EMKL",
+    "EMKLCV",
     "ESKL",
+    "ESKLCV",
     "FullKernelSVM",
     "IndefiniteSVM",
     "KernelCompleter",
     "LinearSimilarityKernel",
     "RBFSimilarityKernel",
     "REKL",
+    "REKLCV",
     "SimMKL",
     "SimSVM",
     "SVMCA",

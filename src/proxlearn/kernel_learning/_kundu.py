@@ -131,9 +131,10 @@ class _Tracker:
     ``max(PATIENCE, t / 4)`` iterations.
     """
 
-    def __init__(self, tol, log=None):
+    def __init__(self, tol, log=None, windows=2):
         self.tol = tol
         self.log = log
+        self.windows = windows  # 1 for a warm start (no transient from a far start)
         self.history = []
         self.best = np.inf
         self.lower = -np.inf
@@ -160,7 +161,8 @@ class _Tracker:
             return True
         h = self.history
         window = max(PATIENCE, len(h) // 4)
-        if len(h) <= 2 * window:  # mirror descent is not monotone: let a transient pass
+        if len(h) <= self.windows * window:  # mirror descent is not monotone: let a
+            # transient pass
             return False
         before = min(h[:-window])
         return before - self.best <= self.tol * max(abs(self.best), 1e-12)
@@ -251,7 +253,7 @@ class _KunduBase(_BaseMKL):
         fits = []
         for k, idx, y_pm in ovo_subproblems(y_idx, len(classes)):
             rows = np.concatenate([idx, np.arange(n, N)])  # labelled first, then unlabelled
-            fit = self._fit_binary(Ss[np.ix_(rows, rows)], y_pm)
+            fit = self._fit_binary(Ss[np.ix_(rows, rows)], y_pm, self._pair_state(k))
             if self.transductive:
                 trans_raw[:, k] = fit["unlabelled_decision"]
             else:
@@ -278,6 +280,26 @@ class _KunduBase(_BaseMKL):
             for name in ("transduction_", "transductive_decision_"):
                 self.__dict__.pop(name, None)
         return self
+
+    def _pair_state(self, k):
+        """What a cross-validated walk shares between the fits of one fold for the
+        pair of classes ``k`` (:mod:`._kundu_cv`): ``state["cache"]``, the basis (one
+        ``eigh`` per fold, not per grid point), and ``state["warm"]``, the previous
+        point's solution (a warm start, when the walk keeps it). ``None`` for an
+        ordinary fit (``_cv_state`` is set only on the walk's private copies)."""
+        shared = getattr(self, "_cv_state", None)
+        return None if shared is None else shared.setdefault(k, {})
+
+    @staticmethod
+    def _cached(state, key, make):
+        """``state["cache"][key]``, computed by ``make()`` the first time (``state``
+        None: no cache)."""
+        if state is None:
+            return make()
+        cache = state.setdefault("cache", {})
+        if key not in cache:
+            cache[key] = make()
+        return cache[key]
 
     def _test_kernels(self, X_test):
         if hasattr(self, "transduction_"):  # how it was fitted, not the current params
@@ -458,15 +480,20 @@ class ESKL(_KunduBase):
         check_option(self.update, "update", {"exact", "printed"})
         matrix_loss(self.loss)  # validates; not stored (closures do not pickle)
 
-    def _fit_binary(self, Ss, y):
+    def _fit_binary(self, Ss, y, state=None):
         loss = matrix_loss(self.loss)
         N, _, m = Ss.shape
         nl = y.size  # labelled rows first (all of them unless transductive)
-        U, start, apply = (None, None, None) if self.transductive else self._basis(Ss)
+        U, start, apply = ((None, None, None) if self.transductive
+                           else self._cached(state, "basis", lambda: self._basis(Ss)))
+        warm = state.get("warm") if state is not None else None
+        if warm:  # the previous grid point's kernel, in U's coordinates
+            start = warm["M"]
         eg = SubspaceEG(N, self.tau_, U, self.update, start)
         K = eg.K
-        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
-        lip = 0.0
+        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose),
+                         windows=1 if warm else 2)
+        lip, t0 = (warm["lip"], warm["t"]) if warm else (0.0, 0)
         sol = None
         for t in range(1, int(self.max_iter) + 1):
             # warm start from the previous iterate's alpha (kept only if libsvm's own
@@ -482,9 +509,11 @@ class ESKL(_KunduBase):
             if track.converged():
                 break
             lip = max(lip, float(np.linalg.norm(Gr)))
-            K = eg.step(Gr, step_size(self.scale, lip, eg.dim, t))
+            K = eg.step(Gr, step_size(self.scale, lip, eg.dim, t0 + t))
         track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
         K, sol = track.best_state
+        if state is not None and U is not None:
+            state["warm"] = dict(M=U.T @ K @ U, lip=lip, t=len(track.history))
         coef = sol.alpha * y
         out = {"b": sol.b, "dual_coef": coef, "objective": track.best, "gap": track.gap,
                "history": track.history,
@@ -554,18 +583,22 @@ class EMKL(_MKLBased):
         self.verbose = verbose
         self.mkl_tol = mkl_tol
 
-    def _fit_binary(self, Ss, y):
+    def _fit_binary(self, Ss, y, state=None):
         loss = matrix_loss(self.loss)
         N, _, m = Ss.shape
         nl = y.size  # labelled rows first (all of them unless transductive)
         tau = self.tau_
-        bases = [(None, None, None) if self.transductive else self._basis(Ss[:, :, i:i + 1], i)
+        bases = [(None, None, None) if self.transductive else
+                 self._cached(state, ("basis", i), lambda i=i: self._basis(Ss[:, :, i:i + 1], i))
                  for i in range(m)]
-        egs = [SubspaceEG(N, tau, b[0], start=b[1]) for b in bases]
+        warm = state.get("warm") if state is not None else None
+        starts = warm["M"] if warm else [b[1] for b in bases]
+        egs = [SubspaceEG(N, tau, b[0], start=s0) for b, s0 in zip(bases, starts, strict=True)]
         Ks = np.stack([eg.K for eg in egs], axis=-1)
-        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
-        lip = 0.0
-        gamma = alpha = None
+        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose),
+                         windows=1 if warm else 2)
+        lip, t0, gamma = (warm["lip"], warm["t"], warm["gamma"]) if warm else (0.0, 0, None)
+        alpha = None
         for t in range(1, int(self.max_iter) + 1):
             res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma,
                                 alpha0=alpha)
@@ -582,10 +615,13 @@ class EMKL(_MKLBased):
                 break
             lip = max(lip, max(float(np.linalg.norm(G)) for G in Grs))
             for i in range(m):
-                eta = step_size(self.scale, lip, egs[i].dim, t)
+                eta = step_size(self.scale, lip, egs[i].dim, t0 + t)
                 Ks[:, :, i] = egs[i].step(Grs[i], eta)
         track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
         Ks, res = track.best_state
+        if state is not None and not self.transductive:
+            state["warm"] = dict(M=[b[0].T @ Ks[:, :, i] @ b[0] for i, b in enumerate(bases)],
+                                 lip=lip, t=len(track.history), gamma=res.weights)
         coef = res.alpha * y
         out = {"b": res.b, "dual_coef": coef, "objective": track.best, "gap": track.gap,
                "history": track.history,
@@ -650,12 +686,13 @@ class REKL(_MKLBased):
 
     _loss_factory = staticmethod(spectrum_loss)
 
-    def _fit_binary(self, Ss, y):
+    def _fit_binary(self, Ss, y, state=None):
         loss = spectrum_loss(self.loss)
         N, _, m = Ss.shape
         nl = y.size  # labelled rows first (all of them unless transductive)
         tau = self.tau_
-        eig = [scipy.linalg.eigh(Ss[:, :, i], driver="evd") for i in range(m)]
+        eig = self._cached(state, "eig", lambda: [scipy.linalg.eigh(Ss[:, :, i], driver="evd")
+                                                for i in range(m)])
         lams = np.stack([e[0] for e in eig], axis=1)  # (n, m)
         Vs = [e[1] for e in eig]
         # mu_ij = 0 where |lambda_ij| <= rcond max|lambda_i|: the test map divides by
@@ -679,9 +716,13 @@ class REKL(_MKLBased):
         if clip_start:
             Z = np.where(keeps, np.log(np.where(keeps, lams, 1.0)
                                        / np.where(keeps, lams, 0.0).max(axis=0)), 0.0)
-        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
-        lip = 0.0
-        gamma = alpha = None
+        warm = state.get("warm") if state is not None else None
+        if warm:  # the previous grid point's spectra (log-weights)
+            Z = warm["Z"].copy()
+        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose),
+                         windows=1 if warm else 2)
+        lip, t0, gamma = (warm["lip"], warm["t"], warm["gamma"]) if warm else (0.0, 0, None)
+        alpha = None
         for t in range(1, int(self.max_iter) + 1):
             Zk = np.where(keeps, Z, -np.inf)
             W = np.exp(Zk - Zk.max(axis=0))
@@ -693,7 +734,7 @@ class REKL(_MKLBased):
             vals, grads = zip(*(loss(mu[:, i] - lams[:, i]) for i in range(m)),
                               strict=True)
             f = res.objective + self.rho * float(np.sum(vals))
-            track.update(f, (mu.copy(), res))
+            track.update(f, (mu.copy(), res, Z.copy()))
             u = res.alpha * y
             g = np.stack([-(Vs[i][:nl].T @ u) ** 2 / (2.0 * gamma[i]) + self.rho * grads[i]
                           for i in range(m)], axis=1)
@@ -704,9 +745,11 @@ class REKL(_MKLBased):
             if track.converged():
                 break
             lip = max(lip, float(np.abs(g).max()))
-            Z -= step_size(self.scale, lip, N, t) * g
+            Z -= step_size(self.scale, lip, N, t0 + t) * g
         track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
-        mu, res = track.best_state
+        mu, res, Z_best = track.best_state
+        if state is not None:
+            state["warm"] = dict(Z=Z_best, lip=lip, t=len(track.history), gamma=res.weights)
         coef = res.alpha * y
         out = {"b": res.b, "dual_coef": coef, "objective": track.best, "gap": track.gap,
                "history": track.history,

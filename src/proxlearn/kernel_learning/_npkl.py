@@ -257,7 +257,14 @@ class _NPKLBase(BaseEstimator):
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
             raise InvalidParameterError(f"n_neighbors must be a positive integer, got {k!r}.")
         check_option(self.laplacian, "laplacian", LAPLACIANS)
-        L = knn_laplacian(data, k, metric=self.metric, mutual=self.mutual, kind=self.laplacian)
+        shared = getattr(self, "_cv_state", None)  # SimpleNPKLCV: one graph for its walk
+        if shared is not None and "laplacian" in shared:
+            L = shared["laplacian"]
+        else:
+            L = knn_laplacian(data, k, metric=self.metric, mutual=self.mutual,
+                              kind=self.laplacian)
+            if shared is not None:
+                shared["laplacian"] = L
         self.constraints_ = pc
         self.laplacian_ = L
         return L, pc
@@ -494,7 +501,11 @@ class SimpleNPKL(_NPKLBase):
         return a  # square loss: equality constraints, free multipliers
 
     def _ascent(self, kstep, M, L, i, j, t, C, form, p, B, G, tol):
-        alpha = np.zeros(len(i))
+        # SimpleNPKLCV's walk along C starts from the previous C's multipliers (the
+        # dual optimum moves continuously with C; the duality-gap test is unchanged)
+        warm = (getattr(self, "_cv_state", None) or {}).get("alpha")
+        alpha = self._project(warm, C) if warm is not None and len(warm) == len(i) \
+            else np.zeros(len(i))
         spec = kstep(M(alpha) - L)
         J = self._dual(spec, alpha, C)
         g = self._grad(t * spec.entries(i, j), alpha, C)
@@ -541,6 +552,8 @@ class SimpleNPKL(_NPKLBase):
                 "max_iter, or use form='penalty' (provably safe steps).",
                 ConvergenceWarning, stacklevel=3)
         P, spec, alpha_best, _ = best
+        if getattr(self, "_cv_state", None) is not None:
+            self._cv_state["alpha"] = alpha_best
         self.objective_history_ = primal_hist
         self.dual_objective_history_ = dual_hist
         self.dual_coef_ = alpha_best

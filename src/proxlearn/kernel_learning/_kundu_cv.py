@@ -1,0 +1,219 @@
+"""ESKL, EMKL and REKL with ``C`` and ``rho`` chosen by cross-validation (issue 40, item 4).
+
+==========  ===============================================================
+estimator   walks
+==========  ===============================================================
+ESKLCV      :class:`ESKL` over ``Cs x rhos``
+EMKLCV      :class:`EMKL` over ``Cs x rhos``
+REKLCV      :class:`REKL` over ``Cs x rhos``
+==========  ===============================================================
+
+In the style of scikit-learn's ``LogisticRegressionCV``: per fold, the grid is
+walked in a snake order (``C`` up for the first ``rho``, down for the next, ...;
+:func:`proxlearn._cv.grid_walk`) and every fit after the first shares with the
+previous one (``_KunduBase._pair_state``) the eigendecompositions that define
+where the kernel lives and its test map (ESKL/EMKL: the positive basis of each
+training block; REKL: the ``eigh`` of each matrix), computed once per fold and
+pair of classes instead of once per grid point, and the fold's slicing and
+input checks. With ``warm_start=True`` each fit also starts from the previous
+point's best kernel (ESKL/EMKL: in the basis' coordinates; REKL: the spectra's
+log-weights), its MKL weights, its Lipschitz estimate and step count (the step
+size resumes where that fit stopped), with the stopping rule's stagnation test
+allowed after one window instead of two (the two-window wait is for the
+transient of a far start); not the default, because the fits stop at a relative
+tolerance of ``1e-2`` and the kernel they return depends on the start, so that
+the scores are no longer those of independent fits. The parameters of the best mean validation
+score (the smallest ``C``, then ``rho``, among ties, as ``GridSearchCV``) are
+refitted on all the data with a cold start: ``best_estimator_`` is exactly the
+estimator at those parameters. Measurements: docs/benchmarks.md ("Cross-validated
+variants"); the choices: docs/methods.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from .._cv import (INPUT_WARNINGS, GridCVMixin, RefittedClassifierMixin, check_grid, cv_folds,
+                   grid_walk)
+from ..base import PairwiseMixin
+from .._validation import InvalidParameterError, check_labels
+from ..mkl._input import check_multi_similarity
+from ._kundu import EMKL, ESKL, REKL
+
+__all__ = ["ESKLCV", "EMKLCV", "REKLCV", "KUNDU_CS", "KUNDU_RHOS"]
+
+#: Default grids (the matrices are normalised to unit mean diagonal at the defaults,
+#: so these are in the units of the clip SVM's ``C``).
+KUNDU_CS = (0.1, 1.0, 10.0, 100.0)
+KUNDU_RHOS = (0.1, 1.0, 10.0)
+
+
+def check_scorer(estimator, scoring):
+    """``scorer(est, X, y)``: ``est.score`` (accuracy) for ``None``, else scikit-learn's."""
+    if scoring is None:
+        return lambda est, X, y: est.score(X, y)
+    from sklearn.metrics import check_scoring
+
+    return check_scoring(estimator, scoring=scoring)
+
+
+class _KunduCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, ClassifierMixin,
+               BaseEstimator):
+    """Shared ``fit`` of the three (the estimator class in ``_estimator``)."""
+
+    _estimator = ESKL
+
+    def __init__(self, Cs=KUNDU_CS, rhos=KUNDU_RHOS, *, cv=5, scoring=None, n_jobs=None,
+                 warm_start=False, loss=None, max_iter=None, tol=1e-2, normalize=True,
+                 verbose=0):
+        self.Cs = Cs
+        self.rhos = rhos
+        self.cv = cv
+        self.scoring = scoring
+        self.n_jobs = n_jobs
+        self.warm_start = warm_start
+        self.loss = loss
+        self.max_iter = max_iter
+        self.tol = tol
+        self.normalize = normalize
+        self.verbose = verbose
+
+    def _base(self, C, rho):
+        kw = {"tol": self.tol, "normalize": self.normalize, "verbose": self.verbose}
+        if self.loss is not None:
+            kw["loss"] = self.loss
+        if self.max_iter is not None:
+            kw["max_iter"] = self.max_iter
+        return self._estimator(C=C, rho=rho, **kw)
+
+    def fit(self, X, y):
+        """Cross-validate the grid, then refit the best point on all the data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n, m) or (n, n)
+            The training similarities (a stack, or one matrix).
+        y : array-like of shape (n,)
+        """
+        if not isinstance(self.warm_start, (bool, np.bool_)):
+            raise InvalidParameterError(
+                f"warm_start must be True or False, got {self.warm_start!r}.")
+        Cs = check_grid(self.Cs, "Cs")
+        rhos = check_grid(self.rhos, "rhos")
+        self._base(Cs[0], rhos[0])._check_params()  # a bad option fails before any fold
+        Xa = check_multi_similarity(X, symmetric="symmetrize")  # its warnings, once
+        check_labels(y, Xa.shape[0], rows_of="the similarity stack")
+        y = np.asarray(y)
+        self._scorer = check_scorer(self._base(Cs[0], rhos[0]), self.scoring)
+        points = grid_walk(rho=rhos, C=Cs)
+        folds = cv_folds(self.cv, y)
+        self._search(Xa, y, points, folds, refit_args=(X, y), input_warnings=INPUT_WARNINGS)
+        del self._scorer
+        for name in ("classes_", "n_features_in_", "n_kernels_", "scales_"):
+            setattr(self, name, getattr(self.best_estimator_, name))
+        self.best_C_ = self.best_params_["C"]
+        self.best_rho_ = self.best_params_["rho"]
+        return self
+
+    def _walk(self, Xa, y, tr, te, points):
+        """One fold's scores along ``points``: the fits share ``_cv_state``."""
+        X_tr, X_te = Xa[np.ix_(tr, tr)], Xa[np.ix_(te, tr)]
+        shared = {}
+        out = []
+        for p in points:
+            est = self._base(**p)
+            est._cv_state = shared
+            est.fit(X_tr, y[tr])
+            del est._cv_state
+            if not self.warm_start:  # keep the decompositions, not the solution
+                for state in shared.values():
+                    state.pop("warm", None)
+            out.append(self._scorer(est, X_te, y[te]))
+        return out
+
+
+
+_DOC = """{name} with ``C`` and ``rho`` chosen by cross-validation, then refitted.
+
+    Each fold walks the grid ``Cs x rhos`` sharing its eigendecompositions and
+    warm-starting every fit from the previous grid point's kernel (module
+    docstring of ``kernel_learning._kundu_cv``); the best mean validation score
+    (smallest ``C``, then ``rho``, among ties) is refitted on all the data.
+
+    Parameters
+    ----------
+    Cs : sequence of float, default=(0.1, 1, 10, 100)
+    rhos : sequence of float, default=(0.1, 1, 10)
+        The grid (positive numbers).
+    cv : int or cross-validation splitter, default=5
+        As scikit-learn's ``check_cv`` (stratified folds for an int).
+    scoring : str, callable or None, default=None
+        A scikit-learn scorer; ``None``: accuracy.
+    n_jobs : int or None, default=None
+        Folds in parallel (joblib); the walk inside a fold is sequential.
+    warm_start : bool, default=False
+        Start each fit of a fold's walk from the previous grid point's kernel
+        (and resume its step size). ``False``: every fit starts as
+        :class:`{name}` does, so that each validation score is the one
+        ``GridSearchCV`` computes (the eigendecompositions are still shared).
+        The stopping rule (``tol=1e-2``) leaves the kernel start-dependent:
+        warm-started walks chose other points on 4 of 6 benchmark rows and ran
+        from 2.3x faster (EMKL) to 1.4x slower (REKL) (docs/benchmarks.md).
+    loss, max_iter : as :class:`{name}`; ``None``: its default ({loss!r}, {max_iter}).
+    tol, normalize, verbose : as :class:`{name}`.
+
+    Attributes
+    ----------
+    best_params_ : dict
+        ``{{"C": ..., "rho": ...}}``; also ``best_C_``, ``best_rho_``.
+    best_score_ : float
+        Mean validation score at ``best_params_``.
+    best_index_ : int
+        Row of ``cv_results_`` of ``best_params_``.
+    cv_results_ : dict
+        As ``GridSearchCV``'s (``params``, ``param_C``, ``param_rho``,
+        ``mean_test_score``, ``std_test_score``, ``rank_test_score``,
+        ``split<k>_test_score``), rows sorted by ``(C, rho)``.
+    best_estimator_ : {name}
+        Refitted on all the data at ``best_params_``.
+    n_splits_ : int
+    classes_, n_features_in_, n_kernels_, scales_ : those of ``best_estimator_``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import {name}CV
+    >>> X = np.random.default_rng(0).normal(size=(40, 3)); y = np.arange(40) % 2
+    >>> X[:, 0] += 2 * y
+    >>> S = X @ X.T
+    >>> clf = {name}CV(Cs=[0.1, 1.0], rhos=[1.0], cv=3).fit(S[:30, :30], y[:30])
+    >>> sorted(clf.best_params_)
+    ['C', 'rho']
+    >>> clf.predict(S[30:, :30]).shape
+    (10,)
+
+    See Also
+    --------
+    {name}, proxlearn.mkl.TwoLayerMKLCV, sklearn.model_selection.GridSearchCV
+    """
+
+
+def _doc(est):
+    defaults = est().get_params()
+    return _DOC.format(name=est.__name__, loss=defaults["loss"], max_iter=defaults["max_iter"])
+
+
+class ESKLCV(_KunduCV):
+    __doc__ = _doc(ESKL)
+    _estimator = ESKL
+
+
+class EMKLCV(_KunduCV):
+    __doc__ = _doc(EMKL)
+    _estimator = EMKL
+
+
+class REKLCV(_KunduCV):
+    __doc__ = _doc(REKL)
+    _estimator = REKL
