@@ -106,3 +106,20 @@ def test_default_grid_is_the_thesiss_and_wider_for_nonsparse_mkl():
     nonsparse = MKLClassifierCV(NonSparseMKL(), cv=cv).fit(X, y)
     np.testing.assert_allclose(nonsparse.Cs_, 10.0 ** np.arange(-5, 3))
     assert nonsparse.cv_scores_.shape == (8, 3)
+
+
+def test_mkl_cv_reports_the_same_cv_results_as_the_other_cv_estimators():
+    """One grid machinery (proxlearn._cv): MKLClassifierCV's cv_results_ has
+    GridSearchCV's keys and its best row is best_C_."""
+    from sklearn.datasets import make_classification
+
+    from proxlearn.mkl import AverageKernelSVC, KernelBank, MKLClassifierCV
+
+    X, y = make_classification(60, 4, random_state=0)
+    clf = MKLClassifierCV(AverageKernelSVC(bank=KernelBank(per_feature=False)),
+                          Cs=[10.0, 0.1, 1.0], cv=3).fit(X, y)
+    res = clf.cv_results_
+    assert [p["C"] for p in res["params"]] == [0.1, 1.0, 10.0]
+    np.testing.assert_allclose(res["mean_test_score"], clf.cv_scores_.mean(axis=1))
+    assert res["params"][clf.best_index_] == {"C": clf.best_C_}
+    assert res["rank_test_score"][clf.best_index_] == 1 and clf.n_splits_ == 3

@@ -26,8 +26,9 @@ import warnings
 import numpy as np
 import scipy.sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted
 
+from .._cv import RefittedClassifierMixin, cv_folds, cv_results
+from .._cv import check_grid as _check_grid
 from .._validation import InvalidParameterError, check_features, check_labels
 from ..base import PairwiseMixin
 from ._input import check_multi_similarity
@@ -50,15 +51,8 @@ def default_grid(estimator):
 
 
 def check_grid(Cs):
-    """The grid ``Cs`` as a sorted float array; positive finite values only."""
-    try:
-        arr = np.sort(np.asarray(Cs, dtype=np.float64).ravel())
-    except (TypeError, ValueError):
-        arr = None
-    if arr is None or arr.size == 0 or not np.all(np.isfinite(arr)) or np.any(arr <= 0):
-        raise InvalidParameterError(
-            f"Cs must be a non-empty sequence of positive numbers, got {Cs!r}.")
-    return arr
+    """The grid ``Cs`` as a sorted float array (:func:`proxlearn._cv.check_grid`)."""
+    return _check_grid(Cs, "Cs")
 
 
 def checked_input(X, y, pairwise):
@@ -127,40 +121,30 @@ def fit_grid(cv_est, make, Cs, X, y, pairwise, warm_start=None):
     ``cv_est.cv``, then ``make(best C)`` refitted on ``(X, y)``; sets ``Cs_``,
     ``cv_scores_``, ``best_C_``, ``best_params_``, ``best_score_``,
     ``best_estimator_`` and the latter's ``classes_``, ``n_features_in_``, ``weights_``."""
-    from sklearn.model_selection import check_cv
-
     Cs = check_grid(Cs)
     make(Cs[0])._check_params()
     Xa, y = checked_input(X, y, pairwise)
-    folds = list(check_cv(cv_est.cv, y, classifier=True).split(np.zeros((len(y), 1)), y))
+    folds = cv_folds(cv_est.cv, y)
     with warnings.catch_warnings():  # the refit on all the data warns once, if at all
         warnings.simplefilter("ignore")
         scores = grid_scores(make, Cs, Xa, y, folds, pairwise, warm_start=warm_start)
-    mean = scores.mean(axis=1)
-    best = int(np.argmax(mean))  # the smallest C among ties
+    # the same cv_results_ / best_index_ as every *CV estimator (proxlearn._cv)
+    cv_est.cv_results_, best = cv_results([{"C": float(C)} for C in Cs], scores)
+    cv_est.best_index_ = best
+    cv_est.n_splits_ = len(folds)
     cv_est.Cs_ = Cs
     cv_est.cv_scores_ = scores
     cv_est.best_C_ = float(Cs[best])
     cv_est.best_params_ = {"C": cv_est.best_C_}
-    cv_est.best_score_ = float(mean[best])
+    cv_est.best_score_ = float(cv_est.cv_results_["mean_test_score"][best])
     cv_est.best_estimator_ = make(cv_est.best_C_).fit(X, y)
     for name in ("classes_", "n_features_in_", "weights_"):
         setattr(cv_est, name, getattr(cv_est.best_estimator_, name))
     return cv_est
 
 
-class RefittedMixin:
-    """``predict`` / ``decision_function`` of a ``*CV`` estimator: its ``best_estimator_``'s."""
-
-    def decision_function(self, X):
-        """``best_estimator_.decision_function(X)``."""
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.decision_function(X)
-
-    def predict(self, X):
-        """``best_estimator_.predict(X)``."""
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
+#: ``predict`` / ``decision_function`` of ``best_estimator_`` (the shared mixin).
+RefittedMixin = RefittedClassifierMixin
 
 
 class MKLClassifierCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimator):
@@ -198,6 +182,10 @@ class MKLClassifierCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimat
         The grid, sorted.
     cv_scores_ : ndarray of shape (len(Cs), n_folds)
         Validation accuracy per ``C`` and fold.
+    cv_results_ : dict
+        As ``GridSearchCV``'s (``params``, ``param_C``, ``split<k>_test_score``,
+        ``mean_test_score``, ``std_test_score``, ``rank_test_score``).
+    best_index_, n_splits_ : int
     best_estimator_ : estimator
         Refitted on all the data with ``best_C_``.
     classes_, n_features_in_, weights_ : those of ``best_estimator_``.

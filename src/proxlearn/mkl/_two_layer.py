@@ -668,6 +668,9 @@ class TwoLayerMKLCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimator
         Mean validation accuracy at ``best_C_``.
     cv_scores_ : ndarray of shape (len(Cs), n_folds)
         Validation accuracy per ``C`` and fold.
+    cv_results_ : dict
+        As ``GridSearchCV``'s (:func:`proxlearn._cv.cv_results`).
+    best_index_, n_splits_ : int
     best_estimator_ : TwoLayerMKL
         Refitted on all the data with ``best_C_``.
     classes_, n_features_in_, weights_ (those of ``best_estimator_``)
