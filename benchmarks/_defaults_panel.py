@@ -183,12 +183,12 @@ def _sim(name, tier=0, **kw):
     return make
 
 
-def _transform_then_svc(name):
+def _transform_then_svc(name, cv=False):
     def make():
         from sklearn.pipeline import make_pipeline
         import proxlearn.kernel_learning as kl
-        from proxlearn.svm import SimilaritySVC
-        return make_pipeline(getattr(kl, name)(), SimilaritySVC())
+        from proxlearn.svm import SimilaritySVC, SimilaritySVCCV
+        return make_pipeline(getattr(kl, name)(), SimilaritySVCCV() if cv else SimilaritySVC())
     return make
 
 
@@ -311,6 +311,11 @@ for _n, _t in [("SimilaritySVC", 0), ("SimilarityKNeighborsClassifier", 0), ("LP
                   else "estimator"))
 for _n in ("ESKLCV", "EMKLCV", "REKLCV"):  # C and rho by 5-fold CV (issue 40 item 4)
     _add(_n, Spec("sim", _sim(_n), 2, label=f"{_n}()"))
+_add("SimilaritySVCCV", Spec("sim", _sim("SimilaritySVCCV"), 0,
+                             label="SimilaritySVCCV() (the clip SVM with C by 5-fold CV)"))
+_add("LinearSimilarityKernel+SVCCV", Spec("sim", _transform_then_svc("LinearSimilarityKernel", True),
+                                          0, label="make_pipeline(LinearSimilarityKernel(), "
+                                          "SimilaritySVCCV())"))
 for _n in ("LinearSimilarityKernel", "RBFSimilarityKernel", "DiffusionKernel", "WarpedKernel"):
     _add(f"{_n}+SVC", Spec("sim", _transform_then_svc(_n), 0,
                            label=f"make_pipeline({_n}(), SimilaritySVC())"))

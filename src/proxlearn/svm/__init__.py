@@ -9,6 +9,7 @@ cross-validation, :mod:`proxlearn.svm._probability`);
 from ._calibration import SimilarityCalibratedClassifier
 from ._feature_svc import SimilarityFeatureSVC
 from ._kernel_svc import SimilaritySVC
+from ._kernel_svc_cv import SimilaritySVCCV
 from ._lp_machine import LPMachine, lp_machine_path
 from ._psvm import PotentialSVM
 
@@ -18,5 +19,6 @@ __all__ = [
     "SimilarityCalibratedClassifier",
     "SimilarityFeatureSVC",
     "SimilaritySVC",
+    "SimilaritySVCCV",
     "lp_machine_path",
 ]

@@ -227,6 +227,14 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         self.random_state = random_state
         self.normalize = normalize
 
+    def _check_params(self):
+        """Validate the parameters (before any work); returns ``C``."""
+        check_option(self.spectrum, "spectrum", SPECTRUM_METHODS)
+        check_option(self.test_transform, "test_transform", TEST_TRANSFORMS)
+        C = check_positive(self.C, "C")
+        self._check_normalize()
+        return C
+
     def fit(self, S, y, sample_weight=None):
         """Fit on the ``n x n`` training similarity matrix.
 
@@ -252,10 +260,7 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         -------
         self
         """
-        check_option(self.spectrum, "spectrum", SPECTRUM_METHODS)
-        check_option(self.test_transform, "test_transform", TEST_TRANSFORMS)
-        C = check_positive(self.C, "C")
-        self._check_normalize()
+        C = self._check_params()
         # validated once (before the labels, so that label errors come before
         # the eigendecomposition), in the form the transformer needs
         transformer = SpectrumTransformer(
