@@ -78,7 +78,8 @@ def test_h_is_not_concave_for_this_indefinite_kernel(gg):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est = SVMCA(C=10.0, rho=0.1, n_components=3, max_iter=6).fit(S, y)
+        # the paper's problem in the units of S (the default normalize=True rescales it)
+        est = SVMCA(C=10.0, rho=0.1, n_components=3, max_iter=6, normalize=False).fit(S, y)
     a0 = np.abs(est.dual_coef_[0])
     a1 = gg.ascent_svmca(S, ypm, 10.0, 0.1, 3)[0]
     h = [gg.h_value(S, ypm, t * a1 + (1 - t) * a0, 0.1, 3) for t in np.linspace(0, 1, 11)]
