@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
-from .._cv import RefittedClassifierMixin, cv_folds, cv_results
+from .._cv import RefittedClassifierMixin, cv_folds, cv_results, score_folds
 from .._cv import check_grid as _check_grid
 from .._validation import InvalidParameterError, check_features, check_labels
 from ..base import PairwiseMixin
@@ -50,11 +50,6 @@ def default_grid(estimator):
     return NONSPARSE_CS if isinstance(estimator, NonSparseMKL) else ZHUANG_CS
 
 
-def check_grid(Cs):
-    """The grid ``Cs`` as a sorted float array (:func:`proxlearn._cv.check_grid`)."""
-    return _check_grid(Cs, "Cs")
-
-
 def checked_input(X, y, pairwise):
     """``X`` validated as the fit will (a stack, or features) and ``y`` as an array,
     before any fold (the refit on all the data then warns, once, if at all)."""
@@ -68,8 +63,8 @@ def checked_input(X, y, pairwise):
     return Xa, np.asarray(y)
 
 
-def grid_scores(make, Cs, Xa, y, folds, pairwise, warm_start=None):
-    """Validation accuracy of ``make(C)`` for every ``C`` of ``Cs`` and fold.
+def grid_scores(make, Cs, Xa, y, train, test, pairwise, warm_start=None):
+    """Validation accuracy of ``make(C)`` for every ``C`` of ``Cs`` on one fold.
 
     Parameters
     ----------
@@ -80,7 +75,8 @@ def grid_scores(make, Cs, Xa, y, folds, pairwise, warm_start=None):
     Xa : ndarray
         The validated stack ``(n, n, m)`` (``pairwise``) or features.
     y : ndarray of shape (n,)
-    folds : list of (train, test) index arrays
+    train, test : ndarray
+        The fold's row indices.
     pairwise : bool
     warm_start : callable or None
         ``(est, previous) -> None``: set a start on ``est`` from the fitted
@@ -88,31 +84,29 @@ def grid_scores(make, Cs, Xa, y, folds, pairwise, warm_start=None):
 
     Returns
     -------
-    scores : ndarray of shape (n_Cs, n_folds)
+    scores : ndarray of shape (n_Cs,)
     """
-    scores = np.zeros((len(Cs), len(folds)))
-    for j, (tr, te) in enumerate(folds):
-        first = make(Cs[0])
-        first._check_params()
-        if pairwise:
-            X_tr, X_te = Xa[np.ix_(tr, tr)], Xa[np.ix_(te, tr)]
-        else:
-            X_tr, X_te = Xa[tr], Xa[te]
-        Ks = first._kernels(X_tr)  # the bank (or the spectra and scales) once per fold
-        shared = {k: v for k, v in vars(first).items()
-                  if k in ("spectra_", "scales_", "_kernel_div", "bank_")}
-        T, previous = None, None
-        for i, C in enumerate(Cs):
-            est = make(C)
-            if warm_start is not None:
-                warm_start(est, previous)
-            est._check_params()
-            est.__dict__.update(shared)
-            est._fit_stack(Ks, y[tr])
-            if T is None:  # the validation rows' kernels, once per fold
-                T = est._test_kernels(X_te)
-            scores[i, j] = np.mean(est._labels(est._raw_stack(T)) == y[te])
-            previous = est
+    first = make(Cs[0])
+    first._check_params()
+    if pairwise:
+        X_tr, X_te = Xa[np.ix_(train, train)], Xa[np.ix_(test, train)]
+    else:
+        X_tr, X_te = Xa[train], Xa[test]
+    Ks = first._kernels(X_tr)  # the bank (or the spectra and scales) once per fold
+    shared = {k: v for k, v in vars(first).items()
+              if k in ("spectra_", "scales_", "_kernel_div", "bank_")}
+    scores, T, previous = np.zeros(len(Cs)), None, None
+    for i, C in enumerate(Cs):
+        est = make(C)
+        if warm_start is not None:
+            warm_start(est, previous)
+        est._check_params()
+        est.__dict__.update(shared)
+        est._fit_stack(Ks, y[train])
+        if T is None:  # the validation rows' kernels, once per fold
+            T = est._test_kernels(X_te)
+        scores[i] = np.mean(est._labels(est._raw_stack(T)) == y[test])
+        previous = est
     return scores
 
 
@@ -121,13 +115,14 @@ def fit_grid(cv_est, make, Cs, X, y, pairwise, warm_start=None):
     ``cv_est.cv``, then ``make(best C)`` refitted on ``(X, y)``; sets ``Cs_``,
     ``cv_scores_``, ``best_C_``, ``best_params_``, ``best_score_``,
     ``best_estimator_`` and the latter's ``classes_``, ``n_features_in_``, ``weights_``."""
-    Cs = check_grid(Cs)
+    Cs = _check_grid(Cs, "Cs")
     make(Cs[0])._check_params()
     Xa, y = checked_input(X, y, pairwise)
     folds = cv_folds(cv_est.cv, y)
     with warnings.catch_warnings():  # the refit on all the data warns once, if at all
         warnings.simplefilter("ignore")
-        scores = grid_scores(make, Cs, Xa, y, folds, pairwise, warm_start=warm_start)
+        scores = score_folds(lambda tr, te: grid_scores(make, Cs, Xa, y, tr, te, pairwise,
+                                                        warm_start=warm_start), folds)
     # the same cv_results_ / best_index_ as every *CV estimator (proxlearn._cv)
     cv_est.cv_results_, best = cv_results([{"C": float(C)} for C in Cs], scores)
     cv_est.best_index_ = best
