@@ -382,6 +382,28 @@ BASELINES = {"sim": ("SimilaritySVC", ["SimilarityKNeighborsClassifier"]),
 #: KernelPCA[held-out].
 HELD_OUT_SCORED = {"CMVU", "KernelPCA[held-out]"}
 
+#: Why an estimator stays worse than its baseline on more than a quarter of its rows,
+#: and what to use instead; printed in the report's per-estimator table beside the
+#: flag (the evidence is in docs/methods.md and docs/benchmarks.md).
+LOSS_REASONS = {
+    "AverageKernelSVC[bank]": "one C does not suit every set on the bank (best C 0.01-10): "
+                              "use MKLClassifierCV(AverageKernelSVC(bank=KernelBank()))",
+    "NonSparseMKL[bank]": "one C does not suit every set on the bank: "
+                          "use MKLClassifierCV(NonSparseMKL(bank=KernelBank()))",
+    "SimpleMKL[bank]": "one C does not suit every set on the bank: "
+                       "use MKLClassifierCV(SimpleMKL(bank=KernelBank()))",
+    "EMKL": "C and rho matter per matrix: use EMKLCV",
+    "EMKLCV[stack]": "C x rho grid of EMKL per fold is slow on 10-class stacks (timeouts); "
+                     "EMKL() at its defaults is worse on 1 of 5 stacks",
+    "LinearSimilarityKernel+SVC": "C = 1 is too small for the normalised linear kernel of "
+                                  "similarity rows: use SimilaritySVCCV after the transform",
+    "SimilarityDiscriminantAnalysis": "method limit: one centroid of similarities per class "
+                                      "(nearest-centroid scores within a few points)",
+    "LocalSDA": "method limit: local centroids of similarities; no default recovers the clip SVM",
+    "DiffusionKernel+SVC": "method limit: needs non-negative similarities (refuses 9 sets) and "
+                           "loses on dense graphs (no sigma2 in 1-200 helped)",
+}
+
 
 def primary_baseline(est):
     fam = SPECS[est].family

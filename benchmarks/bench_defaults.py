@@ -329,6 +329,8 @@ def report(cache, rev, args):
         flag = "worse on > 1/4" if n and s["worse"] > n / 4 else ""
         if not n:
             flag = "no verdict"
+        if flag and est in panel.LOSS_REASONS:
+            flag += ": " + panel.LOSS_REASONS[est]
         none = "; ".join(x[:70] for x in s["none"]) if len(s["none"]) <= 3 else (
             f"{len(s['none'])}: " + "; ".join(sorted(set(x.split(': ', 1)[1][:60]
                                                          for x in s['none']))))
