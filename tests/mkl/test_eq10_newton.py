@@ -193,3 +193,22 @@ def test_newton_returns_its_products_and_an_intercept_meeting_the_free_kkt(seed)
     free = (r.alpha > 1e-10) & (r.alpha < 1.0 - 1e-10)
     assert free.any()
     assert np.max(np.abs(y[free] - (K @ u)[free] - r.b)) <= 1e-7
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "kernel-major", "fortran"])
+@pytest.mark.parametrize("support", [5, 45])
+def test_products_are_the_same_for_every_stack_layout_and_support(layout, support):
+    """``_products`` reads rows (kernel-major), columns (Fortran-ordered kernels), a column
+    gather (interleaved) or whole kernels (large support): ``[K_k v]`` every time."""
+    from proxlearn.mkl._eq10_newton import _products
+
+    Ks, _ = _problem(n=50, seed=4, useless=True)
+    if layout == "kernel-major":
+        Ks = np.moveaxis(np.ascontiguousarray(np.moveaxis(Ks, -1, 0)), 0, -1)
+    elif layout == "fortran":
+        Ks = np.asfortranarray(Ks)
+    v = np.zeros(50)
+    cols = np.random.default_rng(0).choice(50, support, replace=False)
+    v[cols] = np.random.default_rng(1).normal(size=support)
+    np.testing.assert_allclose(_products(Ks, v, np.sort(cols)),
+                               np.einsum("ijk,j->ik", Ks, v), rtol=1e-12, atol=1e-12)

@@ -61,19 +61,24 @@ class Eq10Newton:
 
 def _products(Ks, v, cols):
     """``(n, m)``: ``K_k[:, cols] @ v[cols]`` for every kernel of a dense stack
-    (one gemv on the whole kernel when it is contiguous, as REKL's Fortran-ordered
-    kernels are, and ``cols`` is not small: a column gather costs more)."""
+    (symmetric kernels): one gemv on the whole kernel when it is contiguous and
+    ``cols`` is not small; else the rows ``cols`` of a C-contiguous kernel (as in a
+    kernel-major stack: contiguous rows, ``K[cols]^T v = K[:, cols] v`` by symmetry),
+    the columns of a Fortran-ordered one, or a gather of the columns otherwise."""
     n, _, m = Ks.shape
     out = np.empty((n, m))
     whole = 3 * cols.size > n
     vv = np.zeros(n)  # v on cols, zero elsewhere: the whole-kernel gemv's vector
     vv[cols] = v[cols]
+    vc = vv[cols]
     for k in range(m):
         K = Ks[:, :, k]
         if whole and (K.flags.f_contiguous or K.flags.c_contiguous):
             out[:, k] = K @ vv
+        elif K.flags.c_contiguous:
+            out[:, k] = vc @ K[cols]
         else:
-            out[:, k] = K[:, cols] @ v[cols]
+            out[:, k] = K[:, cols] @ vc
     return out
 
 
@@ -171,7 +176,11 @@ class _Face:
         """``(sum_k w_k K_k)`` on the positions ``F`` of ``S``."""
         if self.sub is not None:
             return np.tensordot(w, self.sub, axes=1)[np.ix_(F, F)]
-        return stack_combine(self.Ks, w)[np.ix_(self.S[F], self.S[F])]
+        rows = self.S[F]
+        if 3 * rows.size > self.Ks.shape[0]:
+            return stack_combine(self.Ks, w)[np.ix_(rows, rows)]
+        # a small free set of a large support: gather its (f, f) blocks only
+        return np.tensordot(w, np.moveaxis(self.Ks, -1, 0)[:, rows[:, None], rows], axes=1)
 
 
 def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
