@@ -14,11 +14,15 @@
 Per-iteration times are marginal: (T(2k) - T(k)) / (extra iterations).
 4. ``--real``: whole default fits of ESKL and REKL on real matrices, all rows
    (voting and sonar-noisy: stratified 200-row subsets; aural_sonar, 100; protein-2,
-   144; protein-multi restricted to classes 1 and 2, 144, m = 2), against one
+   144; protein-multi restricted to classes 1 and 2, 144, m = 2; the panel's UCI stacks
+   heart-multi3, ionosphere-multi3 and sonar-multi3, m = 3, split 0's training part,
+   at most 200 rows: :func:`real_problems`), against one
    SimilaritySVC(spectrum="clip") fit with the same C on the same rows (the stack's
-   mean for m = 2), alternating, medians of ``--repeats``; the ratio's goal is <= 20
-   (issue 40 item 6). Needs the UW files and, for sonar-noisy, UCI's sonar.data
+   mean for m > 1), alternating, medians of ``--repeats`` of the process CPU time; the
+   ratio's goal is <= 20 (issue 40 item 6). Needs the UW files and UCI's files
    (PROXLEARN_DATA or ../shared/data; a missing set is skipped with a note).
+   ``--ab SRC_A SRC_B [--rounds 5]``: the same in fresh processes of two source trees,
+   alternating, medians; ``--sets``: a subset.
 """
 
 import argparse
@@ -91,9 +95,19 @@ def per_iteration(label, sizes, repeats, make, unit):
               f"ratio {a / b:.2f}", flush=True)
 
 
-def real_problems():
-    """The real matrices of ``--real``: ``name -> (training stack, labels)``."""
+STACKS = ("heart-multi3", "ionosphere-multi3", "sonar-multi3")
+
+
+def real_problems(names=None):
+    """The real matrices of ``--real``: ``name -> (training stack, labels)``.
+
+    Single matrices: all rows (voting and sonar-noisy: stratified 200-row subsets).
+    Stacks (issue 40 item 6): ``protein-multi`` restricted to classes 1 and 2 (m = 2), and
+    the defaults panel's UCI stacks (``benchmarks/_defaults_panel.py``: Gaussian, cosine
+    and L1-Laplacian similarities of the z-scored features, m = 3), the training part of
+    the panel's split 0, capped to a stratified 200 rows (ionosphere: 245 -> 200)."""
     import os
+    import sys
     from pathlib import Path
 
     from sklearn.model_selection import StratifiedShuffleSplit
@@ -103,8 +117,25 @@ def real_problems():
     shared = Path(__file__).resolve().parents[2] / "shared" / "data"
     os.environ.setdefault("PROXLEARN_DATA", f"{shared}{os.pathsep}{shared / 'uci'}")
     out = {}
-    for name in ("voting", "aural_sonar", "protein-2", "protein-multi", "sonar-noisy"):
+    for name in ("voting", "aural_sonar", "protein-2", "protein-multi", "sonar-noisy",
+                 *STACKS):
+        label = "protein-multi (1 vs 2)" if name == "protein-multi" else name
+        if names and name not in names and label not in names:
+            continue
         try:
+            if name in STACKS:
+                sys.path.insert(0, str(Path(__file__).resolve().parent))
+                import _defaults_panel as panel
+
+                os.environ.setdefault("PROXLEARN_DATA", str(shared))
+                X, y, _ = panel.load("multi", name)
+                idx, _ = panel.split("multi", name, 0)
+                if len(idx) > 200:
+                    sub = next(StratifiedShuffleSplit(1, train_size=200, random_state=0)
+                               .split(idx, y[idx]))[0]
+                    idx = np.sort(idx[sub])
+                out[label] = (np.ascontiguousarray(X[np.ix_(idx, idx)]), y[idx])
+                continue
             d = load_dataset(name)
         except Exception as exc:  # the data are optional: say which set is left out
             print(f"  {name}: skipped ({str(exc).split('. ')[0]})")
@@ -116,20 +147,30 @@ def real_problems():
             idx = next(StratifiedShuffleSplit(1, train_size=200, random_state=0).split(idx, y))[0]
         if name == "protein-multi":
             idx = np.flatnonzero(np.isin(y, [1, 2]))
-            name = "protein-multi (1 vs 2)"
-        out[name] = (X[np.ix_(idx, idx)], y[idx])
+        out[label] = (X[np.ix_(idx, idx)], y[idx])
     return out
 
 
-def bench_real(repeats):
+def cpu_timed(f):
+    """Process CPU time of one call of ``f()`` (the fits are single-threaded; on the
+    shared machine wall time mostly measures the queue) and its result."""
+    t = time.process_time()
+    out = f()
+    return time.process_time() - t, out
+
+
+def bench_real(repeats, names=None, as_json=False):
+    import json
     import warnings
 
     from proxlearn.svm import SimilaritySVC
 
-    print("\nWhole default fits on real matrices / one clip-SVM fit (same C, same rows)")
-    print(f"{'data':>24} {'n':>4} {'m':>2} {'clip SVM':>9} {'ESKL':>8} {'ratio':>6} "
-          f"{'iters':>5} {'REKL':>8} {'ratio':>6} {'iters':>5}")
-    for name, (X, y) in real_problems().items():
+    if not as_json:
+        print("\nWhole default fits on real matrices / one clip-SVM fit (same C, same rows), "
+              "CPU time")
+        print(f"{'data':>24} {'n':>4} {'m':>2} {'clip SVM':>9} {'ESKL':>8} {'ratio':>6} "
+              f"{'iters':>5} {'REKL':>8} {'ratio':>6} {'iters':>5}")
+    for name, (X, y) in real_problems(names).items():
         times = {"clip": [], "eskl": [], "rekl": []}
         iters = {}
         for _ in range(repeats):
@@ -137,13 +178,57 @@ def bench_real(repeats):
                                   ("eskl", ESKL(), X), ("rekl", REKL(), X)):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    t, _ = timed(lambda: est.fit(arg, y))
+                    t, _ = cpu_timed(lambda: est.fit(arg, y))
                 times[key].append(t)
-                iters[key] = getattr(est, "n_iter_", 0)
+                iters[key] = int(np.max(getattr(est, "n_iter_", 0)))
         c, e, r = (float(np.median(times[k])) for k in ("clip", "eskl", "rekl"))
+        if as_json:
+            print(json.dumps(dict(data=name, n=len(y), m=X.shape[2], clip=c, eskl=e, rekl=r,
+                                  eskl_iter=iters["eskl"], rekl_iter=iters["rekl"])),
+                  flush=True)
+            continue
         print(f"{name:>24} {len(y):>4} {X.shape[2]:>2} {c * 1e3:>7.1f}ms {e:>7.3f}s "
               f"{e / c:>6.1f} {iters['eskl']:>5} {r:>7.3f}s {r / c:>6.1f} {iters['rekl']:>5}",
               flush=True)
+
+
+def bench_real_ab(src_a, src_b, rounds, repeats, names):
+    """``--real`` in fresh processes of two source trees, alternating (A B, then B A),
+    ``rounds`` rounds of ``repeats`` fits each; medians of the per-round CPU medians."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    rows = {"A": [], "B": []}
+    for r in range(rounds):
+        for side in ("AB" if r % 2 == 0 else "BA"):
+            src = src_a if side == "A" else src_b
+            cmd = [sys.executable, __file__, "--real", "--json", "--repeats", str(repeats)]
+            if names:
+                cmd += ["--sets", *names]
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True,
+                                 env={**os.environ, "PYTHONPATH": src})
+            rows[side] += [json.loads(x) for x in out.stdout.splitlines() if x.startswith("{")]
+            print(f"round {r + 1} {side} done", file=sys.stderr, flush=True)
+    print("| data | n | m | clip SVM ms A / B | ESKL s A / B | ratio A / B | ESKL iters A / B "
+          "| REKL s A / B | ratio A / B | REKL iters A / B |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name in dict.fromkeys(x["data"] for x in rows["A"]):
+        a = [x for x in rows["A"] if x["data"] == name]
+        b = [x for x in rows["B"] if x["data"] == name]
+        med = {(s, k): float(np.median([x[k] for x in v])) for s, v in (("A", a), ("B", b))
+               for k in ("clip", "eskl", "rekl")}
+        it = {(s, k): "/".join(sorted({str(x[k]) for x in v}, key=int))
+              for s, v in (("A", a), ("B", b)) for k in ("eskl_iter", "rekl_iter")}
+        print(f"| {name} | {a[0]['n']} | {a[0]['m']} | {1e3 * med['A', 'clip']:.1f} / "
+              f"{1e3 * med['B', 'clip']:.1f} | {med['A', 'eskl']:.3f} / {med['B', 'eskl']:.3f} | "
+              f"{med['A', 'eskl'] / med['A', 'clip']:.1f} / "
+              f"{med['B', 'eskl'] / med['B', 'clip']:.1f} | {it['A', 'eskl_iter']} / "
+              f"{it['B', 'eskl_iter']} | {med['A', 'rekl']:.3f} / {med['B', 'rekl']:.3f} | "
+              f"**{med['A', 'rekl'] / med['A', 'clip']:.1f} / "
+              f"{med['B', 'rekl'] / med['B', 'clip']:.1f}** | {it['A', 'rekl_iter']} / "
+              f"{it['B', 'rekl_iter']} |", flush=True)
 
 
 def main():
@@ -155,9 +240,17 @@ def main():
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--real", action="store_true",
                     help="only the whole fits on real matrices (section 4)")
+    ap.add_argument("--sets", nargs="*", default=None, help="--real: these sets only")
+    ap.add_argument("--json", action="store_true", help="--real: one JSON line per set")
+    ap.add_argument("--ab", nargs=2, metavar=("SRC_A", "SRC_B"), default=None,
+                    help="--real A/B between two source trees, fresh processes alternating")
+    ap.add_argument("--rounds", type=int, default=5, help="--ab: rounds (A B / B A)")
     args = ap.parse_args()
+    if args.ab:
+        bench_real_ab(*args.ab, args.rounds, args.repeats, args.sets)
+        return
     if args.real:
-        bench_real(args.repeats)
+        bench_real(args.repeats, args.sets, args.json)
         return
 
     solvers = {"simple": lambda K, y: simple_mkl(K, y, 1.0, tol=1e-4),

@@ -133,3 +133,82 @@ def test_newton_reads_the_same_face_from_a_gathered_or_the_whole_stack(seed, mon
     assert gathered.value == pytest.approx(whole.value, rel=1e-10)
     np.testing.assert_allclose(gathered.gamma, whole.gamma, rtol=1e-7, atol=1e-12)
     _check_certified(Ks, y, 1.0, 1e-3, 1e-7, gathered)
+
+
+def _spectral_sequence(n=40, steps=4, seed=5):
+    """REKL-like kernels: fixed eigenvectors per kernel, spectra moving a little from one
+    call to the next (the warm start's use)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
+    d2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    bases = [np.linalg.eigh(K)[1] for K in (np.exp(-d2 / 2.0), X @ X.T, np.exp(-d2 / 8.0))]
+    mus = [np.linalg.eigh(K)[0].clip(0) for K in (np.exp(-d2 / 2.0), X @ X.T,
+                                                   np.exp(-d2 / 8.0))]
+    seq = []
+    for s in range(steps):
+        Ks = [(V * (mu * np.exp(0.05 * s * rng.normal(size=n)))) @ V.T
+              for V, mu in zip(bases, mus)]
+        seq.append(np.stack([0.5 * (K + K.T) for K in Ks], -1))
+    return seq, y
+
+
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_warm_started_nonsparse_mkl_equals_the_cold_solve_and_passes_kkt(C):
+    """Each solve warm from the previous one's (gamma, alpha) (as EMKL and REKL call it)
+    reaches the cold solve's certified optimum, and its alpha is the SVM (libsvm's test)
+    of the kernel its weights define."""
+    seq, y = _spectral_sequence()
+    prev = None
+    for Ks in seq:
+        cold = nonsparse_mkl(Ks, y, C, tol=1e-6)
+        warm = nonsparse_mkl(Ks, y, C, tol=1e-6,
+                             gamma0=None if prev is None else prev.weights,
+                             alpha0=None if prev is None else prev.alpha)
+        for r in (cold, warm):
+            assert r.gap <= 1e-6 * abs(r.objective)
+            K = Ks @ r.kernel_weights
+            assert kkt_violation(K, y, C, r.alpha) <= 1e-7 * (1.0 + 1e-6)
+            assert abs(r.alpha @ y) <= 1e-9 * C
+        assert warm.objective == pytest.approx(cold.objective, rel=2e-6)
+        np.testing.assert_allclose(warm.weights, cold.weights, rtol=1e-3, atol=1e-6)
+        prev = warm
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_newton_returns_its_products_and_an_intercept_meeting_the_free_kkt(seed):
+    """The products handed to the caller's certificate are ``[K_k u]`` at the returned
+    ``alpha`` on every row, and ``b`` (the face residual's midrange when the face test
+    stops the Newton loop) satisfies the free points' condition ``y_i - (K_gamma u)_i = b``
+    to the tolerance."""
+    Ks, y = _problem(n=50, seed=seed, useless=True)
+    m = Ks.shape[2]
+    start = svm_dual(Ks @ np.full(m, float(m)), y, 1.0)
+    r = newton_eq10(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
+    assert r is not None
+    u = r.alpha * y
+    np.testing.assert_allclose(r.products, np.einsum("ijk,j->ik", Ks, u), rtol=1e-10,
+                               atol=1e-12)
+    K = _check_certified(Ks, y, 1.0, 1e-3, 1e-7, r)
+    free = (r.alpha > 1e-10) & (r.alpha < 1.0 - 1e-10)
+    assert free.any()
+    assert np.max(np.abs(y[free] - (K @ u)[free] - r.b)) <= 1e-7
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "kernel-major", "fortran"])
+@pytest.mark.parametrize("support", [5, 45])
+def test_products_are_the_same_for_every_stack_layout_and_support(layout, support):
+    """``_products`` reads rows (kernel-major), columns (Fortran-ordered kernels), a column
+    gather (interleaved) or whole kernels (large support): ``[K_k v]`` every time."""
+    from proxlearn.mkl._eq10_newton import _products
+
+    Ks, _ = _problem(n=50, seed=4, useless=True)
+    if layout == "kernel-major":
+        Ks = np.moveaxis(np.ascontiguousarray(np.moveaxis(Ks, -1, 0)), 0, -1)
+    elif layout == "fortran":
+        Ks = np.asfortranarray(Ks)
+    v = np.zeros(50)
+    cols = np.random.default_rng(0).choice(50, support, replace=False)
+    v[cols] = np.random.default_rng(1).normal(size=support)
+    np.testing.assert_allclose(_products(Ks, v, np.sort(cols)),
+                               np.einsum("ijk,j->ik", Ks, v), rtol=1e-12, atol=1e-12)

@@ -54,23 +54,31 @@ class Eq10Newton:
     gamma: np.ndarray  # gamma*(a(alpha)), on which alpha is the SVM
     value: float  # h(alpha) = omega(K_gamma) at alpha
     n_steps: int
+    #: ``(n, m)``: ``[K_k (y o alpha)]`` on every row (the final test's products; the
+    #: caller's certificate reads ``a`` and ``K_gamma u`` from them)
+    products: np.ndarray | None = None
 
 
 def _products(Ks, v, cols):
     """``(n, m)``: ``K_k[:, cols] @ v[cols]`` for every kernel of a dense stack
-    (one gemv on the whole kernel when it is contiguous, as REKL's Fortran-ordered
-    kernels are, and ``cols`` is not small: a column gather costs more)."""
+    (symmetric kernels): one gemv on the whole kernel when it is contiguous and
+    ``cols`` is not small; else the rows ``cols`` of a C-contiguous kernel (as in a
+    kernel-major stack: contiguous rows, ``K[cols]^T v = K[:, cols] v`` by symmetry),
+    the columns of a Fortran-ordered one, or a gather of the columns otherwise."""
     n, _, m = Ks.shape
     out = np.empty((n, m))
     whole = 3 * cols.size > n
     vv = np.zeros(n)  # v on cols, zero elsewhere: the whole-kernel gemv's vector
     vv[cols] = v[cols]
+    vc = vv[cols]
     for k in range(m):
         K = Ks[:, :, k]
         if whole and (K.flags.f_contiguous or K.flags.c_contiguous):
             out[:, k] = K @ vv
+        elif K.flags.c_contiguous:
+            out[:, k] = vc @ K[cols]
         else:
-            out[:, k] = K[:, cols] @ v[cols]
+            out[:, k] = K[:, cols] @ vc
     return out
 
 
@@ -83,8 +91,12 @@ def gamma_star(a, floor):
     """
     r = np.sqrt(np.maximum(np.asarray(a, dtype=np.float64), 0.0))
     m = r.size
-    if floor * m >= 1.0 or not np.any(r > 0):
+    total = float(r.sum())
+    if floor * m >= 1.0 or not total > 0:
         return np.full(m, 1.0 / m)
+    g = (1.0 / total) * r  # the first pass below with nothing clamped, as one product
+    if float(g.min()) >= floor:  # the usual case (no weight at the floor)
+        return g
     clamped = np.zeros(m, dtype=bool)
     for _ in range(m):
         free = ~clamped
@@ -164,7 +176,11 @@ class _Face:
         """``(sum_k w_k K_k)`` on the positions ``F`` of ``S``."""
         if self.sub is not None:
             return np.tensordot(w, self.sub, axes=1)[np.ix_(F, F)]
-        return stack_combine(self.Ks, w)[np.ix_(self.S[F], self.S[F])]
+        rows = self.S[F]
+        if 3 * rows.size > self.Ks.shape[0]:
+            return stack_combine(self.Ks, w)[np.ix_(rows, rows)]
+        # a small free set of a large support: gather its (f, f) blocks only
+        return np.tensordot(w, np.moveaxis(self.Ks, -1, 0)[:, rows[:, None], rows], axes=1)
 
 
 def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
@@ -200,6 +216,13 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
             if state is None:
                 return None
             u, Q, a, g, Kgu = state
+            resid = yS[F] - Kgu[F]
+            r_lo, r_hi = float(resid.min()), float(resid.max())
+            if r_hi - r_lo <= 0.5 * tol and abs(u.sum()) <= 1e-12 * C:
+                # the face is solved: y_F - (K_gamma u)_F is within tol / 4 of the
+                # constant b = its midrange (no Newton system needed to see it)
+                b = 0.5 * (r_lo + r_hi)
+                break
             hi = (g > floor * (1.0 + 1e-12)) & (a > 0)
             kappa = 1.0 - floor * float(np.count_nonzero(~hi))
             QF = Q[F][:, hi]
@@ -207,7 +230,6 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
             M_FF = face.block(1.0 / g, F)
             M_FF += np.outer(w, w) / kappa
             M_FF -= (QF / (g[hi] * a[hi])) @ QF.T
-            resid = yS[F] - Kgu[F]
             got = bordered_solve(M_FF, resid, -u.sum())
             if got is None:
                 return None
@@ -266,7 +288,8 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
         u, Q, a, g, Kgu = state
         value = float(alpha.sum() - 0.5 * np.sum(a / g))
         if kkt_violation(None, y, C, alpha, Ku=Kgu) <= tol:
-            return Eq10Newton(alpha=alpha, b=b, gamma=g, value=value, n_steps=steps)
+            return Eq10Newton(alpha=alpha, b=b, gamma=g, value=value, n_steps=steps,
+                              products=Q)
         if not _free_violators(free, upper, y * (Kgu + b), tol):
             return None
     return None

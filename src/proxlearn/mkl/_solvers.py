@@ -506,16 +506,17 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
                 gamma, chain = fallback[0], []
                 sol = svm_dual(combined(gamma), y, C, tol=svm_tol, alpha0=sol)
             fallback = None
+        jump = None
         if newton and t == 1:
             jump = newton_eq10(Ks, y, C, sol.alpha, floor=gamma_floor, tol=svm_tol)
-            if jump is not None:
-                gamma = jump.gamma
-                sol = SVMDual(alpha=jump.alpha, b=jump.b, value=jump.value,
-                              smo_work=sol.smo_work)
+        if jump is not None:
+            gamma = jump.gamma
+            sol = SVMDual(alpha=jump.alpha, b=jump.b, value=jump.value,
+                          smo_work=sol.smo_work)
         u = sol.alpha * y
         sv = np.flatnonzero(u)
         if dense:  # K_k u for every k in one pass: a_k, and K_gamma u for any gamma
-            Q = _products(Ks, u, sv)
+            Q = jump.products if jump is not None else _products(Ks, u, sv)
             a = np.maximum(u @ Q, 0.0)
         else:
             a = np.maximum(_a(Ks, u), 0.0)
