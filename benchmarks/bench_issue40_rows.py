@@ -21,7 +21,9 @@ Sections (``--rows``; data through :func:`proxlearn.datasets.load_feature_datase
     r = 0.7 (also ``SimpleNPKL(C=100)``), Iris / Wine / Heart at r = 0.3; baseline
     scikit-learn ``KMeans(n_classes, n_init=10, random_state=draw)``, Rand index x100;
     ``SimpleNPKLCV()`` beside; metric-learn's ``ITML`` (pairs from the same constraints,
-    then k-means on the transformed features) when metric-learn is importable.
+    then k-means on the transformed features) when metric-learn is importable (it is
+    not a dependency: e.g. ``pip install --target DIR --no-deps metric-learn`` and DIR
+    on ``PYTHONPATH``).
 ``readme-npkl``
     The issue's README chapter-3 row: ``SimpleNPKL("square-hinge", C=0.1)`` +
     ``KernelKMeans`` on Wine (r = 0.7, 5 draws), raw features (as the README passes
@@ -30,14 +32,14 @@ Sections (``--rows``; data through :func:`proxlearn.datasets.load_feature_datase
 ``eskl``
     ESKL / REKL inductive on a real two-class similarity matrix. The issue does not
     name its "real 200 x 200 two-class similarity matrix": here voting, sonar-noisy,
-    heart-noisy and ionosphere-noisy, each a stratified 200-row subset (``random_state=0``, as
-    ``bench_kundu.py --real``), 5 splits (the issue: 3) of 20 test rows per class,
-    160 training rows. Baseline ``SimilaritySVC(spectrum="clip")``. ``ESKL()``,
-    ``REKL()``, ``ESKLCV()``, ``REKLCV()``, ``ESKL(transductive=True)`` (the unlabelled
-    test rows given to ``fit``), ``ESKL(C, rho)`` over the issue's 3 x 3 grid
+    heart-noisy and ionosphere-noisy, each a stratified 200-row subset
+    (``random_state=0``, as ``bench_kundu.py --real``), 5 splits (the issue: 3) of 20
+    test rows per class, 160 training rows. Baseline ``SimilaritySVC(spectrum="clip")``.
+    ``ESKL()``, ``REKL()``, ``ESKLCV()``, ``REKLCV()``, ``ESKL(transductive=True)`` (the
+    unlabelled test rows given to ``fit``), ``ESKL(C, rho)`` over the issue's 3 x 3 grid
     (inductive: 5 splits, beside the clip SVM at the same C; transductive: split 0),
-    and the fit time at n = 160 against
-    one clip-SVM fit (alternating, medians of 5, CPU seconds).
+    and the fit time at n = 160 against one clip-SVM fit (alternating, medians of 5,
+    CPU seconds).
 ``two-layer``
     ``TwoLayerMKL(bank=KernelBank())`` and ``TwoLayerMKLCV(bank=KernelBank())`` on UCI
     Heart, 10 random stratified 50/50 splits (the issue: 3), against ``SVC(kernel="rbf",
@@ -47,22 +49,26 @@ Sections (``--rows``; data through :func:`proxlearn.datasets.load_feature_datase
     pipeline) on the UCI sets of the reproduction report's UMKL section that fit here
     (heart, sonar, liver, australian, diabetes, breast; german's bank is 650 MB, left
     out), 20 random 50/50 splits (the zhuang2011 protocol's number): against the
-    thesis's UMKL column (Table 5.2, C by CV
-    there) and the RBF SVC on the same splits; and on Wine (the README's split, then
+    thesis's UMKL column (Table 5.2, C by CV there; agreement by the reproduction
+    report's rule ``|ours - thesis| <= 2 sqrt(2/R) sigma``) and the RBF SVC on the
+    same splits; and on Wine (the README's split, then
     5 random 70/30 splits): training and test accuracy against the RBF SVC's.
 ``small-scale``
     ``TwoLayerMKL(spectrum=None)`` on stacks of 24 points and 3 kernels, one at 1e-3
     of its scale (the generator of tests/mkl/test_two_layer.py, seeds 0-19; the issue's
     instance: objective 313.5 where 0.587 is reachable): objective reached against a
-    long run (``tol=1e-9, max_iter=500``), whether it moved from its start, and the
-    ConvergenceWarnings it gave.
+    long run (``tol=1e-9, max_iter=500``), whether it moved from its start, whether it
+    stopped far from the long run's objective with the projected gradient above ``tol``
+    and no warning, and the ConvergenceWarnings it gave; at the default penalty and at
+    the literal ``penalty="thesis"``.
 ``readme``
-    Every fenced Python block of README.md executed as written in a fresh namespace
-    (as tests/test_readme.py does), wall and CPU seconds, warnings; the limit is one
-    minute.
+    Every fenced Python block of README.md (found as tests/test_readme.py finds them)
+    executed as written in a fresh interpreter (imports counted): wall and CPU seconds
+    of the child, the warnings it raised; the limit is one minute, with no
+    ConvergenceWarning.
 ``mve``
     ``MVE(n_components=2).fit_transform`` on Wine as the README calls it (raw
-    features) and z-scored: CPU seconds, gradient steps, warnings; kernel PCA
+    features) and z-scored: CPU seconds, warnings; kernel PCA
     (``KernelPCA(n_components=2)``) on the same features as the baseline; quality by
     leave-one-out 1-NN accuracy in 2-D.
 
