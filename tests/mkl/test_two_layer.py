@@ -354,6 +354,28 @@ def test_thesis_penalty_from_the_small_scale_start_makes_progress():
     assert res.objective < 0.05 * res.history[0]["objective"]
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 40 (Done when: TwoLayerMKL warns wherever it stops without progress): the "
+    "five-step window rule of two_layer_mkl stops silently while the Barzilai-Borwein "
+    "step is still doubling from a too-short step; here 8 steps, projected gradient "
+    "0.98 (tol 1e-3), objective 16.0 where 0.110 is reachable "
+    "(benchmarks/bench_issue40_rows.py --rows small-scale). Remove with the fix."))
+def test_thesis_penalty_from_the_small_scale_start_reaches_the_optimum_or_warns():
+    """Seed 4 of the issue's small-scale stacks under the literal ``penalty="thesis"``:
+    the fit at the estimator's defaults ends within 1 % of a long run's objective, or
+    says with a ConvergenceWarning that it did not."""
+    Ks, y = _small_scale_stack(seed=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # the long run may hit max_iter
+        far = TwoLayerMKL(spectrum=None, penalty="thesis", tol=1e-9, max_iter=500).fit(Ks, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = TwoLayerMKL(spectrum=None, penalty="thesis").fit(Ks, y)
+    reached = est.objective_ <= far.objective_ + 0.01 * abs(far.objective_)
+    warned = any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    assert reached or warned
+
+
 def test_stopping_without_progress_warns(monkeypatch):
     """When no trial step decreases the objective (here: every SVM after the first
     reports a larger dual value), the search stops at its start with a warning."""
