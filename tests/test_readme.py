@@ -102,11 +102,6 @@ def test_readme_python_block_runs_as_written(line, code, tmp_path, monkeypatch):
         assert value > 0.8, f"README line {line}: {segment} gave {value:.3f}"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 40 (README ch. 3 row): the block clusters wine's raw features, whose proline "
-    "column (hundreds) decides every distance: Rand 71.7 against k-means' 95.4 on the "
-    "z-scored features; z-scoring Xf in the block gives 97.6 (benchmarks/"
-    "bench_issue40_rows.py). Remove this mark with that README edit."))
 def test_readme_constraint_clustering_is_at_least_k_means_on_standardised_features():
     """The chapter-3 block's clustering (``labels``) is at least as good, by the Rand
     index, as scikit-learn's k-means on the z-scored features: the baseline the issue

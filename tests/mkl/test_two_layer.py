@@ -354,12 +354,6 @@ def test_thesis_penalty_from_the_small_scale_start_makes_progress():
     assert res.objective < 0.05 * res.history[0]["objective"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 40 (Done when: TwoLayerMKL warns wherever it stops without progress): the "
-    "five-step window rule of two_layer_mkl stops silently while the Barzilai-Borwein "
-    "step is still doubling from a too-short step; here 8 steps, projected gradient "
-    "0.98 (tol 1e-3), objective 16.0 where 0.110 is reachable "
-    "(benchmarks/bench_issue40_rows.py --rows small-scale). Remove with the fix."))
 def test_thesis_penalty_from_the_small_scale_start_reaches_the_optimum_or_warns():
     """Seed 4 of the issue's small-scale stacks under the literal ``penalty="thesis"``:
     the fit at the estimator's defaults ends within 1 % of a long run's objective, or

@@ -25,7 +25,10 @@ no step rule, no Armijo constants, no tolerance and a random start: ours are
 a Barzilai-Borwein first trial after each accepted step (Barzilai & Borwein 1988),
 ``sigma = 1e-4``, halving, and a stop when the projected gradient is below
 ``tol`` or the objective decreased by less than ``tol`` (relative) over the
-last ``WINDOW = 5`` accepted steps; ``ConvergenceWarning`` at ``max_iter`` and
+last ``WINDOW = 5`` accepted steps, that last test only once the step has seen
+positive curvature (while it is still doubling from a too-short first step, a
+small decrease says nothing about stationarity; docs/methods.md, "2LMKL
+penalty"); ``ConvergenceWarning`` at ``max_iter`` and
 when no step decreases ``F`` (stopped without progress).
 
 Scale (ours, the default ``penalty="normalized"``). Eq. 4.3's penalty
@@ -229,7 +232,9 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
         sy = float(s_vec @ y_vec)
         eta = (min(max(float(s_vec @ s_vec) / sy, 1e-3 * eta), 1e3 * eta) if sy > 0
                else 2.0 * eta)
-        if n_iter >= WINDOW:
+        # while the step is still doubling (no positive curvature seen yet) a small
+        # decrease over the window says the steps are short, not that F is stationary
+        if n_iter >= WINDOW and sy > 0:
             before = history[-1 - WINDOW]["objective"]
             if before - F <= tol * max(abs(F), 1e-12):
                 break
