@@ -87,6 +87,28 @@ class Cache:
         tmp.replace(p)
 
 
+class LayeredCache:
+    """Read-only view of several revisions' caches for the report (``--rev A,B``):
+    each estimator's rows come whole from the first revision that ran it (never a
+    mix of revisions within one estimator); ``rev_of`` says which."""
+
+    def __init__(self, root, revs):
+        self.caches = [Cache(root, r) for r in revs]
+        self.revs = list(revs)
+        self._of = {}
+
+    def rev_of(self, est):
+        if est not in self._of:
+            safe = est.replace("/", "_")
+            self._of[est] = next((i for i, c in enumerate(self.caches)
+                                  if (c.root / safe).is_dir()), 0)
+        return self.revs[self._of[est]]
+
+    def get(self, est, ds, k):
+        self.rev_of(est)
+        return self.caches[self._of[est]].get(est, ds, k)
+
+
 # --------------------------------------------------------------------------- workers
 
 def _worker_main(conn):
@@ -262,7 +284,11 @@ def report(cache, rev, args):
                             f"(Rand index x100; constraints r = {panel.CONSTRAINT_R})"),
                   "embed": (f"Embeddings of a fresh stratified subsample of {panel.MAX_N_EMBED} "
                             "per split, z-scored (n_components = 2)")}
-    lines = [f"Source revision `{rev}`; {panel.N_SPLITS} splits; cells over "
+    layered = isinstance(cache, LayeredCache)
+    lines = [(f"Source revision `{rev}`" if not layered else
+              f"Source revisions `{'`, `'.join(cache.revs)}` (each estimator's rows from the "
+              "first revision that ran it: column 'revision')") +
+             f"; {panel.N_SPLITS} splits; cells over "
              f"{panel.MAX_N} samples subsampled (stratified) first; mean ± standard error; "
              "verdict from the paired differences (tied: within 2 standard errors).", ""]
     summary = {}
@@ -320,8 +346,9 @@ def report(cache, rev, args):
     rows_text, lines = lines[2:], lines[:2]
     lines += ["#### Per estimator", "",
               "| estimator | family | score | better | tied | worse | worse / rows with a verdict "
-              "| median s per cell | rows without a verdict | flag |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
+              "| median s per cell | rows without a verdict | flag |" +
+              (" revision |" if layered else ""),
+              "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if layered else "")]
     for est, s in sorted(summary.items(), key=lambda t: (t[1]["family"], t[0].lower())):
         if panel.SPECS[est].role == "baseline":
             continue
@@ -336,7 +363,8 @@ def report(cache, rev, args):
                                                          for x in s['none']))))
         med = f"{np.median(s['seconds']):.2f}" if s["seconds"] else ""
         lines.append(f"| {est} | {s['family']} | {s['metric']} | {s['better']} | {s['tied']} | "
-                     f"{s['worse']} | {s['worse']}/{n} | {med} | {none} | {flag} |")
+                     f"{s['worse']} | {s['worse']}/{n} | {med} | {none} | {flag} |" +
+                     (f" {cache.rev_of(est)} |" if layered else ""))
     lines += [""] + rows_text
     notes = {}
     for fam in panel.FAMILY_SETS:
@@ -375,7 +403,8 @@ def main(argv=None):
     ap.add_argument("--budget", type=float, default=0.0,
                     help="stop starting cells after this many seconds (0: no limit)")
     ap.add_argument("--cache-dir", default=str(default_cache_dir()))
-    ap.add_argument("--rev", help="report the cache of this revision key (default: current)")
+    ap.add_argument("--rev", help="report the cache of this revision key (default: current); "
+                    "'A,B': each estimator from the first of these that ran it")
     ap.add_argument("--report", help="write the Markdown table to this file ('-': stdout)")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args(argv)
@@ -383,7 +412,12 @@ def main(argv=None):
     if unknown:
         ap.error(f"unknown estimators {sorted(unknown)}; --list shows the panel")
     rev = args.rev or source_revision()
-    cache = Cache(args.cache_dir, rev)
+    if "," in rev:
+        if not args.report:
+            ap.error("several revisions (--rev A,B) are for --report only")
+        cache = LayeredCache(args.cache_dir, rev.split(","))
+    else:
+        cache = Cache(args.cache_dir, rev)
     if args.list:
         for est, spec in panel.SPECS.items():
             print(f"{spec.family:6s} tier {spec.tier} {spec.role:9s} {est}")
