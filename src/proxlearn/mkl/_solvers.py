@@ -24,7 +24,12 @@ solver              problem (dual form) and combined kernel
 
 Certificates. SimpleMKL and Lp-MKL minimise over weights: ``J(d) = omega(K_d)``
 at the SVM's ``alpha`` against the dual value at the same ``alpha`` gives the
-gap ``1/2 (max_k a_k - sum d_k a_k)`` (Lp: ``1/2 (||a||_q - sum d_k a_k)``).
+gap ``1/2 (max_k a_k - sum d_k a_k)`` (Lp: ``1/2 (||max(a, 0)||_q - sum d_k a_k)``).
+Both bounds hold whatever the kernels (``J`` is convex in ``d`` and the dual value
+bounds ``min_d J`` for any feasible ``alpha``); the SVM value is ``J(d)`` when
+``K_d`` is PSD, so a PSD combination at the returned weights makes the gap a
+certificate even with an indefinite member (the classifiers test it,
+:meth:`proxlearn.mkl._classifiers._BaseMKL._check_learned`).
 The non-sparse MKL maximises a concave function ``phi`` of ``alpha``: the
 lower bound is the best ``phi(alpha_t)``, the upper bound its Frank-Wolfe
 bound ``phi(alpha) + max_{alpha' in A} grad phi(alpha)^T (alpha' - alpha)``
