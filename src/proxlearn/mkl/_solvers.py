@@ -327,6 +327,24 @@ def _simplex_newton(Ks, Kd, y, C, alpha, d, grad):
     return direction
 
 
+def _support(d):
+    """The positive weights of ``d``, as a tuple (comparable)."""
+    return tuple(np.flatnonzero(d > 0).tolist())
+
+
+def _returns_to(supports, sup):
+    """Whether the support ``sup`` of a new iterate differs from the last one in
+    ``supports`` and equals one of the two before it: the spectral projected
+    gradient cycles through faces (period 2 or 3).
+
+    On Pima's 13-kernel bank at C = 1 the long Barzilai-Borwein step cycled through
+    three supports for 50 iterations (59 in all), the Newton step on the face never
+    tried since the spectral step never kept the support; the short step taken at
+    each return breaks the cycle (20 iterations, the same certified optimum). Paths
+    that never return to a face are unchanged (docs/benchmarks.md)."""
+    return bool(supports) and sup != supports[-1] and sup in supports[-3:-1]
+
+
 def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
     """Spectral projected gradient for :func:`simple_mkl` from ``d`` (SVM ``sol``,
     ``a_k = u^T K_k u``). Returns the iterate of lowest objective seen; its gap is
@@ -337,7 +355,8 @@ def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
     (:func:`_simplex_newton`), tried first (full step, Armijo on ``J``) whenever the
     projected spectral step keeps the support of ``d`` (the face is identified); if
     it is refused, the spectral step (and Newton pauses, :data:`NEWTON_MAX_PAUSE`).
-    The Barzilai-Borwein step is updated from spectral steps only."""
+    The Barzilai-Borwein step is updated from spectral steps only: the long step,
+    or the short one when the iterates return to a face (:func:`_returns_to`)."""
     from ..solvers import project_simplex
 
     J = sol.value
@@ -350,6 +369,7 @@ def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
     history = []
     reason = "stalled"
     wait, backoff = 0, 1  # iterations until Newton is tried again, and the next pause
+    supports = [_support(d)]  # of the iterates after spectral steps
     for t in range(1, int(max_iter) + 1):
         gap = best[0] - dual
         history.append({"iter": t, "objective": J, "gap": gap})
@@ -391,9 +411,17 @@ def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
         s_vec, y_vec = trial - d, g_new - grad
         sy = float(s_vec @ y_vec)
         # Barzilai-Borwein step, kept within [1e-12, 1e12] (BMR's safeguard), from
-        # spectral steps only
+        # spectral steps only: the long s^T s / s^T y, or the short s^T y / y^T y when
+        # the supports cycle (_returns_to)
         if spectral:
-            step = min(max(float(s_vec @ s_vec) / sy, 1e-12), 1e12) if sy > 0 else 1e12
+            sup = _support(trial)
+            if sy <= 0:
+                step = 1e12
+            elif _returns_to(supports, sup):
+                step = min(max(sy / float(y_vec @ y_vec), 1e-12), 1e12)
+            else:
+                step = min(max(float(s_vec @ s_vec) / sy, 1e-12), 1e12)
+            supports.append(sup)
         d, sol, a, grad, J = trial, new, a_new, g_new, new.value
         last[0] = sol
         recent.append(J)
