@@ -33,12 +33,12 @@ from .._validation import (
     check_option,
     check_positive,
 )
+from .._multi_input import psd_violations
 from .._scale import similarity_scale
 from ..base import PairwiseMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ..transforms import SpectrumTransformer
 from ._bank import stack_combine, stack_take
-from .._multi_input import psd_violations
 from ._input import check_multi_similarity, check_multi_test, check_psd_stack, psd_violation
 from ._solvers import (
     SIMPLE_MKL_SOLVERS,
@@ -323,8 +323,9 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
 _SPECTRUM_LEARNED = """ The learned combination
         ``sum_k d_k K_k`` must be positive semidefinite (one Cholesky test after
         the solver; a member may be indefinite): the duality gap then certifies
-        the weights, else ``fit`` raises :class:`SimilarityMatrixError` naming the
-        indefinite matrices (use ``"clip"``)."""
+        the weights. Else, or when the gap stays above ``tol`` with an indefinite
+        member, ``fit`` raises :class:`SimilarityMatrixError` naming the matrices
+        that are not PSD (use ``"clip"``; docs/methods.md, MKL section)."""
 _SPECTRUM_EACH = """ Every matrix must be positive
         semidefinite (one Cholesky test each): the certificate of the method
         needs each kernel PSD."""
