@@ -25,7 +25,8 @@ from ._validation import (
     warn_if_dissimilarity,
 )
 
-__all__ = ["check_multi_similarity", "check_multi_test", "check_psd_stack", "psd_violation"]
+__all__ = ["check_multi_similarity", "check_multi_test", "check_psd_stack", "psd_violation",
+           "psd_violations"]
 
 
 def _as_array(X, name):
@@ -226,6 +227,16 @@ def check_psd_stack(Ks, *, name="X", hint=""):
             raise SimilarityMatrixError(
                 f"{name}[:, :, {k}] is not positive semidefinite (smallest eigenvalue "
                 f"{lam_min:.3g}){hint}")
+
+
+def psd_violations(Ks):
+    """``[(k, lambda_min)]`` for every matrix ``Ks[:, :, k]`` of the stack that is not
+    positive semidefinite (:func:`psd_violation`, one factorisation each), in order;
+    ``[]`` when all are PSD."""
+    n, _, m = Ks.shape
+    buf = np.empty((n, n))
+    found = ((k, psd_violation(Ks[:, :, k], buf)) for k in range(m))
+    return [(k, lam) for k, lam in found if lam is not None]
 
 
 def psd_violation(K, buf=None):

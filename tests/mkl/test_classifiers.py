@@ -28,6 +28,8 @@ from proxlearn.mkl import (
     alignf,
     check_multi_similarity,
     check_multi_test,
+    lp_mkl,
+    simple_mkl,
 )
 from proxlearn.transforms import SpectrumTransformer
 
@@ -173,13 +175,31 @@ def test_fit_reads_the_stack_in_place_and_never_writes_it(spectrum, layout):
 
 
 def test_spectrum_none_refuses_an_indefinite_matrix_by_its_eigenvalue():
+    """NonSparseMKL refuses any indefinite member; SimpleMKL and LpMKL refuse when
+    their learned combination K_d* is indefinite (then the SVM value at d* is not
+    J(d*) and the gap certifies nothing), naming the indefinite member."""
     X, y = _stack(seed=9, n_classes=2)
     lam = np.linalg.eigvalsh(X[:, :, 1])[0]
-    for est in (SimpleMKL(), LpMKL(), NonSparseMKL()):  # weights over every combination
-        with pytest.raises(SimilarityMatrixError,
-                           match=rf"X\[:, :, 1\] is not positive semidefinite \(smallest "
-                                 rf"eigenvalue {lam:.3g}\) but spectrum=None"):
+    with pytest.raises(SimilarityMatrixError,
+                       match=rf"X\[:, :, 1\] is not positive semidefinite \(smallest "
+                             rf"eigenvalue {lam:.3g}\) but spectrum=None"):
+        NonSparseMKL(spectrum=None).fit(X, y)  # its certificate needs every kernel PSD
+    y_pm = np.where(y == 1, 1.0, -1.0)
+    Ks = X / (np.trace(X) / len(y))  # normalize=True
+    for est, solve in ((SimpleMKL(), lambda: simple_mkl(Ks, y_pm)),
+                       (LpMKL(), lambda: lp_mkl(Ks, y_pm, p=2.0))):
+        d = solve().kernel_weights
+        lam_d = np.linalg.eigvalsh(Ks @ d)[0]
+        assert lam_d < -0.1  # the learned combination is indefinite: no certificate
+        with pytest.raises(SimilarityMatrixError) as err:
             clone(est).set_params(spectrum=None).fit(X, y)
+        msg = str(err.value)
+        assert msg.startswith("X: the learned combination sum_k d_k X[:, :, k] / scales_[k]")
+        assert f"is not positive semidefinite (smallest eigenvalue {lam_d:.3g})" in msg
+        named = msg.split("not positive semidefinite:")[1]
+        assert f"X[:, :, 1] (smallest eigenvalue {lam:.3g})" in named
+        assert "X[:, :, 0]" not in named and "X[:, :, 2]" not in named
+        assert "but spectrum=None uses the matrices as kernels. Use spectrum='clip'" in msg
     lam = np.linalg.eigvalsh(X.mean(axis=2))[0]
     assert lam < 0
     with pytest.raises(SimilarityMatrixError,
@@ -193,8 +213,8 @@ def test_spectrum_none_refuses_an_indefinite_matrix_by_its_eigenvalue():
 
 def test_average_kernel_svc_needs_only_the_average_psd():
     """spectrum=None: AverageKernelSVC's one kernel is the average, which may be PSD
-    with an indefinite member; it is then the SVM on the average (SimpleMKL, whose
-    weights may select the indefinite member alone, still refuses)."""
+    with an indefinite member; it is then the SVM on the average (SimpleMKL certifies
+    its own learned combination, also PSD here)."""
     X, y = _stack(n=40, seed=11, n_classes=2)
     X = X[:, :, [0, 2]].copy()
     lam, V = np.linalg.eigh(X[:, :, 1])
@@ -206,8 +226,11 @@ def test_average_kernel_svc_needs_only_the_average_psd():
     svc = SVC(kernel="precomputed", C=10.0, tol=1e-7).fit(X.mean(axis=2), y)
     np.testing.assert_allclose(clf.decision_function(X), svc.decision_function(X.mean(axis=2)),
                                atol=1e-4)
-    with pytest.raises(SimilarityMatrixError, match=r"X\[:, :, 1\] is not positive"):
-        SimpleMKL(spectrum=None).fit(X, y)
+    # SimpleMKL certifies its learned kernel, also PSD here, though a member is not
+    mkl = SimpleMKL(spectrum=None, normalize=False).fit(X, y)
+    assert np.linalg.eigvalsh(X @ mkl.weights_)[0] > -1e-8 * np.abs(X).max()
+    assert mkl.gap_ <= mkl.tol * abs(mkl.objective_)
+    assert mkl.weights_[1] > 0  # the indefinite member is used
 
 
 def test_ktasvc_weights_are_alignf_of_the_stack():

@@ -18,7 +18,7 @@ from proxlearn.mkl import (
     uniform_mkl,
 )
 from proxlearn.mkl._bank import stack_combine
-from proxlearn.mkl._solvers import gamma_star
+from proxlearn.mkl._solvers import _returns_to, _support, gamma_star
 
 
 def _problem(n=36, seed=0):
@@ -602,3 +602,17 @@ def test_a_from_the_support_equals_the_whole_stack_pass(seed, monkeypatch):
     for a, b in zip(sparse, whole):
         assert a.gap <= 1e-7 * abs(a.objective) and b.gap <= 1e-7 * abs(b.objective)
         assert a.objective == pytest.approx(b.objective, rel=2e-7)
+
+
+def test_spg_detects_a_return_to_a_face():
+    """simple_mkl's spectral steps take the short Barzilai-Borwein step when the
+    iterates return to the support of two or three spectral steps ago (Pima's
+    zigzag, docs/benchmarks.md); a kept support or a new one is no return."""
+    a, b, c = _support(np.array([0.5, 0.5, 0.0])), (1, 2), (0, 2)
+    assert a == (0, 1)
+    assert _returns_to([a, b], a)  # period 2
+    assert _returns_to([a, b, c], b)  # period 3
+    assert not _returns_to([a, b], b)  # the support is kept: no cycle
+    assert not _returns_to([a, b, c], (0,))  # a new face
+    assert not _returns_to([a, b, c, (0,)], a)  # period 4 is not counted
+    assert not _returns_to([], a)

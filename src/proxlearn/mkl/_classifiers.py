@@ -7,10 +7,12 @@ feature matrix ``(n, d)`` and the base kernels are the bank's (built inside
 Each similarity matrix is first made a kernel
 by a spectrum modification (``spectrum="clip"`` by default, the "denoised"
 kernels Kundu et al. 2010 give SimpleMKL in their Table 3; ``None`` uses the
-matrices as given and requires them PSD: each of them for the methods that learn
-weights over all combinations, only the one combination its SVM is given for
-:class:`AverageKernelSVC` and :class:`KTASVC`; tested by a Cholesky factorisation,
-:func:`proxlearn._multi_input.check_psd_stack`), with the consistent test map of
+matrices as given and requires PSD kernels: each matrix for :class:`NonSparseMKL`,
+whose certificate needs every kernel PSD; the learned combination for
+:class:`SimpleMKL` and :class:`LpMKL`, which certifies their answer; the one
+combination the SVM is given for :class:`AverageKernelSVC` and :class:`KTASVC`;
+each tested by a Cholesky factorisation, :func:`proxlearn._multi_input.psd_violation`),
+with the consistent test map of
 :class:`proxlearn.transforms.SpectrumTransformer`. Several classes: one
 versus one, each pair with its own kernel weights (as libsvm trains pairs).
 """
@@ -31,6 +33,7 @@ from .._validation import (
     check_option,
     check_positive,
 )
+from .._multi_input import psd_violations
 from .._scale import similarity_scale
 from ..base import PairwiseMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
@@ -66,27 +69,74 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         """What the training rows are, for error messages."""
         return "the similarity stack" if self.__sklearn_tags__().input_tags.pairwise else "X"
 
-    #: With ``spectrum=None``, which matrices must be PSD: ``"each"`` (the methods
-    #: whose weights range over combinations that include every kernel alone, or
-    #: weight it without bound) or ``"combined"`` (the one fixed combination the
-    #: SVM uses: :class:`AverageKernelSVC`, :class:`KTASVC`; tested by
-    #: :meth:`_check_combined`, one factorisation instead of ``m``).
+    #: With ``spectrum=None``, which matrices must be PSD: ``"each"`` (every matrix,
+    #: ``m`` factorisations before the solver: :class:`NonSparseMKL`, whose problem
+    #: is concave in ``alpha``, and its certificate valid, only with PSD members),
+    #: ``"combined"`` (the one fixed combination the SVM uses, before the SVM:
+    #: :class:`AverageKernelSVC`, :class:`KTASVC`; :meth:`_check_combined`) or
+    #: ``"learned"`` (the learned combination ``K_d* = sum_k d*_k K_k``, after the
+    #: solver: :class:`SimpleMKL`, :class:`LpMKL`; :meth:`_check_learned`). The last
+    #: two cost one factorisation per pair of classes instead of ``m``.
     _psd = "each"
 
     def _solve(self, Ks, y_pm):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _checks_combination(self, kind):
+        """Whether ``spectrum=None`` on a precomputed stack makes this estimator test
+        a combination of the matrices (``_psd == kind``)."""
+        return self._psd == kind and getattr(self, "bank", None) is None \
+            and self.spectrum is None
+
     def _check_combined(self, K, what):
         """With ``spectrum=None`` on a stack (``_psd = "combined"``): raise when the
         kernel ``K`` the SVM is given, ``what`` of the matrices, is not PSD."""
-        if self._psd != "combined" or getattr(self, "bank", None) is not None \
-                or self.spectrum is not None:
+        if not self._checks_combination("combined"):
             return
         lam_min = psd_violation(K)
         if lam_min is not None:
             raise SimilarityMatrixError(
                 f"X: {what} is not positive semidefinite (smallest eigenvalue "
                 f"{lam_min:.3g}){_NOT_PSD_HINT}")
+
+    def _check_learned(self, Ks, Kp, res, pair):
+        """With ``spectrum=None`` on a stack (``_psd = "learned"``): certify the
+        solution ``res`` on the pair's kernels ``Kp``, or raise.
+
+        ``J(d) = omega(K_d)`` is convex in ``d`` whatever the kernels (a maximum of
+        functions affine in ``d``), and the solvers' dual value ``1^T alpha - 1/2
+        max_k a_k`` (Lp: ``||max(a, 0)||_q``) bounds ``min_d J`` from below for any
+        feasible ``alpha`` (weak duality, no PSD assumption). The SVM value at the
+        returned ``d*`` is ``J(d*)`` when the SVM's problem is concave, i.e. when
+        ``K_d*`` is PSD: then the gap certifies ``d*`` even if some member ``Ks[:, :, k]``
+        is indefinite, and one factorisation of ``K_d*`` replaces ``m``. Otherwise the
+        error names the members that are not PSD (``Ks``: the whole training stack)."""
+        if not self._checks_combination("learned"):
+            return
+        lam_min = psd_violation(stack_combine(Kp, res.kernel_weights))
+        rel_gap = res.gap / max(abs(res.objective), 1e-12)
+        if lam_min is None and rel_gap <= self.tol:
+            return  # certified
+        # the members' eigenvalues in the units of X (Ks holds X[:, :, k] / scales_[k])
+        bad = [(k, lam * self.scales_[k]) for k, lam in psd_violations(Ks)]
+        if lam_min is None and not bad:
+            return  # PSD members, not converged: the solver warned (ConvergenceWarning)
+        members = ", ".join(f"X[:, :, {k}] (smallest eigenvalue {lam:.3g})" for k, lam in bad) \
+            if bad else "none of the matrices alone (their combination's rounding)"
+        weights = np.array2string(np.asarray(res.kernel_weights), precision=3)
+        of_pair = "" if pair is None else f" of classes {pair[0]} vs {pair[1]}"
+        kernel = "X[:, :, k]" if self._kernel_div is None else "X[:, :, k] / scales_[k]"
+        what = f"the learned combination sum_k d_k {kernel}{of_pair} (d = {weights})"
+        if lam_min is None:  # PSD, but an indefinite member may leave a duality gap
+            raise SimilarityMatrixError(
+                f"X: the solver stopped at a relative gap {rel_gap:.3g} > tol = {self.tol:g} "
+                f"on {what}; with matrices that are not positive semidefinite ({members}) "
+                "the problem need not have a zero duality gap, so the answer cannot be "
+                f"certified,{_NOT_PSD_HINT}")
+        raise SimilarityMatrixError(
+            f"X: {what} is not positive semidefinite (smallest eigenvalue {lam_min:.3g}), "
+            f"so its SVM value and the duality gap certify nothing; not positive "
+            f"semidefinite: {members},{_NOT_PSD_HINT}")
 
     def _combine_test(self, T, res):
         """The combined kernel of one pair's solution on test rows ``T`` (a stack)."""
@@ -204,7 +254,10 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.intercept_ = np.zeros(len(pairs))
         weights, objective, gaps, n_iter, results = [], [], [], [], []
         for k, idx, y_pm in ovo_subproblems(y_idx, len(classes)):
-            res = self._solve(stack_take(Ks, idx, idx), y_pm)
+            Kp = stack_take(Ks, idx, idx)
+            res = self._solve(Kp, y_pm)
+            self._check_learned(Ks, Kp, res, None if len(pairs) == 1 else
+                                tuple(classes[list(pairs[k])].tolist()))
             self.coef_[k, idx] = (res.alpha * y_pm)[:, None] * res.kernel_weights[None, :]
             u = np.zeros(n)
             u[idx] = res.alpha * y_pm
@@ -267,6 +320,16 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         return self.classes_[ovo_predict_index(raw, len(self.classes_))]
 
 
+_SPECTRUM_LEARNED = """ The learned combination
+        ``sum_k d_k K_k`` must be positive semidefinite (one Cholesky test after
+        the solver; a member may be indefinite): the duality gap then certifies
+        the weights. Else, or when the gap stays above ``tol`` with an indefinite
+        member, ``fit`` raises :class:`SimilarityMatrixError` naming the matrices
+        that are not PSD (use ``"clip"``; docs/methods.md, MKL section)."""
+_SPECTRUM_EACH = """ Every matrix must be positive
+        semidefinite (one Cholesky test each): the certificate of the method
+        needs each kernel PSD."""
+
 _PARAMS_DOC = """
     C : float, default=1.0
         SVM regularisation, not tuned: the best ``C`` on a ``KernelBank``'s
@@ -274,7 +337,7 @@ _PARAMS_DOC = """
         :class:`~proxlearn.mkl.MKLClassifierCV` chooses it (docs/methods.md).
     spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
         How each similarity matrix becomes a kernel (consistent test map);
-        ``None``: used as given (must be PSD).
+        ``None``: used as given.""" + _SPECTRUM_LEARNED + """
     tol : float, default=1e-4
         Relative gap of the certificate at which the solver stops.
     max_iter : int, default=200
@@ -337,6 +400,8 @@ class SimpleMKL(_IterativeMKL):
         kernels: docs/benchmarks.md). Same optimum, each with a certified gap.
     """ + _ATTRS_DOC
 
+    _psd = "learned"
+
     def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None,
                  normalize=True, solver="spg"):
         super().__init__(C, spectrum=spectrum, tol=tol, max_iter=max_iter, bank=bank,
@@ -362,6 +427,8 @@ class LpMKL(_BaseMKL):
     Parameters
     ----------
     p : float >= 1, default=2.0""" + _PARAMS_DOC + _ATTRS_DOC
+
+    _psd = "learned"
 
     def __init__(self, p=2.0, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None,
                  normalize=True):
@@ -395,7 +462,14 @@ class NonSparseMKL(_IterativeMKL):
     kernel is ``sum_k K_k / gamma_k``.
 
     Parameters
-    ----------""" + _PARAMS_DOC + _ATTRS_DOC
+    ----------""" + _PARAMS_DOC.replace(_SPECTRUM_LEARNED, _SPECTRUM_EACH) + _ATTRS_DOC
+
+    # spectrum=None checks every matrix (_psd = "each", m factorisations), not only
+    # the learned combination as SimpleMKL / LpMKL do: the problem is
+    # max_alpha 1^T alpha - 1/2 (sum_k sqrt(a_k))^2, concave in alpha (and its
+    # Frank-Wolfe upper bound valid) only when every sqrt(a_k) = ||K_k^{1/2} u|| is a
+    # seminorm of u, i.e. every K_k is PSD; an indefinite member makes a_k < 0
+    # possible (its sqrt undefined) and the certificate meaningless.
 
     def _solve(self, Ks, y_pm):
         return nonsparse_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter)

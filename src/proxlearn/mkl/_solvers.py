@@ -24,7 +24,12 @@ solver              problem (dual form) and combined kernel
 
 Certificates. SimpleMKL and Lp-MKL minimise over weights: ``J(d) = omega(K_d)``
 at the SVM's ``alpha`` against the dual value at the same ``alpha`` gives the
-gap ``1/2 (max_k a_k - sum d_k a_k)`` (Lp: ``1/2 (||a||_q - sum d_k a_k)``).
+gap ``1/2 (max_k a_k - sum d_k a_k)`` (Lp: ``1/2 (||max(a, 0)||_q - sum d_k a_k)``).
+Both bounds hold whatever the kernels (``J`` is convex in ``d`` and the dual value
+bounds ``min_d J`` for any feasible ``alpha``); the SVM value is ``J(d)`` when
+``K_d`` is PSD, so a PSD combination at the returned weights makes the gap a
+certificate even with an indefinite member (the classifiers test it,
+:meth:`proxlearn.mkl._classifiers._BaseMKL._check_learned`).
 The non-sparse MKL maximises a concave function ``phi`` of ``alpha``: the
 lower bound is the best ``phi(alpha_t)``, the upper bound its Frank-Wolfe
 bound ``phi(alpha) + max_{alpha' in A} grad phi(alpha)^T (alpha' - alpha)``
@@ -322,6 +327,24 @@ def _simplex_newton(Ks, Kd, y, C, alpha, d, grad):
     return direction
 
 
+def _support(d):
+    """The positive weights of ``d``, as a tuple (comparable)."""
+    return tuple(np.flatnonzero(d > 0).tolist())
+
+
+def _returns_to(supports, sup):
+    """Whether the support ``sup`` of a new iterate differs from the last one in
+    ``supports`` and equals one of the two before it: the spectral projected
+    gradient cycles through faces (period 2 or 3).
+
+    On Pima's 13-kernel bank at C = 1 the long Barzilai-Borwein step cycled through
+    three supports for 50 iterations (59 in all), the Newton step on the face never
+    tried since the spectral step never kept the support; the short step taken at
+    each return breaks the cycle (20 iterations, the same certified optimum). Paths
+    that never return to a face are unchanged (docs/benchmarks.md)."""
+    return bool(supports) and sup != supports[-1] and sup in supports[-3:-1]
+
+
 def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
     """Spectral projected gradient for :func:`simple_mkl` from ``d`` (SVM ``sol``,
     ``a_k = u^T K_k u``). Returns the iterate of lowest objective seen; its gap is
@@ -332,7 +355,8 @@ def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
     (:func:`_simplex_newton`), tried first (full step, Armijo on ``J``) whenever the
     projected spectral step keeps the support of ``d`` (the face is identified); if
     it is refused, the spectral step (and Newton pauses, :data:`NEWTON_MAX_PAUSE`).
-    The Barzilai-Borwein step is updated from spectral steps only."""
+    The Barzilai-Borwein step is updated from spectral steps only: the long step,
+    or the short one when the iterates return to a face (:func:`_returns_to`)."""
     from ..solvers import project_simplex
 
     J = sol.value
@@ -345,6 +369,7 @@ def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
     history = []
     reason = "stalled"
     wait, backoff = 0, 1  # iterations until Newton is tried again, and the next pause
+    supports = [_support(d)]  # of the iterates after spectral steps
     for t in range(1, int(max_iter) + 1):
         gap = best[0] - dual
         history.append({"iter": t, "objective": J, "gap": gap})
@@ -386,9 +411,17 @@ def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
         s_vec, y_vec = trial - d, g_new - grad
         sy = float(s_vec @ y_vec)
         # Barzilai-Borwein step, kept within [1e-12, 1e12] (BMR's safeguard), from
-        # spectral steps only
+        # spectral steps only: the long s^T s / s^T y, or the short s^T y / y^T y when
+        # the supports cycle (_returns_to)
         if spectral:
-            step = min(max(float(s_vec @ s_vec) / sy, 1e-12), 1e12) if sy > 0 else 1e12
+            sup = _support(trial)
+            if sy <= 0:
+                step = 1e12
+            elif _returns_to(supports, sup):
+                step = min(max(sy / float(y_vec @ y_vec), 1e-12), 1e12)
+            else:
+                step = min(max(float(s_vec @ s_vec) / sy, 1e-12), 1e12)
+            supports.append(sup)
         d, sol, a, grad, J = trial, new, a_new, g_new, new.value
         last[0] = sol
         recent.append(J)
@@ -406,6 +439,15 @@ def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
     return MKLResult(d, d, sol.alpha, sol.b, J, gap, len(history), history)
 
 
+#: :func:`lp_mkl`: a weight at 0 whose kernel has ``a_k > 0`` again (an indefinite
+#: kernel, zeroed while its ``a_k <= 0``) restarts at this fraction of the best
+#: response ``d_k ~ a_k^(q - 1)`` (the update's fixed points), scaled to ``max d``.
+#: Protein-multi with an indefinite member (``[rbf, clip(P), P]``, C = 1, tol = 1e-6,
+#: six pairs): without restarts two pairs stopped at max_iter with relative gaps
+#: 0.26; at 1 they oscillated (zeroed again); at 0.1 all six certified.
+LP_REVIVE = 0.1
+
+
 def lp_mkl(Ks, y, C=1.0, p=2.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
            alpha0=None) -> MKLResult:
     """Lp-MKL (``p > 1``) by alternating the SVM and the closed-form ``d``-step
@@ -420,16 +462,29 @@ def lp_mkl(Ks, y, C=1.0, p=2.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     for t in range(1, int(max_iter) + 1):
         sol = svm_dual(_combine(Ks, d), y, C, tol=svm_tol,
                        alpha0=alpha0 if sol is None else sol)
-        a = np.maximum(_a(Ks, sol.alpha * y), 0.0)
-        J = sol.value
-        gap = 0.5 * (np.linalg.norm(a, q) - d @ a)
+        a_raw = _a(Ks, sol.alpha * y)
+        a = np.maximum(a_raw, 0.0)
+        J = sol.value  # 1^T alpha - 1/2 d^T a_raw
+        # J minus the dual value 1^T alpha - 1/2 ||max(a, 0)||_q, a lower bound of the
+        # optimum for any feasible alpha (the max of d^T a over the Lp ball): with an
+        # indefinite kernel a_k < 0 is possible, and d^T a != d^T a_raw
+        gap = 0.5 * (np.linalg.norm(a, q) - d @ a_raw)
         history.append({"iter": t, "objective": J, "gap": gap})
         if best is None or J < best[0]:
             best = (J, d, sol, gap)
         if gap <= tol * max(abs(J), 1e-12):
             return MKLResult(d, d, sol.alpha, sol.b, J, gap, t, history)
+        # the update's weight 0 is absorbing (w2 = 0 stays 0), and an indefinite kernel
+        # reaches it when its a_k <= 0 (w2 = d_k^2 max(a_k, 0): no NaN powers); when
+        # its a_k turns positive it restarts (LP_REVIVE). PSD kernels (a_k >= 0) keep
+        # d_k > 0 unless a_k = 0, where the restart is 0 too: the same path as before.
+        revive = (d == 0) & (a > 0)
+        if revive.any():
+            d = d.copy()
+            d[revive] = LP_REVIVE * (a[revive] / a.max()) ** (q - 1.0) * d.max()
         w2 = d**2 * a  # ||w_k||^2
-        if not np.any(w2 > 0):
+        if not np.any(w2 > 0):  # no kernel left to weight: the update is undefined
+            _warn_stalled("lp_mkl", gap / max(abs(J), 1e-12), tol)
             return MKLResult(d, d, sol.alpha, sol.b, J, gap, t, history)
         num = w2 ** (1.0 / (p + 1.0))
         d = num / np.sum(w2 ** (p / (p + 1.0))) ** (1.0 / p)
