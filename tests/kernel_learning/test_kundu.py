@@ -253,7 +253,10 @@ def test_a_callable_loss_equals_the_built_in_one():
     X, y = _stack(seed=6)
     a = ESKL(loss="l3", max_iter=30).fit(X, y)
     b = ESKL(loss=lambda D: (float((D * D).sum()), 2 * D), max_iter=30).fit(X, y)
-    np.testing.assert_allclose(a.objective_history_, b.objective_history_, rtol=1e-10)
+    # the same iterates; the built-in L3 also has its dual bound, so it may stop sooner
+    k = a.n_iter_
+    assert k <= b.n_iter_
+    np.testing.assert_allclose(a.objective_history_, b.objective_history_[:k], rtol=1e-10)
 
 
 def test_cross_val_score_and_three_classes():

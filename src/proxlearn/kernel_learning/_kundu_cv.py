@@ -15,18 +15,20 @@ previous one (``_KunduBase._pair_state``) the eigendecompositions that define
 where the kernel lives and its test map (ESKL/EMKL: the positive basis of each
 training block; REKL: the ``eigh`` of each matrix), computed once per fold and
 pair of classes instead of once per grid point, and the fold's slicing and
-input checks. With ``warm_start=True`` each fit also starts from the previous
-point's best kernel (ESKL/EMKL: in the basis' coordinates; REKL: the spectra's
-log-weights), its MKL weights, its Lipschitz estimate and step count (the step
-size resumes where that fit stopped), with the stopping rule's stagnation test
-allowed after one window instead of two (the two-window wait is for the
-transient of a far start); not the default, because the fits stop at a relative
-tolerance of ``1e-2`` and the kernel they return depends on the start, so that
-the scores are no longer those of independent fits. The parameters of the best mean validation
-score (the smallest ``C``, then ``rho``, among ties, as ``GridSearchCV``) are
-refitted on all the data with a cold start: ``best_estimator_`` is exactly the
-estimator at those parameters. Measurements: docs/benchmarks.md ("Cross-validated
-variants"); the choices: docs/methods.md.
+input checks. With ``warm_start=True`` (the default) each fit also starts from the
+previous point's best kernel (ESKL/EMKL: in the basis' coordinates; REKL: the
+spectra's log-weights) and its MKL weights; ESKL and EMKL also continue its step
+schedule (step count and Lipschitz estimate: the walk is one mirror-descent run
+whose objective changes at each point), REKL restarts its steps. Every fit stops by
+the same rule as a cold one (``_kundu._Tracker``): a certified relative gap of
+``tol`` (ESKL-L3: its exact dual bound), else two windows without progress. The
+kernels then differ from cold fits' within what the rule allows, and so may the
+scores and the chosen point; ``warm_start=False`` gives exactly ``GridSearchCV``'s
+scores. The parameters of the best mean validation score (the smallest ``C``, then
+``rho``, among ties, as ``GridSearchCV``) are refitted on all the data with a cold
+start: ``best_estimator_`` is exactly the estimator at those parameters.
+Measurements: docs/benchmarks.md ("Cross-validated variants"); the choices:
+docs/methods.md.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ class _KunduCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, ClassifierMi
     _estimator = ESKL
 
     def __init__(self, Cs=KUNDU_CS, rhos=KUNDU_RHOS, *, cv=5, scoring=None, n_jobs=None,
-                 warm_start=False, loss=None, max_iter=None, tol=1e-2, normalize=True,
+                 warm_start=True, loss=None, max_iter=None, tol=1e-2, normalize=True,
                  verbose=0):
         self.Cs = Cs
         self.rhos = rhos
@@ -152,14 +154,13 @@ _DOC = """{name} with ``C`` and ``rho`` chosen by cross-validation, then refitte
         A scikit-learn scorer; ``None``: accuracy.
     n_jobs : int or None, default=None
         Folds in parallel (joblib); the walk inside a fold is sequential.
-    warm_start : bool, default=False
+    warm_start : bool, default=True
         Start each fit of a fold's walk from the previous grid point's kernel
-        (and resume its step size). ``False``: every fit starts as
-        :class:`{name}` does, so that each validation score is the one
-        ``GridSearchCV`` computes (the eigendecompositions are still shared).
-        The stopping rule (``tol=1e-2``) leaves the kernel start-dependent:
-        warm-started walks chose other points on 4 of 6 benchmark rows and ran
-        from 2.3x faster (EMKL) to 1.4x slower (REKL) (docs/benchmarks.md).
+        (module docstring); each fit still stops by :class:`{name}`'s rule.
+        ``False``: every fit starts as :class:`{name}` does, so that each
+        validation score is the one ``GridSearchCV`` computes (the
+        eigendecompositions are still shared). Costs and choices of the two:
+        docs/benchmarks.md.
     loss, max_iter : as :class:`{name}`; ``None``: its default ({loss!r}, {max_iter}).
     tol, normalize, verbose : as :class:`{name}`.
 
