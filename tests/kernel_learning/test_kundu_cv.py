@@ -103,7 +103,7 @@ def test_invalid_grids_are_refused_by_name(bad):
 
 def test_bad_options_fail_before_any_fold():
     S, y = _problem(m=1)
-    with pytest.raises(InvalidParameterError, match="warm_start"):
+    with pytest.raises(InvalidParameterError, match="warm_start must be True, False or .auto."):
         ESKLCV(warm_start="yes").fit(S, y)
     with pytest.raises(InvalidParameterError, match="loss"):
         REKLCV(loss="l3").fit(S, y)
@@ -165,14 +165,33 @@ def test_a_warm_start_at_the_optimum_stops_at_its_first_iterate():
 
 
 @pytest.mark.parametrize("base,cvcls", PAIRS)
-def test_the_warm_default_chooses_as_well_as_grid_search(base, cvcls):
+def test_the_warm_walk_chooses_as_well_as_grid_search(base, cvcls):
     """The warm walk may choose another point than GridSearchCV; judged by the exact
     (cold) scores, its choice is within one validation sample of the best."""
     S, y = _problem(n=45, m=1 if base is ESKL else 2, seed=4)
     folds = StratifiedKFold(3)
-    warm = _quiet(lambda: cvcls(Cs=GRID["C"], rhos=GRID["rho"], cv=folds).fit(S, y))
+    warm = _quiet(lambda: cvcls(Cs=GRID["C"], rhos=GRID["rho"], cv=folds,
+                                warm_start=True).fit(S, y))
     cold = _quiet(lambda: cvcls(Cs=GRID["C"], rhos=GRID["rho"], cv=folds,
                                 warm_start=False).fit(S, y))
     exact = cold.cv_results_["mean_test_score"]
     assert exact[warm.best_index_] >= exact.max() - 1.0 / 15 - 1e-12
     np.testing.assert_allclose(warm.cv_results_["mean_test_score"], exact, atol=0.2)
+
+
+def test_warm_start_auto_is_on_where_a_certificate_closes_the_gap(monkeypatch):
+    """``"auto"``: warm walks for ESKL-L3 only (EMKL, REKL and other losses stop by
+    the stagnation fallback, where warm walks were measured slower on some sets)."""
+    seen = []
+    real = ESKLCV._walk
+
+    def spy(self, *args):
+        seen.append((type(self).__name__, self.loss, self._warm))
+        return real(self, *args)
+    for cls in (ESKLCV, EMKLCV, REKLCV):
+        monkeypatch.setattr(cls, "_walk", spy)
+    S, y = _problem(m=1)
+    for est in (ESKLCV(), ESKLCV(loss="l1"), EMKLCV(), REKLCV(), ESKLCV(warm_start=False),
+                EMKLCV(warm_start=True)):
+        _quiet(lambda: est.set_params(Cs=[1.0], rhos=[1.0], cv=2, max_iter=5).fit(S, y))
+    assert [w for *_, w in seen[::2]] == [True, False, False, False, False, True]
