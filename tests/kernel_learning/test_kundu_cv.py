@@ -181,7 +181,8 @@ def test_the_warm_walk_chooses_as_well_as_grid_search(base, cvcls):
 
 def test_warm_start_auto_is_on_where_a_certificate_closes_the_gap(monkeypatch):
     """``"auto"``: warm walks for ESKL-L3 only (EMKL, REKL and other losses stop by
-    the stagnation fallback, where warm walks were measured slower on some sets)."""
+    the stagnation fallback, where warm walks were measured slower on some sets); the
+    default is cold."""
     seen = []
     real = ESKLCV._walk
 
@@ -191,7 +192,8 @@ def test_warm_start_auto_is_on_where_a_certificate_closes_the_gap(monkeypatch):
     for cls in (ESKLCV, EMKLCV, REKLCV):
         monkeypatch.setattr(cls, "_walk", spy)
     S, y = _problem(m=1)
-    for est in (ESKLCV(), ESKLCV(loss="l1"), EMKLCV(), REKLCV(), ESKLCV(warm_start=False),
+    for est in (ESKLCV(warm_start="auto"), ESKLCV(loss="l1", warm_start="auto"),
+                EMKLCV(warm_start="auto"), REKLCV(warm_start="auto"), ESKLCV(),
                 EMKLCV(warm_start=True)):
         _quiet(lambda: est.set_params(Cs=[1.0], rhos=[1.0], cv=2, max_iter=5).fit(S, y))
     assert [w for *_, w in seen[::2]] == [True, False, False, False, False, True]
