@@ -29,7 +29,7 @@ scores. The parameters of the best mean validation score (the smallest ``C``, th
 start: ``best_estimator_`` is exactly the estimator at those parameters.
 ``warm_start=False`` is the default: warm ESKL-L3 walks were 1.3-4.1x cheaper than
 ``GridSearchCV`` but their fits that stop by the stagnation fallback depend on the
-start, and on the defaults panel they scored 0.8 points below the cold walk on average
+start, and on the defaults panel they scored 0.7 points below the cold walk on average
 (each set within 2 standard errors); EMKL and REKL warm walks ran from 2.05x cheaper to
 0.72x (slower). ``"auto"``: ``True`` for ESKL with the L3 loss (a warm fit stops as
 soon as its start is within ``tol`` of the optimum), ``False`` elsewhere.
@@ -177,7 +177,7 @@ _DOC = """{name} with ``C`` and ``rho`` chosen by cross-validation, then refitte
         ``GridSearchCV`` computes (the eigendecompositions are still shared).
         ``"auto"``: ``True`` for ESKL with the L3 loss (its fits stop on a dual
         certificate), else ``False``. ``False`` is the default because warm walks
-        scored lower on the defaults panel (0.8 points on average); costs and
+        scored lower on the defaults panel (0.7 points on average); costs and
         choices: docs/benchmarks.md.
     loss, max_iter : as :class:`{name}`; ``None``: its default ({loss!r}, {max_iter}).
     tol, normalize, verbose : as :class:`{name}`.
