@@ -27,7 +27,7 @@ scores and the chosen point; ``warm_start=False`` gives exactly ``GridSearchCV``
 scores. The parameters of the best mean validation score (the smallest ``C``, then
 ``rho``, among ties, as ``GridSearchCV``) are refitted on all the data with a cold
 start: ``best_estimator_`` is exactly the estimator at those parameters.
-``warm_start=False`` is the default: warm ESKL-L3 walks were 1.3-4.1x cheaper than
+``warm_start=False`` is the default: warm ESKL-L3 walks were 1.3-3.9x cheaper than
 ``GridSearchCV`` but their fits that stop by the stagnation fallback depend on the
 start, and on the defaults panel they scored 0.7 points below the cold walk on average
 (each set within 2 standard errors); EMKL and REKL warm walks ran from 2.05x cheaper to
