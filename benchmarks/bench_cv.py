@@ -2,13 +2,15 @@
 (issue 40 item 4).
 
 Kundu (``--family sim`` / ``multi``): ESKLCV, EMKLCV and REKLCV at their default grid
-(``C`` in {0.1, 1, 10, 100} x ``rho`` in {0.1, 1, 10}), with ``warm_start`` False (the
-default: shared eigendecompositions only) and True, against
+(``C`` in {0.1, 1, 10, 100} x ``rho`` in {0.1, 1, 10}), with ``warm_start=True``
+(``warm``: each fit starts from the previous grid point) and ``warm_start=False``
+(``cold``, the default: shared eigendecompositions only, GridSearchCV's scores), against
 ``GridSearchCV(ESKL(), same grid, cv=StratifiedKFold(5))``, on the training part of
 split 0 of the defaults panel (``benchmarks/_defaults_panel.py``); CPU time of this
 process (``time.process_time``: the machine is shared, wall time drifts with the load),
 alternately (A B C, rotated), median of ``--repeats``; the chosen parameters and the accuracy of
-the refitted estimator on the split's test part.
+the refitted estimator on the split's test part; and the fits' iterations along the two
+walks (``--iters``: one extra pass, untimed).
 
 SimpleNPKL (``--family clust``): SimpleNPKLCV (shared graph, warm-started dual) against
 the same walk with every fit cold and its own graph (the cost of GridSearchCV-style
@@ -31,7 +33,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import timed_alternating  # noqa: E402
 
 
-def kundu(family, sets, names, repeats):
+def walk_iterations(est, S, y):
+    """Total mirror-descent iterations of the fits of ``est``'s fold walks (not the refit)."""
+    from proxlearn.kernel_learning import _kundu
+
+    total = [0]
+    real = _kundu._Tracker.warn_if_not_converged
+
+    def count(self, name, max_iter):
+        total[0] += len(self.history)
+        return real(self, name, max_iter)
+    _kundu._Tracker.warn_if_not_converged = count
+    try:
+        est.fit(S, y)
+    finally:
+        _kundu._Tracker.warn_if_not_converged = real
+    refit = est.best_estimator_.n_iter_
+    return total[0] - int(np.sum(refit))
+
+
+def kundu(family, sets, names, repeats, iters=False):
     import _defaults_panel as P
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
@@ -42,12 +63,13 @@ def kundu(family, sets, names, repeats):
     for name in sets:
         S, y, _ = P.load(family, name)
         tr, te = P.split(family, name, 0)
-        S_tr, S_te = S[np.ix_(tr, tr)], S[np.ix_(te, tr)]
+        S_tr = S[np.ix_(tr, tr)] if S.ndim == 2 else S[tr][:, tr]
+        S_te = S[np.ix_(te, tr)] if S.ndim == 2 else S[te][:, tr]
         for est in names:
             base, cvcls = getattr(kl, est), getattr(kl, f"{est}CV")
             folds = StratifiedKFold(5)
-            fns = {"cv": lambda: cvcls(cv=folds).fit(S_tr, y[tr]),
-                   "cv-warm": lambda: cvcls(cv=folds, warm_start=True).fit(S_tr, y[tr]),
+            fns = {"warm": lambda: cvcls(cv=folds, warm_start=True).fit(S_tr, y[tr]),
+                   "cold": lambda: cvcls(cv=folds, warm_start=False).fit(S_tr, y[tr]),
                    "grid": lambda: GridSearchCV(base(), grid, cv=folds).fit(S_tr, y[tr])}
             times, out = timed_alternating(fns, repeats, clock=time.process_time)
             row = [f"{name} (n={len(tr)}, m={S.shape[2] if S.ndim == 3 else 1})", est]
@@ -56,8 +78,12 @@ def kundu(family, sets, names, repeats):
                 acc = np.mean(out[k].predict(S_te) == y[te])
                 row.append(f"{k} {times[k]:.2f} s C={p['C']:g} rho={p['rho']:g} "
                            f"cv {out[k].best_score_:.3f} test {acc:.3f}")
-            row.append(f"ratio grid/cv {times['grid'] / times['cv']:.2f}, "
-                       f"grid/cv-warm {times['grid'] / times['cv-warm']:.2f}")
+            row.append(f"ratio grid/warm {times['grid'] / times['warm']:.2f}, "
+                       f"grid/cold {times['grid'] / times['cold']:.2f}")
+            if iters:
+                row.append("iterations warm / cold " + " / ".join(
+                    str(walk_iterations(cvcls(cv=folds, warm_start=w), S_tr, y[tr]))
+                    for w in (True, False)))
             print(" | ".join(row), flush=True)
 
 
@@ -107,6 +133,7 @@ def main():
     ap.add_argument("--sets", default=None)
     ap.add_argument("--estimators", default="ESKL,EMKL,REKL")
     ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--iters", action="store_true", help="count the walks' iterations")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     default = {"sim": "aural_sonar,sonar-noisy,voting,heart-noisy",
@@ -115,7 +142,7 @@ def main():
     if args.family == "clust":
         npkl(sets, args.repeats)
     else:
-        kundu(args.family, sets, args.estimators.split(","), args.repeats)
+        kundu(args.family, sets, args.estimators.split(","), args.repeats, args.iters)
 
 
 if __name__ == "__main__":

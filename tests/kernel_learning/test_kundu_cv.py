@@ -38,7 +38,8 @@ def _quiet(fn):
 def test_same_choice_and_scores_as_grid_search(base, cvcls):
     S, y = _problem(m=1 if base is ESKL else 2)
     folds = StratifiedKFold(3)
-    ours = _quiet(lambda: cvcls(Cs=GRID["C"], rhos=GRID["rho"], cv=folds).fit(S, y))
+    ours = _quiet(lambda: cvcls(Cs=GRID["C"], rhos=GRID["rho"], cv=folds,
+                                warm_start=False).fit(S, y))
     grid = _quiet(lambda: GridSearchCV(base(), GRID, cv=folds).fit(S, y))
     assert ours.best_params_ == grid.best_params_
     assert [p for p in ours.cv_results_["params"]] == list(grid.cv_results_["params"])
@@ -102,9 +103,97 @@ def test_invalid_grids_are_refused_by_name(bad):
 
 def test_bad_options_fail_before_any_fold():
     S, y = _problem(m=1)
-    with pytest.raises(InvalidParameterError, match="warm_start"):
+    with pytest.raises(InvalidParameterError, match="warm_start must be True, False or .auto."):
         ESKLCV(warm_start="yes").fit(S, y)
     with pytest.raises(InvalidParameterError, match="loss"):
         REKLCV(loss="l3").fit(S, y)
     with pytest.raises(InvalidParameterError, match="max_iter"):
         ESKLCV(max_iter=0).fit(S, y)
+
+
+def _fold_walk(cvcls, S, y, warm, train, **grid):
+    """The fitted estimators of one fold's walk of ``cvcls`` (its ``_walk``, kept)."""
+    from proxlearn._cv import check_grid, grid_walk
+
+    cv = cvcls(Cs=grid.get("Cs", GRID["C"]), rhos=grid.get("rhos", GRID["rho"]),
+               warm_start=warm)
+    points = grid_walk(rho=check_grid(cv.rhos, "rhos"), C=check_grid(cv.Cs, "Cs"))
+    X = S[np.ix_(train, train)] if S.ndim == 2 else S[train][:, train]
+    shared, fits = {}, []
+    for p in points:
+        est = cv._base(**p)
+        est._cv_state = shared
+        _quiet(lambda: est.fit(X, y[train]))
+        del est._cv_state
+        if not warm:
+            for state in shared.values():
+                state.pop("warm", None)
+        fits.append(est)
+    return points, fits
+
+
+def test_eskl_warm_fits_carry_the_cold_fits_certificate():
+    """Where a cold ESKL-L3 fit certifies its gap (dual bound), the warm fit at the same
+    point does too, and both objectives are then within tol of the same optimum."""
+    S, y = _problem(n=40, m=1, seed=5)
+    train = np.arange(30)
+    grid = dict(Cs=[0.1, 0.3, 1.0], rhos=[0.3, 1.0, 3.0])
+    _, cold = _fold_walk(ESKLCV, S, y, False, train, **grid)
+    points, warm = _fold_walk(ESKLCV, S, y, True, train, **grid)
+    certified = [c.gap_ <= c.tol for c in cold]
+    assert sum(certified) >= len(points) // 2  # the dual bound closes the gap
+    for p, w, c, ok in zip(points, warm, cold, certified):
+        if ok:
+            assert w.gap_ <= w.tol, p
+            assert abs(w.objective_ - c.objective_) <= 2 * w.tol * abs(c.objective_), p
+
+
+def test_a_warm_start_at_the_optimum_stops_at_its_first_iterate():
+    """The certificate depends on the iterate only: started from a converged kernel,
+    a fit stops at once (before: at least one 10-iteration stagnation window)."""
+    S, y = _problem(n=40, m=1, seed=5)
+    shared = {}
+    first = ESKL(C=0.3, rho=1.0, tol=1e-3, max_iter=1000)
+    first._cv_state = shared
+    _quiet(lambda: first.fit(S, y))
+    assert first.gap_ <= 5e-3  # certified well inside the default tol=1e-2
+    again = ESKL(C=0.3, rho=1.0)
+    again._cv_state = shared
+    _quiet(lambda: again.fit(S, y))
+    assert again.n_iter_ == 1 and again.gap_ <= again.tol
+    assert again.objective_ == pytest.approx(first.objective_, rel=1e-2)
+
+
+@pytest.mark.parametrize("base,cvcls", PAIRS)
+def test_the_warm_walk_chooses_as_well_as_grid_search(base, cvcls):
+    """The warm walk may choose another point than GridSearchCV; judged by the exact
+    (cold) scores, its choice is within one validation sample of the best."""
+    S, y = _problem(n=45, m=1 if base is ESKL else 2, seed=4)
+    folds = StratifiedKFold(3)
+    warm = _quiet(lambda: cvcls(Cs=GRID["C"], rhos=GRID["rho"], cv=folds,
+                                warm_start=True).fit(S, y))
+    cold = _quiet(lambda: cvcls(Cs=GRID["C"], rhos=GRID["rho"], cv=folds,
+                                warm_start=False).fit(S, y))
+    exact = cold.cv_results_["mean_test_score"]
+    assert exact[warm.best_index_] >= exact.max() - 1.0 / 15 - 1e-12
+    np.testing.assert_allclose(warm.cv_results_["mean_test_score"], exact, atol=0.2)
+
+
+def test_warm_start_auto_is_on_where_a_certificate_closes_the_gap(monkeypatch):
+    """``"auto"``: warm walks for ESKL-L3 only (EMKL, REKL and other losses stop by
+    the stagnation fallback, where warm walks were measured slower on some sets); the
+    default is cold."""
+    seen = []
+    real = ESKLCV._walk
+
+    def spy(self, *args):
+        seen.append((type(self).__name__, self.loss, self._warm))
+        return real(self, *args)
+    for cls in (ESKLCV, EMKLCV, REKLCV):
+        monkeypatch.setattr(cls, "_walk", spy)
+    S, y = _problem(m=1)
+    for est in (ESKLCV(warm_start="auto"), ESKLCV(loss="l1", warm_start="auto"),
+                EMKLCV(warm_start="auto"), REKLCV(warm_start="auto"), ESKLCV(),
+                EMKLCV(warm_start=True)):
+        _quiet(lambda: est.set_params(Cs=[1.0], rhos=[1.0], cv=2, max_iter=5).fit(S, y))
+    assert [w for *_, w in seen[::2]] == [True, False, False, False, False, True]

@@ -23,10 +23,12 @@ norm (``scale`` 3 for ESKL, 1 for EMKL, 0.2 for REKL: ours, the paper says "choo
 suitable step-size"); ``tau`` is not given: ``"auto"`` is the mean trace of the
 ``S_i`` (``n`` for unit-diagonal similarities), or the mean trace of their
 clipped versions when that mean is not positive. "Until convergence" is not
-defined: we stop when a Frank-Wolfe bound certifies a relative gap of ``tol``,
-or when the best objective improved by less than ``tol`` (relative) over the
-last ``max(10, t/4)`` iterations (after at least two such windows), else at
-``max_iter`` with a ``ConvergenceWarning``.
+defined: we stop when a lower bound certifies a relative gap of ``tol`` (the
+Frank-Wolfe bound; for ESKL with the L3 loss also its exact Lagrangian dual, which
+closes the gap in 10-20 iterations on the UW matrices where the Frank-Wolfe bound
+stays at 0.2-0.5), or when the best objective improved by less than ``tol``
+(relative) over the last ``max(10, t/4)`` iterations (after at least two such
+windows), else at ``max_iter`` with a ``ConvergenceWarning``.
 
 Test rows (not in the paper, digest 3.7): inductive maps, exact on training rows
 (the ``i``-th training row maps to the ``i``-th row of the learned kernel).
@@ -82,6 +84,7 @@ from ..mkl._classifiers import _BaseMKL
 from ..mkl._input import check_multi_similarity
 from ..mkl._solvers import nonsparse_mkl
 from ..mkl._svm_dual import svm_dual
+from ..solvers import project_simplex
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ._full_kernel_svm import transductive_labels
 from ._entropic import (
@@ -124,17 +127,19 @@ class _Tracker:
     """Best iterate and the stopping rule.
 
     Two tests, either stops: the certified gap ``best - lower`` at most ``tol``
-    relative, where ``lower`` is the largest Frank-Wolfe bound
-    ``F(K_t) - (<G_t, K_t> - tau lambda_min(G_t))`` seen (a valid lower bound on
-    the optimum for any subgradient ``G_t`` of the convex objective); or the
-    best objective improved by at most ``tol`` relative over the last
-    ``max(PATIENCE, t / 4)`` iterations.
+    relative, where ``lower`` is the largest lower bound on the optimum seen (the
+    Frank-Wolfe bound ``F(K_t) - (<G_t, K_t> - tau lambda_min(G_t))``, valid for
+    any subgradient ``G_t`` of the convex objective, and ESKL-L3's Lagrangian dual
+    bound, :func:`_l3_dual_bound`); or the best objective improved by at most
+    ``tol`` relative over the last ``max(PATIENCE, t / 4)`` iterations, after two
+    such windows (the fallback where no bound closes the gap). The first test
+    depends only on the iterate, not on the path: a start within ``tol`` of the
+    optimum (a warm start) stops at once when its bound shows it.
     """
 
-    def __init__(self, tol, log=None, windows=2):
+    def __init__(self, tol, log=None):
         self.tol = tol
         self.log = log
-        self.windows = windows  # 1 for a warm start (no transient from a far start)
         self.history = []
         self.best = np.inf
         self.lower = -np.inf
@@ -151,6 +156,10 @@ class _Tracker:
         """Record the Frank-Wolfe lower bound of the iterate just recorded."""
         self.lower = max(self.lower, value - max(float(fw_gap), 0.0))
 
+    def dual(self, lower):
+        """Record a lower bound on the optimum (a dual value)."""
+        self.lower = max(self.lower, float(lower))
+
     @property
     def gap(self):
         """Certified relative gap of the best iterate (inf before any bound)."""
@@ -161,7 +170,7 @@ class _Tracker:
             return True
         h = self.history
         window = max(PATIENCE, len(h) // 4)
-        if len(h) <= self.windows * window:  # mirror descent is not monotone: let a
+        if len(h) <= 2 * window:  # mirror descent is not monotone: let a
             # transient pass
             return False
         before = min(h[:-window])
@@ -289,6 +298,18 @@ class _KunduBase(_BaseMKL):
         ordinary fit (``_cv_state`` is set only on the walk's private copies)."""
         shared = getattr(self, "_cv_state", None)
         return None if shared is None else shared.setdefault(k, {})
+
+    #: A warm start (``state["warm"]``) continues the previous fit's step schedule
+    #: (its step count and Lipschitz estimate): the walk is then one mirror-descent
+    #: run whose objective changes at each grid point. ``False`` (REKL): the steps
+    #: restart as in a cold fit and only the first iterate is the previous one.
+    _resume_steps = True
+
+    def _resumed(self, warm):
+        """``(lip, t0)``: the Lipschitz estimate and step count a fit starts from."""
+        if warm and self._resume_steps:
+            return warm["lip"], warm["t"]
+        return 0.0, 0
 
     @staticmethod
     def _cached(state, key, make):
@@ -432,8 +453,8 @@ class ESKL(_KunduBase):
     kernel_ : ndarray (binary) or list per pair
         The best learned kernel (over the normalised matrices).
     gap_ : float or ndarray
-        Certified relative gap of the best iterate (Frank-Wolfe bound; ``inf``
-        before the first bound).
+        Certified relative gap of the best iterate (the Frank-Wolfe bound, and for
+        ``loss="l3"`` the dual bound; ``inf`` before the first bound).
     scales_ : ndarray of shape (m,)
         The ``c_i`` the matrices were divided by (ones with ``normalize=False``).
     objective_, objective_history_, n_iter_, coef_, intercept_, tau_,
@@ -491,9 +512,8 @@ class ESKL(_KunduBase):
             start = warm["M"]
         eg = SubspaceEG(N, self.tau_, U, self.update, start)
         K = eg.K
-        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose),
-                         windows=1 if warm else 2)
-        lip, t0 = (warm["lip"], warm["t"]) if warm else (0.0, 0)
+        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
+        lip, t0 = self._resumed(warm)
         sol = None
         for t in range(1, int(self.max_iter) + 1):
             # warm start from the previous iterate's alpha (kept only if libsvm's own
@@ -506,6 +526,10 @@ class ESKL(_KunduBase):
             Gr = eg.reduce(G)
             if t % PATIENCE == 1:  # an eigvalsh: every PATIENCE iterations suffices
                 track.bound(f, eg.fw_gap(Gr))
+            if self.loss == "l3" and t % 3 == 1:  # the exact dual bound: an r x r
+                # eigvalsh, a third of the step's eigh; every third iteration keeps the
+                # stops (at most 2 iterations later) at no net cost (docs/methods.md)
+                track.dual(self._l3_dual_bound(sol.alpha, y, U, Ss, state))
             if track.converged():
                 break
             lip = max(lip, float(np.linalg.norm(Gr)))
@@ -513,7 +537,7 @@ class ESKL(_KunduBase):
         track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
         K, sol = track.best_state
         if state is not None and U is not None:
-            state["warm"] = dict(M=U.T @ K @ U, lip=lip, t=len(track.history))
+            state["warm"] = dict(M=U.T @ K @ U, lip=lip, t=t0 + len(track.history))
         coef = sol.alpha * y
         out = {"b": sol.b, "dual_coef": coef, "objective": track.best, "gap": track.gap,
                "history": track.history,
@@ -526,6 +550,38 @@ class ESKL(_KunduBase):
 
     def _set_learned(self, fits, binary):
         self.kernel_ = fits[0]["kernel"] if binary else [f["kernel"] for f in fits]
+
+    def _l3_dual_bound(self, alpha, y, U, Ss, state):
+        """The Lagrangian dual value ``D(alpha) <= min F`` of ESKL-L3 at an SVM ``alpha``.
+
+        With ``K = U M U^T`` (``U`` orthonormal, ``None``: the identity), ``u = y o
+        alpha`` padded to ``N`` rows, ``v = U^T u``, ``m`` matrices and ``rho > 0``,
+        ``L(M, alpha) = 1^T alpha - v^T M v / 2 + rho sum_i ||U M U^T - S_i||_F^2``
+        is minimised over ``{M PSD, tr M = tau}`` by the projection of
+        ``B = (sum_i U^T S_i U + v v^T / (4 rho)) / m`` (its eigenvalues projected
+        onto the simplex of sum ``tau``), so that
+        ``D = 1^T alpha + rho m (||w - P(w)||^2 - ||w||^2) + rho sum_i ||S_i||^2``
+        with ``w`` the eigenvalues of ``B`` (``rho = 0``: ``1^T alpha - tau ||v||^2 /
+        2``). Weak duality makes it a lower bound for any feasible ``alpha``; at the
+        saddle point it equals the optimum (the inner problem is strongly convex),
+        so ``best - D`` certifies a converged fit whatever its start.
+        """
+        N, _, m = Ss.shape
+
+        def sums():
+            Sh = Ss.sum(axis=2)
+            return (Sh if U is None else U.T @ Sh @ U), float(np.vdot(Ss, Ss))
+        Sh, sq = self._cached(state, "l3_dual", sums)
+        u = np.zeros(N)
+        u[:y.size] = alpha * y
+        v = u if U is None else U.T @ u
+        if self.rho == 0:
+            return float(alpha.sum()) - 0.5 * self.tau_ * float(v @ v)
+        B = (Sh + np.outer(v, v) / (4.0 * self.rho)) / m
+        w = scipy.linalg.eigvalsh(0.5 * (B + B.T))
+        p = self.tau_ * project_simplex(w / self.tau_)
+        return (float(alpha.sum()) + self.rho * m * float((w - p) @ (w - p) - w @ w)
+                + self.rho * sq)
 
 
 class _MKLBased(_KunduBase):
@@ -595,9 +651,9 @@ class EMKL(_MKLBased):
         starts = warm["M"] if warm else [b[1] for b in bases]
         egs = [SubspaceEG(N, tau, b[0], start=s0) for b, s0 in zip(bases, starts, strict=True)]
         Ks = np.stack([eg.K for eg in egs], axis=-1)
-        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose),
-                         windows=1 if warm else 2)
-        lip, t0, gamma = (warm["lip"], warm["t"], warm["gamma"]) if warm else (0.0, 0, None)
+        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
+        lip, t0 = self._resumed(warm)
+        gamma = warm["gamma"] if warm else None
         alpha = None
         for t in range(1, int(self.max_iter) + 1):
             res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma,
@@ -621,7 +677,7 @@ class EMKL(_MKLBased):
         Ks, res = track.best_state
         if state is not None and not self.transductive:
             state["warm"] = dict(M=[b[0].T @ Ks[:, :, i] @ b[0] for i, b in enumerate(bases)],
-                                 lip=lip, t=len(track.history), gamma=res.weights)
+                                 gamma=res.weights, lip=lip, t=t0 + len(track.history))
         coef = res.alpha * y
         out = {"b": res.b, "dual_coef": coef, "objective": track.best, "gap": track.gap,
                "history": track.history,
@@ -690,6 +746,9 @@ class REKL(_MKLBased):
         self.mkl_tol = mkl_tol
 
     _loss_factory = staticmethod(spectrum_loss)
+    # resumed small steps from a previous grid point's spectra stalled far from the new
+    # optimum (objective up to 4.8x a cold fit's, sonar-noisy; docs/methods.md)
+    _resume_steps = False
 
     def _fit_binary(self, Ss, y, state=None):
         loss = spectrum_loss(self.loss)
@@ -724,9 +783,9 @@ class REKL(_MKLBased):
         warm = state.get("warm") if state is not None else None
         if warm:  # the previous grid point's spectra (log-weights)
             Z = warm["Z"].copy()
-        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose),
-                         windows=1 if warm else 2)
-        lip, t0, gamma = (warm["lip"], warm["t"], warm["gamma"]) if warm else (0.0, 0, None)
+        track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
+        lip, t0 = self._resumed(warm)
+        gamma = warm["gamma"] if warm else None
         alpha = None
         for t in range(1, int(self.max_iter) + 1):
             Zk = np.where(keeps, Z, -np.inf)
@@ -756,7 +815,8 @@ class REKL(_MKLBased):
         track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
         mu, res, Z_best = track.best_state
         if state is not None:
-            state["warm"] = dict(Z=Z_best, lip=lip, t=len(track.history), gamma=res.weights)
+            state["warm"] = dict(Z=Z_best, gamma=res.weights, lip=lip,
+                                 t=t0 + len(track.history))
         coef = res.alpha * y
         out = {"b": res.b, "dual_coef": coef, "objective": track.best, "gap": track.gap,
                "history": track.history,

@@ -15,18 +15,26 @@ previous one (``_KunduBase._pair_state``) the eigendecompositions that define
 where the kernel lives and its test map (ESKL/EMKL: the positive basis of each
 training block; REKL: the ``eigh`` of each matrix), computed once per fold and
 pair of classes instead of once per grid point, and the fold's slicing and
-input checks. With ``warm_start=True`` each fit also starts from the previous
-point's best kernel (ESKL/EMKL: in the basis' coordinates; REKL: the spectra's
-log-weights), its MKL weights, its Lipschitz estimate and step count (the step
-size resumes where that fit stopped), with the stopping rule's stagnation test
-allowed after one window instead of two (the two-window wait is for the
-transient of a far start); not the default, because the fits stop at a relative
-tolerance of ``1e-2`` and the kernel they return depends on the start, so that
-the scores are no longer those of independent fits. The parameters of the best mean validation
-score (the smallest ``C``, then ``rho``, among ties, as ``GridSearchCV``) are
-refitted on all the data with a cold start: ``best_estimator_`` is exactly the
-estimator at those parameters. Measurements: docs/benchmarks.md ("Cross-validated
-variants"); the choices: docs/methods.md.
+input checks. With ``warm_start=True`` each fit also starts from the
+previous point's best kernel (ESKL/EMKL: in the basis' coordinates; REKL: the
+spectra's log-weights) and its MKL weights; ESKL and EMKL also continue its step
+schedule (step count and Lipschitz estimate: the walk is one mirror-descent run
+whose objective changes at each point), REKL restarts its steps. Every fit stops by
+the same rule as a cold one (``_kundu._Tracker``): a certified relative gap of
+``tol`` (ESKL-L3: its exact dual bound), else two windows without progress. The
+kernels then differ from cold fits' within what the rule allows, and so may the
+scores and the chosen point; ``warm_start=False`` gives exactly ``GridSearchCV``'s
+scores. The parameters of the best mean validation score (the smallest ``C``, then
+``rho``, among ties, as ``GridSearchCV``) are refitted on all the data with a cold
+start: ``best_estimator_`` is exactly the estimator at those parameters.
+``warm_start=False`` is the default: warm ESKL-L3 walks were 1.3-3.9x cheaper than
+``GridSearchCV`` but their fits that stop by the stagnation fallback depend on the
+start, and on the defaults panel they scored 0.7 points below the cold walk on average
+(each set within 2 standard errors); EMKL and REKL warm walks ran from 2.05x cheaper to
+0.72x (slower). ``"auto"``: ``True`` for ESKL with the L3 loss (a warm fit stops as
+soon as its start is within ``tol`` of the optimum), ``False`` elsewhere.
+Measurements: docs/benchmarks.md ("Cross-validated variants"); the choices:
+docs/methods.md.
 """
 
 from __future__ import annotations
@@ -96,9 +104,7 @@ class _KunduCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, ClassifierMi
             The training similarities (a stack, or one matrix).
         y : array-like of shape (n,)
         """
-        if not isinstance(self.warm_start, (bool, np.bool_)):
-            raise InvalidParameterError(
-                f"warm_start must be True or False, got {self.warm_start!r}.")
+        self._warm = self._resolve_warm_start()
         Cs = check_grid(self.Cs, "Cs")
         rhos = check_grid(self.rhos, "rhos")
         self._base(Cs[0], rhos[0])._check_params()  # a bad option fails before any fold
@@ -109,12 +115,23 @@ class _KunduCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, ClassifierMi
         points = grid_walk(rho=rhos, C=Cs)
         folds = cv_folds(self.cv, y)
         self._search(Xa, y, points, folds, refit_args=(X, y), input_warnings=INPUT_WARNINGS)
-        del self._scorer
+        del self._scorer, self._warm
         for name in ("classes_", "n_features_in_", "n_kernels_", "scales_"):
             setattr(self, name, getattr(self.best_estimator_, name))
         self.best_C_ = self.best_params_["C"]
         self.best_rho_ = self.best_params_["rho"]
         return self
+
+    def _resolve_warm_start(self):
+        """``warm_start`` as a bool: ``"auto"`` is ``True`` for ESKL with the L3 loss
+        (the fits that stop on a certificate), ``False`` otherwise."""
+        if isinstance(self.warm_start, str) and self.warm_start == "auto":
+            loss = self._base(1.0, 1.0).loss
+            return self._estimator is ESKL and isinstance(loss, str) and loss == "l3"
+        if not isinstance(self.warm_start, (bool, np.bool_)):
+            raise InvalidParameterError(
+                f"warm_start must be True, False or 'auto', got {self.warm_start!r}.")
+        return bool(self.warm_start)
 
     def _walk(self, Xa, y, tr, te, points):
         """One fold's scores along ``points``: the fits share ``_cv_state``."""
@@ -126,7 +143,7 @@ class _KunduCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, ClassifierMi
             est._cv_state = shared
             est.fit(X_tr, y[tr])
             del est._cv_state
-            if not self.warm_start:  # keep the decompositions, not the solution
+            if not self._warm:  # keep the decompositions, not the solution
                 for state in shared.values():
                     state.pop("warm", None)
             out.append(self._scorer(est, X_te, y[te]))
@@ -136,10 +153,10 @@ class _KunduCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, ClassifierMi
 
 _DOC = """{name} with ``C`` and ``rho`` chosen by cross-validation, then refitted.
 
-    Each fold walks the grid ``Cs x rhos`` sharing its eigendecompositions and
-    warm-starting every fit from the previous grid point's kernel (module
-    docstring of ``kernel_learning._kundu_cv``); the best mean validation score
-    (smallest ``C``, then ``rho``, among ties) is refitted on all the data.
+    Each fold walks the grid ``Cs x rhos`` sharing its eigendecompositions (and,
+    with ``warm_start``, starting every fit from the previous grid point's kernel;
+    module docstring of ``kernel_learning._kundu_cv``); the best mean validation
+    score (smallest ``C``, then ``rho``, among ties) is refitted on all the data.
 
     Parameters
     ----------
@@ -152,14 +169,16 @@ _DOC = """{name} with ``C`` and ``rho`` chosen by cross-validation, then refitte
         A scikit-learn scorer; ``None``: accuracy.
     n_jobs : int or None, default=None
         Folds in parallel (joblib); the walk inside a fold is sequential.
-    warm_start : bool, default=False
-        Start each fit of a fold's walk from the previous grid point's kernel
-        (and resume its step size). ``False``: every fit starts as
-        :class:`{name}` does, so that each validation score is the one
+    warm_start : bool or "auto", default=False
+        ``True``: start each fit of a fold's walk from the previous grid point's
+        kernel (module docstring); each fit still stops by :class:`{name}`'s rule,
+        and the scores may differ from cold fits' within it. ``False``: every fit
+        starts as :class:`{name}` does, so that each validation score is the one
         ``GridSearchCV`` computes (the eigendecompositions are still shared).
-        The stopping rule (``tol=1e-2``) leaves the kernel start-dependent:
-        warm-started walks chose other points on 4 of 6 benchmark rows and ran
-        from 2.3x faster (EMKL) to 1.4x slower (REKL) (docs/benchmarks.md).
+        ``"auto"``: ``True`` for ESKL with the L3 loss (its fits stop on a dual
+        certificate), else ``False``. ``False`` is the default because warm walks
+        scored lower on the defaults panel (0.7 points on average); costs and
+        choices: docs/benchmarks.md.
     loss, max_iter : as :class:`{name}`; ``None``: its default ({loss!r}, {max_iter}).
     tol, normalize, verbose : as :class:`{name}`.
 
