@@ -151,6 +151,8 @@ def plan(args):
         for ds in panel.FAMILY_SETS[spec.family]:
             if args.datasets and ds not in args.datasets:
                 continue
+            if panel.applies(est, ds) is not None:  # reported as "does not apply"
+                continue
             rows.append((spec.tier, est, ds))
     def size(ds, fam):
         return len(panel.load(fam, ds)[1])
@@ -281,6 +283,9 @@ def report(cache, rev, args):
             base = panel.primary_baseline(est)
             for ds in panel.FAMILY_SETS[fam]:
                 a, st = _row_status(_scores(cache, est, ds))
+                why_not = panel.applies(est, ds)
+                if why_not is not None:
+                    a, st = None, f"does not apply: {why_not}"
                 b, stb = _row_status(_scores(cache, base, ds))
                 row = [est if est != base else f"{est} (the baseline)", ds]
                 summ = summary.setdefault(est, {"better": 0, "tied": 0, "worse": 0, "none": [],
