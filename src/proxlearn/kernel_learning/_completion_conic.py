@@ -333,7 +333,10 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
     training samples (``(n, n)``, or ``(n + n', n + n')`` with ``n'``
     unlabelled samples last when ``transductive``), ``K11`` the kernel of
     interest on the first ``n1`` samples (``None``: nothing known, the kernel
-    is learned near the auxiliary model alone). Solves, per pair of classes,
+    is learned near the auxiliary model alone; then the problem has no
+    minimiser -- any ``V diag(d) V^T`` has zero gap and scaling it up drives
+    the objective to 0 -- and the solver returns a point far out on that ray,
+    see docs/methods.md "Kernel matrix completion"). Solves, per pair of classes,
 
     ``min (1/n) 1^T xi + eta c^T K_T c + gamma ||K - sum_i w_i v_i v_i^T||_F``
     s.t. the hinge constraints on ``K_T c + b``, ``K`` PSD, ``w >= 0``,
