@@ -296,7 +296,10 @@ def report(cache, rev, args):
                 if a is None or b is None:
                     why = st or ("baseline " + stb)
                     row += [why, "" if b is None else _fmt(b), "", ""]
-                    summ["none"].append(f"{ds}: {why}")
+                    if why_not is not None:
+                        summ.setdefault("n/a", []).append(ds)
+                    else:
+                        summ["none"].append(f"{ds}: {why}")
                 else:
                     v, dm, dse = verdict(a, b)
                     if est == base:
@@ -337,6 +340,9 @@ def report(cache, rev, args):
         none = "; ".join(x[:70] for x in s["none"]) if len(s["none"]) <= 3 else (
             f"{len(s['none'])}: " + "; ".join(sorted(set(x.split(': ', 1)[1][:60]
                                                          for x in s['none']))))
+        if s.get("n/a"):  # the reasons are in the rows
+            none = "; ".join(x for x in (none, f"does not apply to {len(s['n/a'])}: "
+                                         + ", ".join(s["n/a"])) if x)
         med = f"{np.median(s['seconds']):.2f}" if s["seconds"] else ""
         lines.append(f"| {est} | {s['family']} | {s['metric']} | {s['better']} | {s['tied']} | "
                      f"{s['worse']} | {s['worse']}/{n} | {med} | {none} | {flag} |")
