@@ -170,6 +170,48 @@ class Spec:
     tier: int = 0  # 0 cheap, 1 medium, 2 expensive (run last, under the cell limit)
     role: str = "estimator"  # or "baseline"
     label: str = ""  # what is run, for the table
+    applies: Callable | None = None  # (family, data set) -> None, or why it does not apply
+
+
+#: CompletionSVC solves one conic program per test row and one-vs-one pair; a data set
+#: needing more of them than this per cell does not apply (5,400 on digits-idm).
+MAX_TEST_PROGRAMS = 1000
+
+
+def _pair_sizes(family, name):
+    """Largest one-vs-one training pair over the splits, #pairs and #test rows per split."""
+    _, y, _ = load(family, name)
+    largest, n_pairs, n_test = 0, 0, 0
+    for k in range(N_SPLITS):
+        tr, te = split(family, name, k)
+        counts = np.sort(np.unique(y[tr], return_counts=True)[1])[::-1]
+        largest = max(largest, int(counts[:2].sum()))
+        n_pairs = len(counts) * (len(counts) - 1) // 2
+        n_test = max(n_test, len(te))
+    return largest, n_pairs, n_test
+
+
+def _within_max_samples(est_name, max_test_programs=None):
+    """Applicability of an estimator that refuses a pair above its ``max_samples``
+    (the default of the estimator itself), optionally also bounding the test-time
+    programs (rows x pairs) of a cell."""
+    def applies(family, name):
+        limit = SPECS[est_name].make().get_params()["max_samples"]
+        largest, n_pairs, n_test = _pair_sizes(family, name)
+        if largest > limit:
+            return (f"a one-vs-one pair has {largest} training samples > "
+                    f"max_samples={limit}")
+        if max_test_programs is not None and n_test * n_pairs > max_test_programs:
+            return (f"{n_test} test rows x {n_pairs} pairs = {n_test * n_pairs} test-time "
+                    f"programs > {max_test_programs}")
+        return None
+    return applies
+
+
+def applies(est, name):
+    """None if estimator ``est`` applies to data set ``name``, else the reason."""
+    spec = SPECS[est]
+    return None if spec.applies is None else spec.applies(spec.family, name)
 
 
 def _sim(name, tier=0, **kw):
@@ -308,7 +350,8 @@ for _n, _t in [("SimilaritySVC", 0), ("SimilarityKNeighborsClassifier", 0), ("LP
                ("FullKernelSVM", 2), ("ESKL", 2), ("EMKL", 2), ("REKL", 2)]:
     _add(_n, Spec("sim", _sim(_n), _t,
                   role="baseline" if _n in ("SimilaritySVC", "SimilarityKNeighborsClassifier")
-                  else "estimator"))
+                  else "estimator",
+                  applies=_within_max_samples(_n) if _n == "FullKernelSVM" else None))
 for _n in ("ESKLCV", "EMKLCV", "REKLCV"):  # C and rho by 5-fold CV (issue 40 item 4)
     _add(_n, Spec("sim", _sim(_n), 2, label=f"{_n}()"))
 _add("SimilaritySVCCV", Spec("sim", _sim("SimilaritySVCCV"), 0,
@@ -320,7 +363,8 @@ for _n in ("LinearSimilarityKernel", "RBFSimilarityKernel", "DiffusionKernel", "
     _add(f"{_n}+SVC", Spec("sim", _transform_then_svc(_n), 0,
                            label=f"make_pipeline({_n}(), SimilaritySVC())"))
 _add("CompletionSVC", Spec("sim", _sim("CompletionSVC"), 2,
-                           label="CompletionSVC().fit(S, y) (K_aux = S, nothing known)"))
+                           label="CompletionSVC().fit(S, y) (K_aux = S, nothing known)",
+                           applies=_within_max_samples("CompletionSVC", MAX_TEST_PROGRAMS)))
 
 # stacks
 _add("clip-SVM(average)", Spec("multi", None, 0, role="baseline",

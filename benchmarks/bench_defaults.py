@@ -173,6 +173,8 @@ def plan(args):
         for ds in panel.FAMILY_SETS[spec.family]:
             if args.datasets and ds not in args.datasets:
                 continue
+            if panel.applies(est, ds) is not None:  # reported as "does not apply"
+                continue
             rows.append((spec.tier, est, ds))
     def size(ds, fam):
         return len(panel.load(fam, ds)[1])
@@ -307,6 +309,9 @@ def report(cache, rev, args):
             base = panel.primary_baseline(est)
             for ds in panel.FAMILY_SETS[fam]:
                 a, st = _row_status(_scores(cache, est, ds))
+                why_not = panel.applies(est, ds)
+                if why_not is not None:
+                    a, st = None, f"does not apply: {why_not}"
                 b, stb = _row_status(_scores(cache, base, ds))
                 row = [est if est != base else f"{est} (the baseline)", ds]
                 summ = summary.setdefault(est, {"better": 0, "tied": 0, "worse": 0, "none": [],
@@ -317,7 +322,10 @@ def report(cache, rev, args):
                 if a is None or b is None:
                     why = st or ("baseline " + stb)
                     row += [why, "" if b is None else _fmt(b), "", ""]
-                    summ["none"].append(f"{ds}: {why}")
+                    if why_not is not None:
+                        summ.setdefault("n/a", []).append(ds)
+                    else:
+                        summ["none"].append(f"{ds}: {why}")
                 else:
                     v, dm, dse = verdict(a, b)
                     if est == base:
@@ -361,6 +369,9 @@ def report(cache, rev, args):
         none = "; ".join(x[:70] for x in s["none"]) if len(s["none"]) <= 3 else (
             f"{len(s['none'])}: " + "; ".join(sorted(set(x.split(': ', 1)[1][:60]
                                                          for x in s['none']))))
+        if s.get("n/a"):  # the reasons are in the rows
+            none = "; ".join(x for x in (none, f"does not apply to {len(s['n/a'])}: "
+                                         + ", ".join(s["n/a"])) if x)
         med = f"{np.median(s['seconds']):.2f}" if s["seconds"] else ""
         lines.append(f"| {est} | {s['family']} | {s['metric']} | {s['better']} | {s['tied']} | "
                      f"{s['worse']} | {s['worse']}/{n} | {med} | {none} | {flag} |" +

@@ -245,3 +245,40 @@ def test_completer_max_iter_out_of_range_is_a_clear_error(max_iter):
     K = X @ X.T + 0.5 * np.eye(8)
     with pytest.raises(InvalidParameterError, match="max_iter must be an integer >= 1"):
         KernelCompleter(max_iter=max_iter).fit(K[:5, :5], K)
+
+
+def _joint_by_rotated_gap(A, K11, y, eta, gamma, n_unl=0):
+    """(6.7) / (6.10) with the gap written as printed, ``||V^T K V - diag(w)||_F``: the
+    oracle of the ``||vec(K) - (V * V) w||`` form the estimator solves (issue 40)."""
+    import cvxpy as cp
+
+    N = A.shape[0]
+    n, n1 = N - n_unl, K11.shape[0]
+    _, V = np.linalg.eigh(A)
+    X = cp.Variable((n + 1, n + 1), PSD=True)
+    K = cp.Variable((N, N), PSD=True)
+    w, b, xi = cp.Variable(N, nonneg=True), cp.Variable(), cp.Variable(n, nonneg=True)
+    ypm = np.where(y == y.max(), 1.0, -1.0)
+    cons = [X[:n, :n] == K[:n, :n], cp.multiply(ypm, X[:n, n] + b) >= 1 - xi,
+            K[:n1, :n1] == K11]
+    obj = cp.sum(xi) / n + eta * X[n, n] + gamma * cp.norm(V.T @ K @ V - cp.diag(w), "fro")
+    prob = cp.Problem(cp.Minimize(obj), cons)
+    prob.solve(solver="CLARABEL")
+    return prob.value, K.value
+
+
+@pytest.mark.parametrize("transductive", [False, True])
+def test_joint_problem_equals_the_printed_gap_form(transductive):
+    # the fit solves ||K - V diag(w) V^T||_F (n^3 non-zeros) instead of the printed
+    # ||V^T K V - diag(w)||_F (n^4): the same problem, so the same optimum and kernel
+    K, y = _labelled(n=10, seed=3)
+    A = K + 0.3 * _kernel(10, seed=4) - 0.2 * np.eye(10)  # indefinite auxiliary kernel
+    perm = np.r_[np.arange(0, 10, 2), np.arange(1, 10, 2)]
+    K, A, y = K[np.ix_(perm, perm)], A[np.ix_(perm, perm)], y[perm]
+    n_unl = 2 if transductive else 0
+    n = 10 - n_unl
+    K11 = K[:4, :4]
+    clf = CompletionSVC(eta=0.05, gamma=0.5, transductive=transductive).fit(A, y[:n], K11=K11)
+    val, K_ref = _joint_by_rotated_gap(A, K11, y[:n], 0.05, 0.5, n_unl)
+    assert clf.objective_[0] == pytest.approx(val, rel=1e-5, abs=1e-7)
+    np.testing.assert_allclose(clf.kernel_, K_ref, atol=1e-4 * np.abs(K_ref).max())

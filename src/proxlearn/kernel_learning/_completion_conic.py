@@ -11,8 +11,9 @@ name                   problem (digest ``chen2010-thesis-ch5-7.md`` 1.11)
 =====================  ======================================================
 
 ``M_i = v_i v_i^T`` with ``v_i`` the eigenvectors of the auxiliary kernel.
-Because ``V`` is orthogonal, ``||K - V diag(w) V^T||_F = ||V^T K V - diag(w)||_F``,
-the form given to cvxpy (fewer non-zeros). Errata followed: "K >= 0" printed in
+Because ``V`` is orthogonal, ``||K - V diag(w) V^T||_F = ||V^T K V - diag(w)||_F``;
+cvxpy gets the left form (``n^3`` non-zeros against ``n^4``; the right one, used
+until 2026-11-28, made the fit at ``n = 70`` cost minutes and gigabytes). Errata followed: "K >= 0" printed in
 (6.6)/(6.9) means ``K`` PSD; the norm subscript "H" of the chapter's QCQP is
 ``F``; and the QCQP's constraint ``r^T K* r <= t`` must read
 ``r^T (K*)^+ r <= t`` (with ``r`` in the range of ``K*``) -- stated here as
@@ -60,7 +61,17 @@ def _check_pair(K11, K_aux):
 
 
 def _cp_frobenius_gap(cp, K, V, w):
-    return cp.norm(V.T @ K @ V - cp.diag(w), "fro")
+    """``||K - V diag(w) V^T||_F`` (``= ||V^T K V - diag(w)||_F``, ``V`` orthogonal).
+
+    Written as ``||vec(K) - (V * V) w||`` with the Khatri-Rao product ``(V * V)``
+    (column ``i`` is ``vec(v_i v_i^T)``): ``n^3`` non-zeros in the cone
+    constraint, where ``V^T K V`` has ``n^4`` (every entry depends on all of
+    ``K``) -- at ``n = 70`` 0.34 million against 24 million, which made
+    cvxpy's canonicalisation and the solver's KKT matrix the bottleneck.
+    """
+    n = V.shape[0]
+    kr = (V[:, None, :] * V[None, :, :]).reshape(n * n, V.shape[1])
+    return cp.norm(cp.vec(K, order="F") - kr @ w, 2)
 
 
 def frobenius_complete(K11, K_aux, *, solver="CLARABEL", solver_options=None) -> CompletionResult:
@@ -133,11 +144,12 @@ def _complete_rows(K_star, A, aux_rows, aux_self, known, known_self, solver, sol
         s = cp.Variable(F.shape[1])
         t = cp.Variable()
         w = cp.Variable(n + 1, nonneg=True)
-        r = F @ s
-        u = Bn.T @ r  # B^T Z B = base + u b^T + b u^T + t b b^T
+        # B^T Z B = base + u b^T + b u^T + t b b^T with u = B_n^T F s a variable of its
+        # own: every entry of the gap then has 4 non-zeros, not rank + 3
+        u = cp.Variable(n + 1)
         cross = cp.reshape(u, (n + 1, 1), order="F") @ b[None, :]
         gap = base + cross + cross.T + t * np.outer(b, b) - cp.diag(w)
-        cons = [cp.sum_squares(s) <= t]
+        cons = [cp.sum_squares(s) <= t, u == (Bn.T @ F) @ s]
         if known is not None:
             n1 = known.shape[1]
             cons.append(F[:n1] @ s == known[q] / scale)
@@ -321,7 +333,10 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
     training samples (``(n, n)``, or ``(n + n', n + n')`` with ``n'``
     unlabelled samples last when ``transductive``), ``K11`` the kernel of
     interest on the first ``n1`` samples (``None``: nothing known, the kernel
-    is learned near the auxiliary model alone). Solves, per pair of classes,
+    is learned near the auxiliary model alone; then the problem has no
+    minimiser -- any ``V diag(d) V^T`` has zero gap and scaling it up drives
+    the objective to 0 -- and the solver returns a point far out on that ray,
+    see docs/methods.md "Kernel matrix completion"). Solves, per pair of classes,
 
     ``min (1/n) 1^T xi + eta c^T K_T c + gamma ||K - sum_i w_i v_i v_i^T||_F``
     s.t. the hinge constraints on ``K_T c + b``, ``K`` PSD, ``w >= 0``,
