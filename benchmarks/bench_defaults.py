@@ -89,24 +89,28 @@ class Cache:
 
 class LayeredCache:
     """Read-only view of several revisions' caches for the report (``--rev A,B``):
-    each estimator's rows come whole from the first revision that ran it (never a
-    mix of revisions within one estimator); ``rev_of`` says which."""
+    each (estimator, data set) row comes whole from the first revision that ran it
+    (all its splits from one revision); ``rev_of`` lists the revisions an
+    estimator's rows came from."""
 
     def __init__(self, root, revs):
         self.caches = [Cache(root, r) for r in revs]
         self.revs = list(revs)
         self._of = {}
 
-    def rev_of(self, est):
-        if est not in self._of:
+    def _index(self, est, ds):
+        if (est, ds) not in self._of:
             safe = est.replace("/", "_")
-            self._of[est] = next((i for i, c in enumerate(self.caches)
-                                  if (c.root / safe).is_dir()), 0)
-        return self.revs[self._of[est]]
+            self._of[est, ds] = next((i for i, c in enumerate(self.caches)
+                                      if (c.root / safe / ds).is_dir()), 0)
+        return self._of[est, ds]
+
+    def rev_of(self, est):
+        used = sorted({i for (e, _), i in self._of.items() if e == est})
+        return ", ".join(self.revs[i] for i in used)
 
     def get(self, est, ds, k):
-        self.rev_of(est)
-        return self.caches[self._of[est]].get(est, ds, k)
+        return self.caches[self._index(est, ds)].get(est, ds, k)
 
 
 # --------------------------------------------------------------------------- workers
@@ -288,8 +292,8 @@ def report(cache, rev, args):
                             "per split, z-scored (n_components = 2)")}
     layered = isinstance(cache, LayeredCache)
     lines = [(f"Source revision `{rev}`" if not layered else
-              f"Source revisions `{'`, `'.join(cache.revs)}` (each estimator's rows from the "
-              "first revision that ran it: column 'revision')") +
+              f"Source revisions `{'`, `'.join(cache.revs)}` (each row from the first of them "
+              "that ran it: column 'revision')") +
              f"; {panel.N_SPLITS} splits; cells over "
              f"{panel.MAX_N} samples subsampled (stratified) first; mean ± standard error; "
              "verdict from the paired differences (tied: within 2 standard errors).", ""]
@@ -415,7 +419,7 @@ def main(argv=None):
                     help="stop starting cells after this many seconds (0: no limit)")
     ap.add_argument("--cache-dir", default=str(default_cache_dir()))
     ap.add_argument("--rev", help="report the cache of this revision key (default: current); "
-                    "'A,B': each estimator from the first of these that ran it")
+                    "'A,B': each row from the first of these that ran it")
     ap.add_argument("--report", help="write the Markdown table to this file ('-': stdout)")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args(argv)
