@@ -610,21 +610,12 @@ def section_small_scale(seeds=20):
 # --------------------------------------------------------------------------- readme, mve
 
 def readme_blocks():
-    """``(line, code)`` of every fenced Python block of README.md (as tests/test_readme.py)."""
-    blocks, lines = [], (REPO / "README.md").read_text().splitlines()
-    i = 0
-    while i < len(lines):
-        stripped = lines[i].lstrip()
-        if stripped == "```python":
-            indent = len(lines[i]) - len(stripped)
-            start, body = i + 1, []
-            i += 1
-            while lines[i].strip() != "```":
-                body.append(lines[i][indent:])
-                i += 1
-            blocks.append((start, "\n".join(body) + "\n"))
-        i += 1
-    return blocks
+    """``(line, code)`` of every fenced Python block of README.md: the suite's own parser
+    (tests/test_readme.py), so the benchmark times exactly the blocks the tests run."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from test_readme import _python_blocks
+
+    return _python_blocks()
 
 
 def section_readme():
