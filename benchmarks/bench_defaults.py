@@ -34,17 +34,12 @@ import sys
 import time
 from pathlib import Path
 
-for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_v, "1")
-os.environ.setdefault("MPLBACKEND", "Agg")
+# the cells are cached under this tree's revision: import this tree's proxlearn, not an
+# installed copy of another checkout (a venv's editable install points elsewhere)
+from _bench_env import REPO  # noqa: I001  (first: threads and sys.path before numpy)
 
 import numpy as np  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-# the cells are cached under this tree's revision: import this tree's proxlearn, not an
-# installed copy of another checkout (a venv's editable install points elsewhere)
-sys.path.insert(0, str(REPO / "src"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _defaults_panel as panel  # noqa: E402
 
 

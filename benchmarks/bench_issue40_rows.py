@@ -92,15 +92,10 @@ import time
 import warnings
 from pathlib import Path
 
-for _v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_v, "1")
-os.environ.setdefault("MPLBACKEND", "Agg")
+from _bench_env import REPO  # noqa: I001  (first: threads and sys.path before numpy)
 
 import numpy as np  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "src"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _defaults_panel import data_home  # noqa: E402
 from _timing import timed_alternating  # noqa: E402
 
