@@ -202,7 +202,7 @@ def ties_draw(seed, *, n_users=300, test_fraction=0.2, max_pairs=1200, C=1e-3, m
     for name, K in combos.items():
         for kind in (PAIR_KIND, "difference", "metric") if name == "alignf" else (PAIR_KIND,):
             G = pair_kernel(K, pairs, kind=kind)
-            clf = KernelLogisticRegression(C=C).fit(G, labels)
+            clf = KernelLogisticRegression(C=C, spectrum="none", normalize=False).fit(G, labels)
 
             def score(i, cand, K=K, kind=kind, clf=clf):
                 P = np.column_stack([np.full(len(cand), i), cand])

@@ -47,10 +47,13 @@ from .._validation import (
     InvalidParameterError,
     check_classification_data,
     check_int,
+    check_option,
     check_positive,
     check_test_similarity,
 )
 from ..base import PairwiseMixin
+from ..svm._normalize import ScaleNormalizeMixin
+from ..transforms._spectrum import SPECTRUM_METHODS, SpectrumTransformer
 
 __all__ = ["KernelLogisticRegression", "kernel_logistic_objective"]
 
@@ -69,14 +72,31 @@ def kernel_logistic_objective(a, b, K_NI, K_II, y, C):
     return value, K_NI.T @ r + C * Ka, float(r.sum())
 
 
-class KernelLogisticRegression(PairwiseMixin, ClassifierMixin, BaseEstimator):
+class KernelLogisticRegression(ScaleNormalizeMixin, PairwiseMixin, ClassifierMixin, BaseEstimator):
     """Kernel logistic regression on a precomputed kernel (Zhuang 2011, eq. 7.3).
+
+    On a similarity matrix (indefinite in general) the defaults clip its
+    spectrum and remove its units first, as :class:`~proxlearn.svm.SimilaritySVC`
+    does, and regularise as scikit-learn's ``LogisticRegression(C=1)``; the
+    thesis's reading on a kernel is ``spectrum="none", normalize=False`` with its
+    ``C`` (docs/methods.md, "Kernel logistic regression at its defaults").
 
     Parameters
     ----------
-    C : float, default=1.0
-        Weight of the RKHS norm ``a^T K a`` (larger: smoother). The thesis's
-        ``C``, not scikit-learn's inverse.
+    C : float or None, default=None
+        Weight of the RKHS norm ``a^T K a`` against the *mean* logistic loss
+        (larger: smoother); the thesis's ``C``, not scikit-learn's inverse.
+        ``None`` uses ``1 / n``, the strength of scikit-learn's
+        ``LogisticRegression(C=1)`` and ``SVC(C=1)`` (whose losses are sums).
+    spectrum : {"clip", "flip", "shift", "square", "none"}, default="clip"
+        Spectrum modification of the training matrix (and consistent map of test
+        rows), see :class:`~proxlearn.transforms.SpectrumTransformer`. On an
+        indefinite matrix the objective is not convex and need not be bounded;
+        ``"none"`` uses ``K`` as given (a kernel, as in the thesis).
+    normalize : bool, default=True
+        Divide ``K`` and the test rows by ``scale_ = tr K / n``
+        (:mod:`proxlearn.svm._normalize`): a positive factor on ``K`` then does
+        not change the predictions. ``False`` uses ``K`` as given.
     fit_intercept : bool, default=True
         Add ``b``; eq. 7.3 has none (``False`` reproduces it).
     n_import : int, optional
@@ -101,11 +121,19 @@ class KernelLogisticRegression(PairwiseMixin, ClassifierMixin, BaseEstimator):
         optimality certificate; the objective is convex).
     n_iter_ : ndarray of shape (n_models,)
     n_features_in_ : int
+    C_ : float
+        The ``C`` used (``1 / n`` for ``C=None``).
+    scale_ : float
+        The factor ``K`` was divided by (1.0 with ``normalize=False``).
+    transformer_ : SpectrumTransformer or None
+        Fitted on ``K / scale_`` (``None`` for ``spectrum="none"``).
     """
 
-    def __init__(self, C=1.0, *, fit_intercept=True, n_import=None, tol=1e-8, max_iter=100,
-                 random_state=None):
+    def __init__(self, C=None, *, spectrum="clip", normalize=True, fit_intercept=True,
+                 n_import=None, tol=1e-8, max_iter=100, random_state=None):
         self.C = C
+        self.spectrum = spectrum
+        self.normalize = normalize
         self.fit_intercept = fit_intercept
         self.n_import = n_import
         self.tol = tol
@@ -114,11 +142,23 @@ class KernelLogisticRegression(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, K, y):
         """Fit on the ``(n, n)`` training kernel and ``n`` labels."""
-        K, self.classes_, y_idx = check_classification_data(K, y)
-        C = check_positive(self.C, "C")
+        spectrum = check_option(self.spectrum, "spectrum", SPECTRUM_METHODS)
+        self._check_normalize()
+        C = None if self.C is None else check_positive(self.C, "C")
         tol = check_positive(self.tol, "tol")
         check_int(self.max_iter, "max_iter")
+        transformer = SpectrumTransformer(method=spectrum)
+        K, self.classes_, y_idx = check_classification_data(
+            K, y, symmetric=transformer._symmetric_mode(spectrum))
         n = K.shape[0]
+        self.C_ = C = 1.0 / n if C is None else C
+        scaled = self._fit_scale(K)
+        if spectrum == "none":
+            self.transformer_ = None
+            K = scaled
+        else:
+            self.transformer_ = transformer._fit_checked(scaled, scaled)
+            K = self.transformer_._training_kernel()
         if self.n_import is None:
             idx = np.arange(n)
         else:
@@ -215,6 +255,9 @@ class KernelLogisticRegression(PairwiseMixin, ClassifierMixin, BaseEstimator):
         """``f = K_test[:, import] a + b``: shape (m,) for two classes, else (m, n_classes)."""
         check_is_fitted(self, "dual_coef_")
         K_test = check_test_similarity(K_test, self.n_features_in_, name="K_test")
+        K_test = self._scale_test(K_test)
+        if self.transformer_ is not None:
+            K_test = self.transformer_.transform(K_test)
         f = K_test[:, self.import_indices_] @ self.dual_coef_.T + self.intercept_
         return f[:, 0] if f.shape[1] == 1 else f
 

@@ -28,6 +28,7 @@ from .._validation import (
 )
 from ..base import PairwiseMixin, SampleColumnsMixin
 from ..kernel_learning import WarpedKernel
+from ..svm._normalize import ScaleNormalizeMixin
 from ._npk import npk_rank
 from ._visual_rank import visual_rank
 
@@ -87,7 +88,8 @@ def label_kernel(y) -> np.ndarray:
     return (y[:, None] == y[None, :]).astype(np.float64)
 
 
-class NPKReranker(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
+class NPKReranker(ScaleNormalizeMixin, PairwiseMixin, SampleColumnsMixin, TransformerMixin,
+                  BaseEstimator):
     """Re-rank items by VisualRank on a kernel learned to agree with their tags.
 
     Zhuang 2011, ch. 6: eq. 6.2 by Protocol 5 (see :func:`npk_rank` for the
@@ -134,6 +136,12 @@ class NPKReranker(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstim
     tol : float, default=1e-6
         Relative duality gap at which Protocol 5 stops.
     max_iter : int, default=500
+    normalize : bool, default=True
+        Divide ``S`` and the test rows by ``scale_ = tr S / n``
+        (:mod:`proxlearn.svm._normalize`), so that a positive factor on the
+        visual similarities changes neither the learned kernel nor the order
+        (eq. 6.2's ``C`` and ``B`` are absolute); 1 on a unit-diagonal ``S``,
+        as the thesis's Gaussian kernels. ``False`` uses ``S`` as given.
 
     Attributes
     ----------
@@ -154,10 +162,13 @@ class NPKReranker(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstim
         VisualRank scores on the warped training Gram matrix, the reference
         against which :meth:`score_samples` scores new items.
     n_features_in_ : int
+    scale_ : float
+        The factor ``S`` was divided by (1.0 with ``normalize=False``).
     """
 
     def __init__(self, n_neighbors=5, *, C=1.0, B=None, mutual=False, n_components=None,
-                 damping=0.85, affinity="distance", ratio=1.0, tol=1e-6, max_iter=500):
+                 damping=0.85, affinity="distance", ratio=1.0, tol=1e-6, max_iter=500,
+                 normalize=True):
         self.n_neighbors = n_neighbors
         self.C = C
         self.B = B
@@ -168,6 +179,7 @@ class NPKReranker(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstim
         self.ratio = ratio
         self.tol = tol
         self.max_iter = max_iter
+        self.normalize = normalize
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -205,12 +217,14 @@ class NPKReranker(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstim
         """
         check_option(self.affinity, "affinity", {"distance", "clip"})
         check_int(self.max_iter, "max_iter")
+        self._check_normalize()
         S = check_similarity(S, symmetric="symmetrize")
         n = S.shape[0]
         if n < 2:
             raise InvalidParameterError(
                 f"NPKReranker needs at least 2 items to rank, got n_samples = {n}."
             )
+        S = self._fit_scale(S)
         Kt = self._text_kernel(y, n)
         self.result_ = npk_rank(
             Kt, kernel_distances(S), n_neighbors=self.n_neighbors, C=self.C, B=self.B,
@@ -236,7 +250,8 @@ class NPKReranker(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstim
         Training rows map to the warped Gram matrix (``fit_transform``).
         """
         check_is_fitted(self, "kernel_")
-        return self.warping_.transform(check_test_similarity(S_test, self.n_features_in_))
+        return self.warping_.transform(
+            self._scale_test(check_test_similarity(S_test, self.n_features_in_)))
 
     def fit_transform(self, S, y=None):
         """Fit and return the warped training Gram matrix (``transform(S)``)."""
