@@ -9,9 +9,8 @@ and compare them.
     python scripts/behaviour.py record after.npz
     python scripts/behaviour.py compare before.npz after.npz     # exit 1 on a difference
 
-What is recorded: every public estimator of the learner subpackages and of
-``transforms``, ``kernel_approximation`` and ``ranking`` (discovered from their
-``__all__``), at its defaults (the cheap grids of tests/_estimators.CHEAP,
+What is recorded: every public estimator of the subpackages of
+tests/_estimators.LEARNER_PACKAGES (discovered from their ``__all__``), at its defaults (the cheap grids of tests/_estimators.CHEAP,
 ``random_state=0``), fitted on the suite's common problem (tests/_estimators.py:
 features, an indefinite similarity, an RBF kernel; a stack of the two), with two
 and with three classes; its predictions, decision values and probabilities on
@@ -36,7 +35,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-PACKAGES = ["transforms", "kernel_approximation", "ranking"]
 PROBLEMS = {"binary": 2, "three-class": 3}
 N_TRAIN, N_TEST = 30, 12
 
@@ -46,7 +44,7 @@ def _estimators(names=None):
 
     from _estimators import LEARNER_PACKAGES, learners
 
-    found = learners(BaseEstimator, LEARNER_PACKAGES + PACKAGES)
+    found = learners(BaseEstimator, LEARNER_PACKAGES)
     found.pop("KernelBank", None)  # a bank of base kernels: its stacks feed the [bank] learners
     if names:
         unknown = sorted(set(names) - set(found))

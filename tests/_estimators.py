@@ -22,8 +22,8 @@ def public_classes(packages, base):
 # behaviour snapshot of scripts/behaviour.py.
 
 #: Subpackages whose estimators are run at their defaults on the common problem.
-LEARNER_PACKAGES = ["svm", "neighbors", "discriminant", "kernel_learning", "mkl", "cluster",
-                    "manifold"]
+LEARNER_PACKAGES = ["transforms", "kernel_approximation", "svm", "neighbors", "discriminant",
+                    "kernel_learning", "mkl", "cluster", "manifold", "ranking"]
 
 #: Input kind per estimator where the subpackage's guess (``guess_kind``) is wrong.
 KIND = {
@@ -39,6 +39,7 @@ KIND = {
     "SimpleNPKLCV": "feat-constraints-kernel",
     "ConstrainedKMeans": "feat-constraints-cluster", "KernelKMeans": "kernel-cluster",
     "CMVU": "feat-embed-supervised",
+    "CombineSimilarities": "stack-transform",
 }
 
 #: Smaller grids for the cross-validated variants (their default grids fit 60
