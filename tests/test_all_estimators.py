@@ -85,8 +85,9 @@ def test_every_subpackage_exports_estimators():
             "FullKernelSVM", "SVMCA", "IndefiniteSVM"} <= set(ESTIMATORS)
 
 
-#: Estimators defined only on non-negative similarities (graph kernels).
-NONNEGATIVE_ONLY = {"DiffusionKernel"}
+#: Estimators defined only on non-negative similarities (graph kernels). Empty since
+#: DiffusionKernel's default kNN graph uses only the order of each row (issue 40).
+NONNEGATIVE_ONLY: set[str] = set()
 
 
 def _problem_for(name):
@@ -102,8 +103,6 @@ def _fit_quietly(est, S, y):
 #: Degenerate inputs on which an estimator is undefined and must refuse with a
 #: clear error instead of fitting: (name, kind) -> error class.
 UNDEFINED_ON = {
-    ("DiffusionKernel", "zero"): SimilarityMatrixError,  # no edges: no graph Laplacian
-    ("DiffusionKernel", "rank-one"): SimilarityMatrixError,  # negative similarities
     ("SVMCA", "zero"): InvalidParameterError,  # no positive eigenvalue (Gu & Guo Lemma 1)
     # a zero matrix has no positive direction for the learned kernel (nor a scale)
     ("ESKL", "zero"): SimilarityMatrixError,

@@ -130,8 +130,6 @@ def _run(name, c):
     est = cls().set_params(**CHEAP.get(name, {}))
     if "random_state" in est.get_params():  # the same random draws at every scale
         est.set_params(random_state=0)
-    if name == "DiffusionKernel":  # defined on non-negative similarities only
-        S = S - S.min()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if kind == "sim-clf":
