@@ -217,7 +217,7 @@ def applies(est, name):
 def _sim(name, tier=0, **kw):
     def make():
         import proxlearn
-        for sub in ("svm", "neighbors", "discriminant", "kernel_learning"):
+        for sub in ("svm", "neighbors", "discriminant", "kernel_learning", "ranking"):
             mod = getattr(proxlearn, sub)
             if name in getattr(mod, "__all__", ()):
                 return getattr(mod, name)(**kw)
@@ -232,6 +232,13 @@ def _transform_then_svc(name, cv=False):
         from proxlearn.svm import SimilaritySVC, SimilaritySVCCV
         return make_pipeline(getattr(kl, name)(), SimilaritySVCCV() if cv else SimilaritySVC())
     return make
+
+
+def _nystroem_then_linear_svc():
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import LinearSVC
+    from proxlearn.kernel_approximation import NystroemSpectrum
+    return make_pipeline(NystroemSpectrum(), LinearSVC())
 
 
 def _mkl(name, bank):
@@ -362,6 +369,10 @@ _add("LinearSimilarityKernel+SVCCV", Spec("sim", _transform_then_svc("LinearSimi
 for _n in ("LinearSimilarityKernel", "RBFSimilarityKernel", "DiffusionKernel", "WarpedKernel"):
     _add(f"{_n}+SVC", Spec("sim", _transform_then_svc(_n), 0,
                            label=f"make_pipeline({_n}(), SimilaritySVC())"))
+_add("KernelLogisticRegression", Spec("sim", _sim("KernelLogisticRegression"), 0,
+                                      label="KernelLogisticRegression()"))
+_add("NystroemSpectrum+LinearSVC", Spec("sim", _nystroem_then_linear_svc, 0,
+                                        label="make_pipeline(NystroemSpectrum(), LinearSVC())"))
 _add("CompletionSVC", Spec("sim", _sim("CompletionSVC"), 2,
                            label="CompletionSVC().fit(S, y) (K_aux = S, nothing known)",
                            applies=_within_max_samples("CompletionSVC", MAX_TEST_PROGRAMS)))
@@ -391,6 +402,8 @@ for _n, _t in [("ArcCosineSVC", 0), ("GMKL", 1), ("TwoLayerMKLInf", 2), ("IKL", 
 for _n in ("AverageKernelSVC", "SimpleMKL", "NonSparseMKL"):
     _add(f"{_n}CV[bank]", Spec("feat", _mkl_cv(_n, True), 2,
                                label=f"MKLClassifierCV({_n}(bank=KernelBank()))"))
+_add("TwoLayerMKLCV[bank]", Spec("feat", _mkl("TwoLayerMKLCV", True), 2,
+                                 label="TwoLayerMKLCV(bank=KernelBank())"))
 _add("UMKL+SVC[bank]", Spec("feat", _umkl_pipeline(True), 2,
                             label='make_pipeline(UMKL(bank=KernelBank()), SVC(kernel="precomputed"))'))
 
@@ -417,6 +430,23 @@ _add("MVE", Spec("embed", _embed("MVE"), 2, label="MVE()"))
 _add("SPE", Spec("embed", _embed("SPE"), 2, label="SPE()"))
 _add("CMVU", Spec("embed", _embed("CMVU", supervised=True), 2,
                   label="CMVU().fit_transform(X, y with 30 % masked)"))
+
+#: Public estimators without a row of their own, and why (a test checks that every
+#: public estimator has a row or an entry here).
+NOT_IN_PANEL = {
+    "SpectrumTransformer": "a building block: SimilaritySVC is SpectrumTransformer('clip') "
+                           "+ SVC, the baseline of the similarity rows",
+    "Symmetrize": "a building block: every similarity estimator symmetrises its input",
+    "DissimilarityToSimilarity": "converts dissimilarities; the panel's matrices are "
+                                 "similarities",
+    "CombineSimilarities": "a building block: clip-SVM(average) is the mean of a stack",
+    "SimilarityFeatures": "a building block: SimilarityFeatureSVC's rows",
+    "KernelCompleter": "a building block: CompletionSVC's rows",
+    "KernelBank": "a building block: the [bank] rows' base kernels",
+    "MKLClassifierCV": "its rows are the ...CV[bank] rows",
+    "NPKReranker": "re-ranks retrieval lists by tags (precision at k), not a classifier: "
+                   "benchmarks/bench_npk.py and the zhuang2011 ranking section",
+}
 
 #: Primary (verdict) baseline and secondary baselines per family.
 BASELINES = {"sim": ("SimilaritySVC", ["SimilarityKNeighborsClassifier"]),

@@ -22,7 +22,7 @@ from proxlearn._validation import (
 )
 from proxlearn.base import is_pairwise
 
-from _estimators import public_classes
+from _estimators import NONNEGATIVE_ONLY, public_classes
 
 PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning", "ranking", "mkl",
             "kernel_approximation", "manifold"]
@@ -83,11 +83,6 @@ def test_every_subpackage_exports_estimators():
     assert {"SpectrumTransformer", "SimilaritySVC", "PotentialSVM", "LPMachine",
             "IndefiniteKFD", "SimilarityKNeighborsClassifier", "SimSVM", "SimMKL",
             "FullKernelSVM", "SVMCA", "IndefiniteSVM"} <= set(ESTIMATORS)
-
-
-#: Estimators defined only on non-negative similarities (graph kernels). Empty since
-#: DiffusionKernel's default kNN graph uses only the order of each row (issue 40).
-NONNEGATIVE_ONLY: set[str] = set()
 
 
 def _problem_for(name):

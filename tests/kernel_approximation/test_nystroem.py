@@ -249,6 +249,18 @@ def test_linear_svm_on_features_is_close_to_svm_on_the_exact_clip_kernel():
     assert a > b - 0.05
 
 
+def test_default_landmarks_fit_a_small_training_set_exactly():
+    """At its defaults every object of a set of at most 500 is a landmark: the feature
+    map reproduces the clipped matrix itself (the default used to refuse n < 500)."""
+    S = indefinite(40)
+    ny = NystroemSpectrum().fit(S)
+    assert ny.landmarks_.size == 40
+    Phi = ny.transform(S)
+    lam, U = np.linalg.eigh(S)
+    clipped = (U * np.maximum(lam, 0)) @ U.T
+    np.testing.assert_allclose(Phi @ Phi.T, clipped, atol=1e-8 * np.abs(clipped).max())
+
+
 # ----------------------------------------------------------- (6) bad input
 def test_bad_parameters_raise_clear_errors():
     S = indefinite(20)

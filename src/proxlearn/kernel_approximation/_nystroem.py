@@ -337,6 +337,10 @@ def _kmeanspp(source, n, m, kind, rng):
 
 
 # -------------------------------------------------------------------- estimator
+#: Landmarks drawn when ``n_components=None`` (at most; every object when n is smaller).
+DEFAULT_N_COMPONENTS = 500
+
+
 class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Clip, flip, shift or square the spectrum of a Nystroem approximation at linear cost.
 
@@ -354,12 +358,13 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
         The correction of the eigenvalues ``mu`` of ``S~``, as
         :func:`proxlearn.transforms.modify_spectrum`. ``"shift"`` shifts within
         the range of ``S~`` only (see Notes).
-    n_components : int, default=500
+    n_components : int or None, default=None
         Number of landmarks ``m`` drawn by ``landmarks="random"`` or
-        ``"kmeans++"``; ``1 <= n_components <= n``. Ignored when ``landmarks`` is
-        an index array. (As scikit-learn's ``Nystroem``; the default 500 is ours,
-        the papers give none. The output has ``r <= m`` columns,
-        ``n_output_features_``.)
+        ``"kmeans++"``; ``1 <= n_components <= n``. ``None`` uses
+        ``min(500, n)``: on a training set of at most 500 objects every object is
+        a landmark and the correction is exact. Ignored when ``landmarks`` is an
+        index array. (As scikit-learn's ``Nystroem``; the 500 is ours, the papers
+        give none. The output has ``r <= m`` columns, ``n_output_features_``.)
     landmarks : {"random", "kmeans++"} or array-like of int, default="random"
         ``"random"``: ``m`` distinct training objects uniformly at random.
         ``"kmeans++"``: ``D^2`` sampling (Arthur & Vassilvitskii 2007) with
@@ -454,7 +459,7 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
     def _n_features_out(self):  # names nystroemspectrum0, ... (get_feature_names_out)
         return self.n_output_features_
 
-    def __init__(self, method="clip", n_components=500, landmarks="random",
+    def __init__(self, method="clip", n_components=None, landmarks="random",
                  random_state=None, kind="similarity"):
         self.method = method
         self.n_components = n_components
@@ -491,9 +496,11 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
         if not explicit:
             check_option(self.landmarks, "landmarks", LANDMARK_RULES)
         m_req = self.n_components
-        if isinstance(m_req, bool) or not isinstance(m_req, numbers.Integral) or m_req < 1:
+        if m_req is not None and (isinstance(m_req, bool) or not isinstance(m_req, numbers.Integral)
+                                  or m_req < 1):
             raise InvalidParameterError(
-                f"n_components (the number of landmarks) must be a positive integer, got {m_req!r}."
+                "n_components (the number of landmarks) must be a positive integer or None, "
+                f"got {m_req!r}."
             )
 
         # --- the source of landmark columns
@@ -529,6 +536,8 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
             else:
                 A, B = source.pair(L)
         else:
+            if m_req is None:
+                m_req = min(DEFAULT_N_COMPONENTS, n)
             if m_req > n:
                 raise InvalidParameterError(
                     f"n_components={m_req} is larger than the training set ({n} objects); "
