@@ -46,8 +46,9 @@ KIND = {
 #: estimators per call; what is checked is a property of the grid's units).
 CHEAP = {f"{n}CV": {"Cs": (0.1, 10.0), "rhos": (1.0,), "cv": 3} for n in ("ESKL", "EMKL", "REKL")}
 
-#: Estimators defined only on non-negative similarities (graph kernels).
-NONNEGATIVE_ONLY = {"DiffusionKernel"}
+#: Estimators defined only on non-negative similarities (graph kernels). Empty since
+#: DiffusionKernel's default kNN graph uses only the order of each row (issue 40).
+NONNEGATIVE_ONLY: set[str] = set()
 
 
 def guess_kind(pkg, cls):

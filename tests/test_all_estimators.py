@@ -98,8 +98,6 @@ def _fit_quietly(est, S, y):
 #: Degenerate inputs on which an estimator is undefined and must refuse with a
 #: clear error instead of fitting: (name, kind) -> error class.
 UNDEFINED_ON = {
-    ("DiffusionKernel", "zero"): SimilarityMatrixError,  # no edges: no graph Laplacian
-    ("DiffusionKernel", "rank-one"): SimilarityMatrixError,  # negative similarities
     ("SVMCA", "zero"): InvalidParameterError,  # no positive eigenvalue (Gu & Guo Lemma 1)
     # a zero matrix has no positive direction for the learned kernel (nor a scale)
     ("ESKL", "zero"): SimilarityMatrixError,

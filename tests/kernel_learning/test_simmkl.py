@@ -205,7 +205,8 @@ def test_base_kernel_formulas():
     Ssym = 0.5 * (S + S.T)
     d = Ssym.sum(1)
     L = np.eye(6) - Ssym / np.sqrt(np.outer(d, d))
-    np.testing.assert_allclose(DiffusionKernel(sigma2=3.0).fit_transform(Ssym),
+    np.testing.assert_allclose(DiffusionKernel(sigma2=3.0, graph="dense",
+                                               center=False).fit_transform(Ssym),
                                scipy.linalg.expm(-1.5 * L), atol=1e-12)
     assert isinstance(make_base_kernel("rbf:0.01"), RBFSimilarityKernel)
     assert make_base_kernel("rbf:0.01").beta == 0.01
@@ -222,7 +223,7 @@ def test_bad_kernel_specs(spec):
 def test_diffusion_rejects_negative_similarities():
     S, _ = indefinite_problem(8, 0)
     with pytest.raises(SimilarityMatrixError, match="non-negative"):
-        DiffusionKernel().fit(S)
+        DiffusionKernel(graph="dense").fit(S)
 
 
 def test_base_kernel_svc():
