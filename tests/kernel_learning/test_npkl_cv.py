@@ -145,11 +145,11 @@ def test_the_default_C_is_kept_unless_another_is_better_beyond_the_noise():
         out.update({f"split{k}_test_score": folds[:, k] for k in range(folds.shape[1])})
         return out
     noisy = res([[0.9, 0.7, 0.9, 0.7], [0.7, 0.8, 0.8, 0.7], [0.5] * 4])  # 0.8 vs 0.75
-    assert _choose(noisy, 2.0) == 1 and _choose(noisy, 0.0) == 0
+    assert _choose(noisy, 2.0, 0.25) == 1 and _choose(noisy, 0.0, 0.25) == 0
     clear = res([[0.9, 0.91, 0.92, 0.9], [0.5, 0.52, 0.5, 0.51], [0.5] * 4])
-    assert _choose(clear, 2.0) == 0
+    assert _choose(clear, 2.0, 0.25) == 0
     tie = res([[0.8] * 4, [0.8] * 4, [0.8] * 4])
-    assert _choose(tie, 0.0) == 1  # ties: the default C
+    assert _choose(tie, 0.0, 0.25) == 1  # ties: the default C
 
 
 def test_number_of_clusters_from_the_constraints():

@@ -21,10 +21,15 @@ and a callable ``scoring(kernel, pairs, labels) -> float`` remain.
 The choice: a fold holds about a fifth of a few hundred pairs, so the mean scores
 of neighbouring ``C`` differ by less than their noise. The ``C`` nearest
 SimpleNPKL's default ``C = 1`` is kept unless the best mean beats it by more than
-``n_std_errors`` (default 2) standard errors of the per-fold differences (a
-one-standard-error-rule-style choice, as ``GridSearchCV``'s callable ``refit``);
+``n_std_errors`` (default 2) standard errors of the mean per-fold difference
+(Nadeau and Bengio's corrected standard error, for the overlapping training sets of
+the folds: a corrected resampled t-test; as ``GridSearchCV``'s callable ``refit``);
 ``n_std_errors=0`` takes the best mean. Evidence in docs/methods.md ("SimpleNPKLCV
 scores the clustering").
+
+Reference for the choice: C. Nadeau and Y. Bengio, "Inference for the generalization
+error", Machine Learning 52 (2003) 239-281, the corrected resampled t-test (its
+variance correction ``1/k + n_test/n_train``).
 
 Shared along the walk (exactly, answers unchanged): the kNN graph Laplacian, built
 once for every fold and ``C`` (the points do not change between folds); and the
@@ -109,11 +114,14 @@ def constraint_groups(constraints):
     return max(2, int(colour.max()) + 1)
 
 
-def _choose(res, n_std_errors, default_C=1.0):
+def _choose(res, n_std_errors, test_train_ratio, default_C=1.0):
     """Index of the chosen ``C``: the grid point nearest (in log ``C``) SimpleNPKL's
     default ``default_C`` is kept unless the best mean score (ties: nearest the
-    default) exceeds it by more than ``n_std_errors`` standard errors of the
-    per-fold differences of the two."""
+    default) exceeds it by more than ``n_std_errors`` standard errors of the mean
+    per-fold difference of the two. The standard error is Nadeau and Bengio's
+    (2003) corrected one, ``sqrt((1/k + n_test/n_train) var(d))`` over ``k`` folds
+    (``test_train_ratio``: the mean ``n_test/n_train``): the folds' training sets
+    overlap, so ``var(d)/k`` understates it."""
     Cs = np.asarray(res["param_C"], dtype=float)
     folds = np.array([res[k] for k in res if k.startswith("split")]).T  # (n_C, n_folds)
     mean = np.where(np.isnan(res["mean_test_score"]), -np.inf, res["mean_test_score"])
@@ -124,7 +132,8 @@ def _choose(res, n_std_errors, default_C=1.0):
     if best == ref or not np.isfinite(mean[ref]):
         return best
     diff = folds[best] - folds[ref]
-    se = diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else 0.0
+    k = len(diff)
+    se = np.sqrt((1.0 / k + test_train_ratio) * diff.var(ddof=1)) if k > 1 else 0.0
     return best if mean[best] - mean[ref] > n_std_errors * se else ref
 
 
@@ -156,10 +165,10 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
         number when the constraints meet few points of some class). Used by
         ``scoring="agreement"`` only.
     n_std_errors : float >= 0, default=2.0
-        How far (in standard errors of the per-fold score differences) the best
-        ``C`` must beat the grid point nearest ``C = 1`` to replace it; ``0``: the
-        best mean (ties to the point nearest ``C = 1``). Ours: the paper gives no
-        selection rule.
+        How far (in corrected standard errors of the mean per-fold score
+        difference, Nadeau & Bengio 2003) the best ``C`` must beat the grid point
+        nearest ``C = 1`` to replace it; ``0``: the best mean (ties to the point
+        nearest ``C = 1``). Ours: the paper gives no selection rule.
     random_state : int, RandomState or None, default=None
         Seeds the k-means of ``scoring="agreement"`` (one seed drawn per ``fit``,
         shared by every fold and ``C``); an int makes ``fit`` deterministic.
@@ -261,8 +270,10 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
                 f"{len(folds)} folds. Give more constraints of the rarer kind, or fewer "
                 "folds (cv).")
         z = check_positive(self.n_std_errors, "n_std_errors", allow_zero=True)
+        ratio = float(np.mean([len(te) / max(len(tr), 1) for tr, te in folds]))
         self._search((X, L), pc, grid_walk(C=Cs), folds, refit_args=(X, pc),
-                     input_warnings=INPUT_WARNINGS, choose=lambda res: _choose(res, z))
+                     input_warnings=INPUT_WARNINGS,
+                     choose=lambda res: _choose(res, z, ratio))
         self.best_C_ = self.best_params_["C"]
         for name in ("kernel_", "eigenvalues_", "eigenvectors_", "constraints_",
                      "n_features_in_"):
