@@ -40,9 +40,8 @@ upwards): the dual ascent stops on the same certified duality gap from any start
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
-
 from scipy.sparse import coo_matrix
+from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 
 from .._constraints import PairwiseConstraints
@@ -84,32 +83,37 @@ def held_out_agreement(kernel, pairs, labels, n_clusters, random_state=None):
 
 
 def constraint_groups(constraints):
-    """The number of groups the constraints ask for: the points joined by must-links
-    (chunklets) are coloured so that no cannot-link joins two chunklets of one colour
-    (greedy DSatur colouring, an upper bound on the fewest groups; exact on the
-    panel's draws), at least 2. A cannot-link inside a chunklet (contradictory
-    constraints) is ignored."""
-    n_chunks, chunk = constraints.connected_components("must-link")
+    """The number of groups the constraints ask for, at least 2.
+
+    The points joined by must-links (chunklets) are coloured so that no cannot-link
+    joins two chunklets of one colour, by the greedy DSatur rule (most distinct
+    neighbour colours first, then most cannot-links): an upper bound on the fewest
+    such groups. The true classes are one such colouring, so with few constraints
+    the fewest groups can be below the number of classes. A cannot-link inside a
+    chunklet (contradictory constraints) is ignored.
+    """
+    _, chunk = constraints.connected_components("must-link")
     cl = constraints.pairs[constraints.labels < 0]
     a, b = chunk[cl[:, 0]], chunk[cl[:, 1]]
     keep = a != b
     if not keep.any():
         return 2
-    G = coo_matrix((np.ones(2 * keep.sum()), (np.r_[a[keep], b[keep]], np.r_[b[keep], a[keep]])),
-                   shape=(n_chunks, n_chunks)).tocsr()
-    nbrs = [G.indices[G.indptr[v]:G.indptr[v + 1]] for v in range(n_chunks)]
-    colour = np.full(n_chunks, -1)
-    seen = [set() for _ in range(n_chunks)]  # colours among each chunklet's neighbours
+    # only chunklets with a cannot-link matter (the others take any colour)
+    nodes, idx = np.unique(np.r_[a[keep], b[keep]], return_inverse=True)
+    m, e = len(nodes), keep.sum()
+    G = coo_matrix((np.ones(2 * e), (idx, np.r_[idx[e:], idx[:e]])), shape=(m, m)).tocsr()
     degree = np.diff(G.indptr)
-    for _ in range(n_chunks):
+    colour = np.full(m, -1)
+    seen = [set() for _ in range(m)]  # colours among each chunklet's neighbours
+    for _ in range(m):
         free = np.flatnonzero(colour < 0)
         sat = np.array([len(seen[v]) for v in free])
-        v = free[np.lexsort((-degree[free], -sat))[0]]  # most saturated, then busiest
+        v = free[np.lexsort((-degree[free], -sat))[0]]
         c = 0
         while c in seen[v]:
             c += 1
         colour[v] = c
-        for u in nbrs[v]:
+        for u in G.indices[G.indptr[v]:G.indptr[v + 1]]:
             seen[u].add(c)
     return max(2, int(colour.max()) + 1)
 
