@@ -126,16 +126,19 @@ class GridCVMixin:
     ``best_estimator_`` (refitted on all the data), ``n_splits_``.
     """
 
-    def _search(self, data, y, points, folds, refit_args, input_warnings=()):
+    def _search(self, data, y, points, folds, refit_args, input_warnings=(), choose=None):
         """Walk every fold (warnings silenced: one per fit would repeat the grid's
         size times), then refit on ``refit_args``; the refit's warnings pass except
         ``input_warnings``, the categories about the input that ``fit`` has
-        already issued once while checking it."""
+        already issued once while checking it. ``choose(cv_results_) -> index``
+        replaces the best mean (as ``GridSearchCV``'s callable ``refit``)."""
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             scores = score_folds(lambda tr, te: self._walk(data, y, tr, te, points), folds,
                                  getattr(self, "n_jobs", None))
         self.cv_results_, best = cv_results(points, scores)
+        if choose is not None:
+            best = int(choose(self.cv_results_))
         self.best_index_ = best
         self.best_params_ = dict(self.cv_results_["params"][best])
         self.best_score_ = float(self.cv_results_["mean_test_score"][best])

@@ -24,7 +24,8 @@
   from must-link / cannot-link pairs and the kNN Laplacian
   (:func:`knn_laplacian`), by closed forms and dual ascent or as a cvxpy SDP
   (Zhuang 2011 chapter 3; Hoi, Jin & Lyu 2007); :class:`SimpleNPKLCV` chooses
-  ``C`` by cross-validation over the constraints (:func:`held_out_auc`).
+  ``C`` by cross-validation over the constraints (:func:`held_out_agreement`: how well
+  a kernel k-means clustering keeps the held-out pairs; or :func:`held_out_auc`).
 """
 
 from ._completion import CompletionResult, em_complete, stein_loss
@@ -52,13 +53,15 @@ from ._svmca import SVMCA, ComponentsClampedWarning
 from ._warping import WarpedKernel, graph_laplacian
 from ._laplacian import knn_graph, knn_laplacian
 from ._npkl import NPKL, SimpleNPKL
-from ._npkl_cv import SimpleNPKLCV, held_out_auc
+from ._npkl_cv import SimpleNPKLCV, constraint_groups, held_out_agreement, held_out_auc
 
 __all__ = [
     "NPKL",
     "SimpleNPKL",
     "SimpleNPKLCV",
     "held_out_auc",
+    "held_out_agreement",
+    "constraint_groups",
     "knn_graph",
     "knn_laplacian",
     "BaseKernelSVC",

@@ -4,15 +4,32 @@ SimpleNPKL learns a kernel over the points it is given from must-link / cannot-l
 pairs; there are no labels to predict. What can be held out honestly are the
 constraints: the folds split the *pairs* (stratified by must / cannot), the kernel
 is learned over all the points from the training pairs, and the score asks whether
-the held-out pairs are where the kernel puts them. The default score is the ROC AUC
-of the held-out pairs ranked by their kernel cosine ``K_ij / sqrt(K_ii K_jj)``
-(must-links should be more similar than cannot-links): threshold-free and
-independent of the number of clusters (which SimpleNPKL does not know). Of the
-three criteria tried (this one, the AUC of the kernel distance
-``K_ii + K_jj - 2 K_ij``, and the fraction of held-out pairs a kernel k-means
-clustering satisfies), it agreed best with the Rand index of the clustering
-(docs/methods.md, "Cross-validated variants"); none beat ``C = 1`` there. A callable
-``scoring(kernel, pairs, labels) -> float`` replaces it.
+the held-out pairs are where the kernel puts them.
+
+The default score follows from what the kernel is for, a kernel k-means clustering:
+:func:`held_out_agreement` is the fraction of held-out pairs that
+``KernelKMeans(n_clusters)`` on the fold's kernel satisfies (must-links in one
+cluster, cannot-links apart). The pairs are drawn at random, so this estimates the
+Rand index of that clustering on the pairs the constraints cover. ``n_clusters``
+is the number the user will ask ``KernelKMeans`` for; ``None`` infers it from the
+constraints (:func:`constraint_groups`, a lower estimate when the constraints
+are few). ``random_state`` seeds the k-means: one seed for every fold and ``C``,
+so two ``C`` differ by their kernels only. ``scoring="auc"`` (the earlier default:
+the ROC AUC of the held-out pairs ranked by the kernel cosine, :func:`held_out_auc`)
+and a callable ``scoring(kernel, pairs, labels) -> float`` remain.
+
+The choice: a fold holds about a fifth of a few hundred pairs, so the mean scores
+of neighbouring ``C`` differ by less than their noise. The ``C`` nearest
+SimpleNPKL's default ``C = 1`` is kept unless the best mean beats it by more than
+``n_std_errors`` (default 2) standard errors of the mean per-fold difference
+(Nadeau and Bengio's corrected standard error, for the overlapping training sets of
+the folds: a corrected resampled t-test; as ``GridSearchCV``'s callable ``refit``);
+``n_std_errors=0`` takes the best mean. Evidence in docs/methods.md ("SimpleNPKLCV
+scores the clustering").
+
+Reference for the choice: C. Nadeau and Y. Bengio, "Inference for the generalization
+error", Machine Learning 52 (2003) 239-281, the corrected resampled t-test (its
+variance correction ``1/k + n_test/n_train``).
 
 Shared along the walk (exactly, answers unchanged): the kNN graph Laplacian, built
 once for every fold and ``C`` (the points do not change between folds); and the
@@ -23,14 +40,21 @@ upwards): the dual ascent stops on the same certified duality gap from any start
 from __future__ import annotations
 
 import numpy as np
+from scipy.sparse import coo_matrix
 from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
 
 from .._constraints import PairwiseConstraints
 from .._cv import INPUT_WARNINGS, GridCVMixin, check_grid, cv_folds, grid_walk
+from .._validation import check_int, check_positive
+from ..cluster._kernel_kmeans import KernelKMeans
 from ..exceptions import InvalidParameterError
 from ._npkl import SimpleNPKL
 
-__all__ = ["SimpleNPKLCV", "NPKL_CS", "held_out_auc"]
+__all__ = ["SimpleNPKLCV", "NPKL_CS", "held_out_auc", "held_out_agreement",
+           "constraint_groups"]
+
+SCORINGS = ("agreement", "auc")
 
 #: Default grid (the thesis's ``C = 1`` in the middle).
 NPKL_CS = (0.1, 0.3, 1.0, 3.0)
@@ -49,13 +73,83 @@ def held_out_auc(kernel, pairs, labels):
     return float(roc_auc_score(labels > 0, cos))
 
 
+def held_out_agreement(kernel, pairs, labels, n_clusters, random_state=None):
+    """Fraction of the pairs a :class:`~proxlearn.cluster.KernelKMeans` clustering of
+    ``kernel`` into ``n_clusters`` satisfies: must-links (``+1``) in one cluster,
+    cannot-links (``-1``) in two; 1 every pair satisfied."""
+    z = KernelKMeans(n_clusters, random_state=random_state).fit(kernel).labels_
+    same = z[pairs[:, 0]] == z[pairs[:, 1]]
+    return float(np.mean(same == (labels > 0)))
+
+
+def constraint_groups(constraints):
+    """The number of groups the constraints ask for, at least 2.
+
+    The points joined by must-links (chunklets) are coloured so that no cannot-link
+    joins two chunklets of one colour, by the greedy DSatur rule (most distinct
+    neighbour colours first, then most cannot-links): an upper bound on the fewest
+    such groups. The true classes are one such colouring, so with few constraints
+    the fewest groups can be below the number of classes. A cannot-link inside a
+    chunklet (contradictory constraints) is ignored.
+    """
+    _, chunk = constraints.connected_components("must-link")
+    cl = constraints.pairs[constraints.labels < 0]
+    a, b = chunk[cl[:, 0]], chunk[cl[:, 1]]
+    keep = a != b
+    if not keep.any():
+        return 2
+    # only chunklets with a cannot-link matter (the others take any colour)
+    nodes, idx = np.unique(np.r_[a[keep], b[keep]], return_inverse=True)
+    m, e = len(nodes), keep.sum()
+    G = coo_matrix((np.ones(2 * e), (idx, np.r_[idx[e:], idx[:e]])), shape=(m, m)).tocsr()
+    degree = np.diff(G.indptr)
+    colour = np.full(m, -1)
+    seen = [set() for _ in range(m)]  # colours among each chunklet's neighbours
+    for _ in range(m):
+        free = np.flatnonzero(colour < 0)
+        sat = np.array([len(seen[v]) for v in free])
+        v = free[np.lexsort((-degree[free], -sat))[0]]
+        c = 0
+        while c in seen[v]:
+            c += 1
+        colour[v] = c
+        for u in G.indices[G.indptr[v]:G.indptr[v + 1]]:
+            seen[u].add(c)
+    return max(2, int(colour.max()) + 1)
+
+
+def _choose(res, n_std_errors, test_train_ratio, default_C=1.0):
+    """Index of the chosen ``C``: the grid point nearest (in log ``C``) SimpleNPKL's
+    default ``default_C`` is kept unless the best mean score (ties: nearest the
+    default) exceeds it by more than ``n_std_errors`` standard errors of the mean
+    per-fold difference of the two. The standard error is Nadeau and Bengio's
+    (2003) corrected one, ``sqrt((1/k + n_test/n_train) var(d))`` over ``k`` folds
+    (``test_train_ratio``: the mean ``n_test/n_train``): the folds' training sets
+    overlap, so ``var(d)/k`` understates it."""
+    Cs = np.asarray(res["param_C"], dtype=float)
+    folds = np.array([res[k] for k in res if k.startswith("split")]).T  # (n_C, n_folds)
+    mean = np.where(np.isnan(res["mean_test_score"]), -np.inf, res["mean_test_score"])
+    dist = np.abs(np.log(Cs / default_C))
+    ref = int(np.argmin(dist))
+    top = np.flatnonzero(mean >= mean.max())
+    best = int(top[np.argmin(dist[top])])
+    if best == ref or not np.isfinite(mean[ref]):
+        return best
+    diff = folds[best] - folds[ref]
+    k = len(diff)
+    se = np.sqrt((1.0 / k + test_train_ratio) * diff.var(ddof=1)) if k > 1 else 0.0
+    return best if mean[best] - mean[ref] > n_std_errors * se else ref
+
+
 class SimpleNPKLCV(GridCVMixin, BaseEstimator):
     """:class:`SimpleNPKL` with ``C`` chosen by cross-validation over the constraints.
 
     The folds split the constraint pairs (stratified by must / cannot-link); each
     ``C`` learns the kernel over all the points from the training pairs and is scored
-    on the held-out pairs (module docstring); the best mean score (the smallest
-    ``C`` among ties) is refitted with every constraint.
+    on the held-out pairs by how well a kernel k-means clustering keeps them (module
+    docstring). The ``C`` nearest the default ``C = 1`` is kept unless another's mean
+    score is better by more than ``n_std_errors`` standard errors; the chosen ``C``
+    is refitted with every constraint.
 
     Parameters
     ----------
@@ -63,9 +157,25 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
         Around the default ``C = 1`` (beyond it the panel's Rand indices collapse).
     cv : int or cross-validation splitter, default=5
         Splits the constraints (an int: stratified folds by constraint label).
-    scoring : "auc" or callable, default="auc"
-        ``"auc"``: :func:`held_out_auc`; a callable ``(kernel, pairs, labels) ->
-        float`` (higher is better) over the held-out pairs.
+    scoring : "agreement", "auc" or callable, default="agreement"
+        ``"agreement"``: :func:`held_out_agreement` with ``n_clusters_`` clusters;
+        ``"auc"``: :func:`held_out_auc` (needs both kinds of pair in every held-out
+        fold); a callable ``(kernel, pairs, labels) -> float`` (higher is better)
+        over the held-out pairs.
+    n_clusters : int >= 2 or None, default=None
+        The number of clusters the learned kernel will be clustered into (give the
+        ``n_clusters`` of your ``KernelKMeans``); ``None``: inferred from the
+        constraints by :func:`constraint_groups` (ours; it can be below the true
+        number when the constraints meet few points of some class). Used by
+        ``scoring="agreement"`` only.
+    n_std_errors : float >= 0, default=2.0
+        How far (in corrected standard errors of the mean per-fold score
+        difference, Nadeau & Bengio 2003) the best ``C`` must beat the grid point
+        nearest ``C = 1`` to replace it; ``0``: the best mean (ties to the point
+        nearest ``C = 1``). Ours: the paper gives no selection rule.
+    random_state : int, RandomState or None, default=None
+        Seeds the k-means of ``scoring="agreement"`` (one seed drawn per ``fit``,
+        shared by every fold and ``C``); an int makes ``fit`` deterministic.
     n_jobs : int or None, default=None
         Folds in parallel (joblib).
     loss, B, n_neighbors, metric, laplacian, max_iter, tol : as :class:`SimpleNPKL`.
@@ -74,7 +184,11 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
     ----------
     best_params_ : dict
         ``{"C": best_C_}``; also ``best_C_``.
-    best_score_, best_index_, cv_results_, n_splits_ : as ``GridSearchCV``'s.
+    best_index_, cv_results_, n_splits_ : as ``GridSearchCV``'s (ranks by mean).
+    best_score_ : float
+        The mean score at ``best_index_`` (not always the largest mean).
+    n_clusters_ : int
+        The number of clusters of the agreement score (given or inferred).
     best_estimator_ : SimpleNPKL
         Refitted with all the constraints at ``best_C_``.
     kernel_, eigenvalues_, eigenvectors_, constraints_, n_features_in_ : those of
@@ -87,21 +201,25 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
     >>> from proxlearn.kernel_learning import SimpleNPKLCV
     >>> X, y = load_iris(return_X_y=True)
     >>> pc = make_pairwise_constraints(y, r=0.7, random_state=0)
-    >>> est = SimpleNPKLCV(Cs=[0.1, 1.0], cv=3).fit(X, pc)
+    >>> est = SimpleNPKLCV(Cs=[0.1, 1.0], cv=3, n_clusters=3, random_state=0).fit(X, pc)
     >>> est.kernel_.shape, est.best_C_ in (0.1, 1.0)
     ((150, 150), True)
 
     See Also
     --------
-    SimpleNPKL, proxlearn.cluster.KernelKMeans
+    SimpleNPKL, proxlearn.cluster.KernelKMeans, held_out_agreement, held_out_auc
     """
 
-    def __init__(self, Cs=NPKL_CS, *, cv=5, scoring="auc", n_jobs=None, loss="square-hinge",
+    def __init__(self, Cs=NPKL_CS, *, cv=5, scoring="agreement", n_clusters=None,
+                 n_std_errors=2.0, random_state=None, n_jobs=None, loss="square-hinge",
                  B=1.0, n_neighbors=5, metric="euclidean", laplacian="unnormalized",
                  max_iter=200, tol=1e-4):
         self.Cs = Cs
         self.cv = cv
         self.scoring = scoring
+        self.n_clusters = n_clusters
+        self.n_std_errors = n_std_errors
+        self.random_state = random_state
         self.n_jobs = n_jobs
         self.loss = loss
         self.B = B
@@ -126,13 +244,26 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
         constraints : PairwiseConstraints, (pairs, labels) tuple, or matrix T
         """
         Cs = check_grid(self.Cs, "Cs")
-        if not (self.scoring == "auc" or callable(self.scoring)):
+        if not (callable(self.scoring) or (isinstance(self.scoring, str)
+                                           and self.scoring in SCORINGS)):
             raise InvalidParameterError(
-                f"scoring must be 'auc' or a callable (kernel, pairs, labels) -> float, "
-                f"got {self.scoring!r}.")
+                f"scoring must be 'agreement', 'auc' or a callable (kernel, pairs, labels) "
+                f"-> float, got {self.scoring!r}.")
         # SimpleNPKL's checks of X, the constraints and the graph options; the graph
         # is built here once for every fold and C
         L, pc = self._base(Cs[0])._prepare(X, constraints)
+        if self.n_clusters is None:
+            self.n_clusters_ = constraint_groups(pc)
+        else:
+            k = check_int(self.n_clusters, "n_clusters", low=2)
+            if k > pc.n:
+                raise InvalidParameterError(
+                    f"n_clusters={k} is larger than the number of points ({pc.n}); give "
+                    f"the number of clusters KernelKMeans will be asked for (2 <= "
+                    f"n_clusters <= {pc.n}), or None to infer it from the constraints.")
+            self.n_clusters_ = k
+        # one k-means seed for every fold and C: the scores differ by the kernel only
+        self._kmeans_seed = int(check_random_state(self.random_state).randint(2 ** 31 - 1))
         counts = [pc.n_must_link, pc.n_cannot_link]
         folds = cv_folds(self.cv, pc.labels)
         if self.scoring == "auc" and any(
@@ -142,8 +273,11 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
                 f"there are {counts[0]} must-links and {counts[1]} cannot-links for "
                 f"{len(folds)} folds. Give more constraints of the rarer kind, or fewer "
                 "folds (cv).")
+        z = check_positive(self.n_std_errors, "n_std_errors", allow_zero=True)
+        ratio = float(np.mean([len(te) / max(len(tr), 1) for tr, te in folds]))
         self._search((X, L), pc, grid_walk(C=Cs), folds, refit_args=(X, pc),
-                     input_warnings=INPUT_WARNINGS)
+                     input_warnings=INPUT_WARNINGS,
+                     choose=lambda res: _choose(res, z, ratio))
         self.best_C_ = self.best_params_["C"]
         for name in ("kernel_", "eigenvalues_", "eigenvectors_", "constraints_",
                      "n_features_in_"):
@@ -153,7 +287,12 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
     def _walk(self, data, pc, tr, te, points):
         X, L = data
         train = PairwiseConstraints(pc.pairs[tr], pc.labels[tr], pc.n)
-        score = held_out_auc if self.scoring == "auc" else self.scoring
+        if self.scoring == "agreement":
+            def score(kernel, pairs, labels):
+                return held_out_agreement(kernel, pairs, labels, self.n_clusters_,
+                                          self._kmeans_seed)
+        else:
+            score = held_out_auc if self.scoring == "auc" else self.scoring
         shared = {"laplacian": L}
         out = []
         for p in points:  # C upwards, each from the previous C's multipliers
