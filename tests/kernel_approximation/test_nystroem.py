@@ -72,7 +72,8 @@ def corrected_in_range(S, method):
 def test_all_objects_as_landmarks_equal_spectrum_transformer(method, landmarks):
     S = indefinite()
     n = S.shape[0]
-    est = NystroemSpectrum(method, n_components=n, landmarks=landmarks, random_state=0)
+    est = NystroemSpectrum(method, n_components=n, landmarks=landmarks, random_state=0,
+                           normalize=False)
     Phi = est.fit_transform(S)
     assert_array_equal(est.landmarks_, np.arange(n))
     # S is non-singular, so shift inside the range is S + delta I here
@@ -90,7 +91,8 @@ def test_all_objects_as_landmarks_equal_spectrum_transformer(method, landmarks):
 def test_dissimilarities_with_all_landmarks_equal_double_centering(method):
     D = dissimilarity()
     n = D.shape[0]
-    est = NystroemSpectrum(method, n_components=n, kind="dissimilarity", random_state=0)
+    est = NystroemSpectrum(method, n_components=n, kind="dissimilarity", random_state=0,
+                           normalize=False)
     Phi = est.fit_transform(D)
     S = DissimilarityToSimilarity("double-centering").fit_transform(D)
     assert_allclose(Phi @ Phi.T, SpectrumTransformer(method).fit_transform(S), atol=1e-8)
@@ -106,7 +108,7 @@ def test_dissimilarities_with_all_landmarks_equal_double_centering(method):
 def test_dissimilarity_shift_is_the_shift_inside_the_range():
     # -1/2 J D^2 J is always singular (the constant vector): shift acts on its range
     D = dissimilarity()
-    est = NystroemSpectrum("shift", n_components=D.shape[0], kind="dissimilarity")
+    est = NystroemSpectrum("shift", n_components=D.shape[0], kind="dissimilarity", normalize=False)
     Phi = est.fit_transform(D)
     S = DissimilarityToSimilarity("double-centering").fit_transform(D)
     assert_allclose(Phi @ Phi.T, corrected_in_range(S, "shift"), atol=1e-8)
@@ -119,7 +121,7 @@ def test_test_map_equals_spectrum_transformer_test_map_for_clip_and_flip():
     rng = np.random.default_rng(3)
     S_new = rng.standard_normal((7, n)) + S[:7]
     for method in ("clip", "flip"):
-        est = NystroemSpectrum(method, n_components=n).fit(S)
+        est = NystroemSpectrum(method, n_components=n, normalize=False).fit(S)
         Phi = est.fit_transform(S)
         ref = SpectrumTransformer(method).fit(S)
         assert_allclose(est.transform(S_new) @ Phi.T, ref.transform(S_new), atol=1e-8)
@@ -130,7 +132,8 @@ def test_test_map_equals_spectrum_transformer_test_map_for_clip_and_flip():
 @pytest.mark.parametrize("landmarks", ["random", "kmeans++"])
 def test_low_rank_indefinite_matrix_is_recovered_exactly(method, landmarks):
     S = low_rank()
-    est = NystroemSpectrum(method, n_components=10, landmarks=landmarks, random_state=2)
+    est = NystroemSpectrum(method, n_components=10, landmarks=landmarks, random_state=2,
+                           normalize=False)
     Phi = est.fit_transform(S)
     assert est.eigenvalues_.size == 6  # rank 6 found from 10 columns
     assert_allclose(np.sort(est.eigenvalues_), np.linalg.eigvalsh(S)[[0, 1, 2, -3, -2, -1]],
@@ -151,7 +154,8 @@ def test_euclidean_dissimilarity_is_recovered_from_few_landmarks():
     rng = np.random.default_rng(0)
     P = rng.standard_normal((60, 3))
     D = np.sqrt(((P[:, None] - P[None]) ** 2).sum(-1))
-    est = NystroemSpectrum("clip", n_components=8, kind="dissimilarity", random_state=0)
+    est = NystroemSpectrum("clip", n_components=8, kind="dissimilarity", random_state=0,
+                           normalize=False)
     Phi = est.fit_transform(D)
     S = DissimilarityToSimilarity("double-centering").fit_transform(D)
     assert_allclose(Phi @ Phi.T, S, atol=1e-8)  # S is the PSD Gram matrix of centred P
@@ -251,14 +255,38 @@ def test_linear_svm_on_features_is_close_to_svm_on_the_exact_clip_kernel():
 
 def test_default_landmarks_fit_a_small_training_set_exactly():
     """At its defaults every object of a set of at most 500 is a landmark: the feature
-    map reproduces the clipped matrix itself (the default used to refuse n < 500)."""
-    S = indefinite(40)
+    map reproduces the clipped matrix itself, in the units SimilaritySVC uses (tr S / n;
+    the default used to refuse n < 500 and kept the input's units)."""
+    S = 7.0 * indefinite(40)
     ny = NystroemSpectrum().fit(S)
     assert ny.landmarks_.size == 40
+    assert ny.scale_ == pytest.approx(np.trace(S) / 40)
     Phi = ny.transform(S)
-    lam, U = np.linalg.eigh(S)
+    lam, U = np.linalg.eigh(S / ny.scale_)
     clipped = (U * np.maximum(lam, 0)) @ U.T
     np.testing.assert_allclose(Phi @ Phi.T, clipped, atol=1e-8 * np.abs(clipped).max())
+    again = NystroemSpectrum().fit_transform(S / 7.0)  # features up to column signs
+    np.testing.assert_allclose(again @ again.T, Phi @ Phi.T, atol=1e-10)
+
+
+@pytest.mark.parametrize("kind", ["similarity", "dissimilarity"])
+def test_normalize_removes_the_units_of_the_input(kind):
+    """normalize=True: a positive factor on the input changes neither the training
+    features nor the test map; it divides by the landmarks' mean self-similarity."""
+    X = indefinite(30) if kind == "similarity" else dissimilarity(30)
+    est = NystroemSpectrum(n_components=12, random_state=0, kind=kind)
+    Phi = est.fit_transform(X)
+    rows = est.transform(X[:5])
+    for c in (1e-3, 50.0):  # features up to column signs: compare Gram matrices
+        other = NystroemSpectrum(n_components=12, random_state=0, kind=kind)
+        P = other.fit_transform(c * X)
+        np.testing.assert_allclose(P @ P.T, Phi @ Phi.T, atol=1e-9)
+        np.testing.assert_allclose(other.transform(c * X[:5]) @ P.T, rows @ Phi.T, atol=1e-9)
+    raw = NystroemSpectrum(n_components=12, random_state=0, kind=kind, normalize=False)
+    R = raw.fit_transform(X)
+    np.testing.assert_allclose(R @ R.T / est.scale_, Phi @ Phi.T, atol=1e-9)
+    with pytest.raises(InvalidParameterError, match="normalize"):
+        NystroemSpectrum(normalize="yes").fit(X)
 
 
 # ----------------------------------------------------------- (6) bad input
@@ -329,13 +357,13 @@ def test_warnings_for_asymmetric_and_dissimilarity_like_input():
     S = indefinite(20)
     A = S + 0.3 * np.random.default_rng(0).standard_normal(S.shape)
     with pytest.warns(AsymmetricSimilarityWarning):
-        Phi = NystroemSpectrum(n_components=20).fit_transform(A)
+        Phi = NystroemSpectrum(n_components=20, normalize=False).fit_transform(A)
     # the symmetric part is used, as in SpectrumTransformer
     assert_allclose(Phi @ Phi.T, SpectrumTransformer().fit_transform((A + A.T) / 2), atol=1e-8)
     # a function declared symmetric that is not: only the landmark block can be checked
     lazy = LazySimilarity(lambda r, c: A[np.ix_(r, c)], 20)
     with pytest.warns(AsymmetricSimilarityWarning, match="landmark"):
-        Phi = NystroemSpectrum(n_components=20).fit_transform(lazy)
+        Phi = NystroemSpectrum(n_components=20, normalize=False).fit_transform(lazy)
     assert_allclose(Phi @ Phi.T, SpectrumTransformer().fit_transform((A + A.T) / 2), atol=1e-8)
     D = dissimilarity(20)
     with pytest.warns(DissimilarityWarning):

@@ -115,6 +115,7 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .._scale import similarity_scale
 from .._validation import (
     ASYMMETRY_TOL,
     AsymmetricSimilarityWarning,
@@ -378,6 +379,16 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
         turned into similarities by the double centering of the Nystroem
         approximation of ``d^2`` (module docstring), as
         ``DissimilarityToSimilarity(method="double-centering")`` does exactly.
+    normalize : bool, default=True
+        Divide the matrix (training columns and test rows) by ``scale_``, the
+        mean self-similarity of the landmarks (``tr W / m``, the landmark block's
+        trace; for dissimilarities the trace of the double-centred landmark block
+        over ``m``, ``mean(d^2) / 2``). With every object a landmark it is
+        ``tr S / n``, the units :class:`~proxlearn.svm.SimilaritySVC` removes, so
+        that a linear SVM at a given ``C`` on the features is the clip SVM at that
+        ``C``, whatever the units of ``S`` (a landmark block with no positive
+        eigenvalue is divided by its largest ``|w_ij|``). ``False`` keeps the
+        units of the input.
 
     Attributes
     ----------
@@ -407,6 +418,8 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
         ``m * eps * max|lambda|``: eigenvalues of ``W`` cut off by the pseudo-inverse.
     n_features_in_ : int
         Number of training objects ``n``.
+    scale_ : float
+        The factor the input was divided by (1.0 with ``normalize=False``).
 
     Notes
     -----
@@ -460,12 +473,13 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
         return self.n_output_features_
 
     def __init__(self, method="clip", n_components=None, landmarks="random",
-                 random_state=None, kind="similarity"):
+                 random_state=None, kind="similarity", normalize=True):
         self.method = method
         self.n_components = n_components
         self.landmarks = landmarks
         self.random_state = random_state
         self.kind = kind
+        self.normalize = normalize
 
     # ------------------------------------------------------------- fitting
     def fit(self, X, y=None):
@@ -495,6 +509,11 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
         explicit = not isinstance(self.landmarks, str)
         if not explicit:
             check_option(self.landmarks, "landmarks", LANDMARK_RULES)
+        if not isinstance(self.normalize, bool | np.bool_):
+            raise InvalidParameterError(
+                f"normalize must be True or False, got {self.normalize!r}. True (the default) "
+                "divides S by the landmarks' mean self-similarity, so that a positive factor "
+                "on S does not change the features' units; False uses S as given.")
         m_req = self.n_components
         if m_req is not None and (isinstance(m_req, bool) or not isinstance(m_req, numbers.Integral)
                                   or m_req < 1):
@@ -591,10 +610,27 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
             C = A - self.landmark_mean_sq_
             W = -2.0 * Wraw
         del A
+        self.scale_ = self._landmark_scale(Wraw, kind) if self.normalize else 1.0
+        if self.scale_ != 1.0:
+            C = C / self.scale_
+            W = W / self.scale_
         self.landmarks_ = L
         self.n_features_in_ = n
         self._kind = kind  # the kind this fit used (set_params without refit cannot desync)
         return self._spectral_fit(C, W, method, n, m)
+
+    @staticmethod
+    def _landmark_scale(Wraw, kind):
+        """``tr W / m`` of the landmark block (of its double centring for squared
+        dissimilarities: ``mean(d^2) / 2``); 1 for an all-zero block."""
+        if not Wraw.any():
+            return 1.0
+        if kind == "dissimilarity":
+            return float(Wraw.mean()) / 2.0
+        try:
+            return similarity_scale(Wraw, name="the landmark block of S")
+        except SimilarityMatrixError:  # no positive eigenvalue: no trace to use
+            return float(np.abs(Wraw).max())
 
     @staticmethod
     def _warn_asymmetric(A, B, name):
@@ -699,7 +735,8 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
                 )
             C = C * C
             C -= self.landmark_mean_sq_
-        return C @ self.components_
+        scale = getattr(self, "scale_", 1.0)
+        return (C if scale == 1.0 else C / scale) @ self.components_
 
 
 def _rel_asym(A, B) -> float:
