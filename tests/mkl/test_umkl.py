@@ -584,6 +584,28 @@ def test_features_scaled_change_nothing_with_a_bank():
     np.testing.assert_allclose(b.transform(250.0 * X[:5]), a.transform(X[:5]), rtol=1e-8)
 
 
+@pytest.mark.parametrize("c", [1e-3, 7.0, 1e3])
+def test_abs_distortion_is_scale_free(c):
+    """``distortion="abs"`` keeps the defaults scale-free: one kernel with entries of
+    both signs (a linear kernel, not shifted) times ``c`` changes neither the weights
+    nor the learned kernel, and a bank's features times 250 change nothing."""
+    from proxlearn.mkl import KernelBank
+
+    rng = np.random.default_rng(6)
+    Z = rng.normal(size=(30, 3))
+    Ks = np.stack([_gauss(Z, 0.5), _gauss(Z, 2.0), Z @ Z.T], axis=-1)
+    Ks2 = Ks.copy()
+    Ks2[:, :, 2] *= c
+    a = UMKL(B=5, shift=None, distortion="abs").fit(Ks, features=Z)
+    b = UMKL(B=5, shift=None, distortion="abs").fit(Ks2, features=Z)
+    np.testing.assert_allclose(b.weights_, a.weights_, atol=1e-8)
+    np.testing.assert_allclose(b.transform(Ks2[:7]), a.transform(Ks[:7]), rtol=1e-8, atol=1e-12)
+    bank = KernelBank(widths=[0.5, 2.0], degrees=[1, 3])
+    e = UMKL(B=5, bank=bank, distortion="abs").fit(Z)
+    f = UMKL(B=5, bank=bank, distortion="abs").fit(250.0 * Z)
+    np.testing.assert_allclose(f.transform(250.0 * Z[:5]), e.transform(Z[:5]), rtol=1e-8)
+
+
 def test_output_column_names_are_the_training_samples():
     """issue 39 section 4: get_feature_names_out, so that set_output and a Pipeline's
     names work; with a bank the input columns are features, the output samples."""
