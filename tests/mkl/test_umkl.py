@@ -82,20 +82,24 @@ def _twins(seed=0, n_pairs=20):
 # --- eq. 5.4 (corrected) and the objective (5.3) -------------------------------------
 
 
+@pytest.mark.parametrize("distortion", ["signed", "abs"])
 @pytest.mark.parametrize("gamma1", [0.0, 0.5, 2.0])
-def test_w_and_u_equal_the_formula_and_give_the_objective(gamma1):
+def test_w_and_u_equal_the_formula_and_give_the_objective(gamma1, distortion):
+    """``"signed"``: (5.3) as printed; ``"abs"``: its distortion term with
+    ``sum_t mu_t |K_t|`` (the base kernels here have entries of both signs)."""
     F, Ks, P = _random_instance(seed=1)
     n, _, m = Ks.shape
     B = 3
     basis = _random_basis(n, B, np.random.default_rng(2))
     M = _umkl._sq_dists(P)
-    W, u = _umkl._mu_problem(Ks, P, M, basis, gamma1)
+    W, u = _umkl._mu_problem(Ks, P, M, basis, gamma1, distortion)
     D = _indicator(basis, n)
     W_ref, u_ref = np.zeros((m, m)), np.zeros(m)
     for i in range(n):
         a = [Ks[:, i, t] * D[:, i] for t in range(m)]  # kappa_{t,i} o d_i
         for t in range(m):
-            u_ref[t] += (2 * gamma1 * M[:, i] - 2 * P[:, i]) @ a[t]
+            dist = np.abs(a[t]) if distortion == "abs" else a[t]
+            u_ref[t] += 2 * gamma1 * M[:, i] @ dist - 2 * P[:, i] @ a[t]
             for s in range(m):
                 W_ref[t, s] += a[t] @ P @ a[s]
     np.testing.assert_allclose(W, W_ref, rtol=1e-12, atol=1e-12)
@@ -104,10 +108,15 @@ def test_w_and_u_equal_the_formula_and_give_the_objective(gamma1):
     mu = np.random.default_rng(3).dirichlet(np.ones(m))
     K = Ks @ mu
     X = F.T
+    Kd = np.abs(Ks) @ mu if distortion == "abs" else K
     direct = (0.5 * np.linalg.norm(X @ (np.eye(n) - K * D), "fro") ** 2
-              + gamma1 * np.sum(K * D * M))
-    assert umkl_objective(Ks, P, mu, basis, gamma1=gamma1) == pytest.approx(direct, rel=1e-12)
+              + gamma1 * np.sum(Kd * D * M))
+    assert umkl_objective(Ks, P, mu, basis, gamma1=gamma1, distortion=distortion) == \
+        pytest.approx(direct, rel=1e-12)
     assert _umkl._objective(np.trace(P), W, u, mu) == pytest.approx(direct, rel=1e-12)
+    if gamma1 > 0 and distortion == "abs":  # the two readings differ on these kernels
+        assert umkl_objective(Ks, P, mu, basis, gamma1=gamma1, distortion="signed") < \
+            direct - 1e-6
 
 
 def test_chunked_passes_equal_the_one_pass(monkeypatch):
@@ -174,7 +183,7 @@ def test_mu_step_on_a_real_singular_w():
 # --- D-step ------------------------------------------------------------------------
 
 
-def _brute_greedy(K, P, M, B, gamma1):
+def _brute_greedy(K, P, M, B, gamma1, distortion="signed"):
     """Eq. 5.6 greedily, ``J(d) = d^T (kappa kappa^T o P) d + w^T d`` recomputed from
     scratch for every candidate set."""
     n = K.shape[0]
@@ -182,7 +191,8 @@ def _brute_greedy(K, P, M, B, gamma1):
     for i in range(n):
         kap = K[:, i]
         U = np.outer(kap, kap) * P
-        w = 2 * gamma1 * kap * M[:, i] - 2 * kap * P[:, i]
+        dist = np.abs(kap) if distortion == "abs" else kap
+        w = 2 * gamma1 * dist * M[:, i] - 2 * kap * P[:, i]
         chosen = []
         for b in range(B):
             best, best_j = np.inf, -1
@@ -199,15 +209,16 @@ def _brute_greedy(K, P, M, B, gamma1):
     return out
 
 
+@pytest.mark.parametrize("distortion", ["signed", "abs"])
 @pytest.mark.parametrize(("seed", "B", "gamma1"), [(0, 1, 0.5), (1, 3, 0.5), (2, 5, 0.0),
                                                    (3, 8, 2.0)])
-def test_greedy_d_step_equals_brute_force(seed, B, gamma1):
+def test_greedy_d_step_equals_brute_force(seed, B, gamma1, distortion):
     F, Ks, P = _random_instance(n=9, m=3, seed=seed)
     mu = np.random.default_rng(seed).dirichlet(np.ones(3))
     K = Ks @ mu
     M = _umkl._sq_dists(P)
-    basis = _umkl._d_step(K, P, M, B, gamma1)
-    np.testing.assert_array_equal(basis, _brute_greedy(K, P, M, B, gamma1))
+    basis = _umkl._d_step(K, P, M, B, gamma1, distortion)
+    np.testing.assert_array_equal(basis, _brute_greedy(K, P, M, B, gamma1, distortion))
 
 
 @pytest.mark.parametrize("init", ["knn", "lasso"])
@@ -347,7 +358,7 @@ def test_a_worse_d_step_stops_and_returns_the_best_iterate(monkeypatch):
     P = Z @ Z.T
     M = _umkl._sq_dists(P)
 
-    def farthest(K, P, M, B, gamma1):
+    def farthest(K, P, M, B, gamma1, distortion):
         return np.argsort(-M, axis=1, kind="stable")[:, :B]
 
     monkeypatch.setattr(_umkl, "_d_step", farthest)
@@ -573,6 +584,28 @@ def test_features_scaled_change_nothing_with_a_bank():
     np.testing.assert_allclose(b.transform(250.0 * X[:5]), a.transform(X[:5]), rtol=1e-8)
 
 
+@pytest.mark.parametrize("c", [1e-3, 7.0, 1e3])
+def test_abs_distortion_is_scale_free(c):
+    """``distortion="abs"`` keeps the defaults scale-free: one kernel with entries of
+    both signs (a linear kernel, not shifted) times ``c`` changes neither the weights
+    nor the learned kernel, and a bank's features times 250 change nothing."""
+    from proxlearn.mkl import KernelBank
+
+    rng = np.random.default_rng(6)
+    Z = rng.normal(size=(30, 3))
+    Ks = np.stack([_gauss(Z, 0.5), _gauss(Z, 2.0), Z @ Z.T], axis=-1)
+    Ks2 = Ks.copy()
+    Ks2[:, :, 2] *= c
+    a = UMKL(B=5, shift=None, distortion="abs").fit(Ks, features=Z)
+    b = UMKL(B=5, shift=None, distortion="abs").fit(Ks2, features=Z)
+    np.testing.assert_allclose(b.weights_, a.weights_, atol=1e-8)
+    np.testing.assert_allclose(b.transform(Ks2[:7]), a.transform(Ks[:7]), rtol=1e-8, atol=1e-12)
+    bank = KernelBank(widths=[0.5, 2.0], degrees=[1, 3])
+    e = UMKL(B=5, bank=bank, distortion="abs").fit(Z)
+    f = UMKL(B=5, bank=bank, distortion="abs").fit(250.0 * Z)
+    np.testing.assert_allclose(f.transform(250.0 * Z[:5]), e.transform(Z[:5]), rtol=1e-8)
+
+
 def test_output_column_names_are_the_training_samples():
     """issue 39 section 4: get_feature_names_out, so that set_output and a Pipeline's
     names work; with a bank the input columns are features, the output samples."""
@@ -627,3 +660,38 @@ def test_shift_is_validated(bad):
     K0, K1 = _offset_stack()
     with pytest.raises(InvalidParameterError, match="shift"):
         UMKL(shift=bad).fit(np.stack([K0, K1], axis=-1))
+
+
+# --- the distortion term on a bank (issue 40) ----------------------------------------
+
+
+def test_abs_distortion_stops_the_linear_kernel_winning_by_far_bases():
+    """Two circles: a Gaussian separates them, the linear kernel cannot. On z-scored
+    features the linear kernel has negative entries between far points, and under the
+    printed (5.3) (``distortion="signed"``, the default) they earn a negative
+    distortion: it takes all the weight at a negative objective and the SVM on it is
+    at chance (the bank's linear kernel took the weight on every UCI set of Table
+    5.2). With ``|k_ij|`` (``distortion="abs"``) the Gaussian gets the weight and the
+    SVM separates the circles."""
+    from sklearn.datasets import make_circles
+
+    from proxlearn.mkl import KernelBank
+
+    bank = KernelBank(widths=(0.5,), degrees=(1,), per_feature=False)  # [gaussian, linear]
+    X, y = make_circles(160, factor=0.4, noise=0.05, random_state=0)
+    est = UMKL(bank=bank, B=5, distortion="abs").fit(X[:80])
+    assert est.weights_[0] > 0.5 and est.objective_ > 0
+    pipe = make_pipeline(UMKL(bank=bank, B=5, distortion="abs"), SVC(kernel="precomputed"))
+    assert pipe.fit(X[:80], y[:80]).score(X[80:], y[80:]) >= 0.9
+    literal = UMKL(bank=bank, B=5).fit(X[:80])
+    assert literal.weights_[1] > 0.99 and literal.objective_ < 0
+    pipe.set_params(umkl__distortion="signed")
+    assert pipe.fit(X[:80], y[:80]).score(X[80:], y[80:]) <= 0.7
+
+
+def test_distortion_is_validated():
+    Z, Ks, _ = _twins(seed=0)
+    with pytest.raises(InvalidParameterError, match="distortion"):
+        UMKL(B=3, distortion="absolute").fit(Ks)
+    with pytest.raises(InvalidParameterError, match="distortion"):
+        umkl(Ks, Z @ Z.T, B=3, distortion=None)
