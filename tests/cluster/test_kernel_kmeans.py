@@ -48,7 +48,7 @@ def test_block_indicator_kernel_recovers_the_blocks():
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_agrees_with_sklearn_kmeans_on_a_linear_kernel(seed):
     X, _ = _blobs(seed=seed)
-    ours = KernelKMeans(4, random_state=seed).fit(X @ X.T)
+    ours = KernelKMeans(4, normalize=None, random_state=seed).fit(X @ X.T)
     ref = KMeans(4, n_init=10, random_state=seed).fit(X)
     assert rand_index(ref.labels_, ours.labels_) == 100.0
     assert ours.inertia_ == pytest.approx(ref.inertia_, rel=1e-8)
@@ -57,7 +57,7 @@ def test_agrees_with_sklearn_kmeans_on_a_linear_kernel(seed):
 def test_inertia_is_the_feature_space_within_cluster_sum_of_squares():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(30, 3))
-    km = KernelKMeans(3, random_state=0).fit(X @ X.T)
+    km = KernelKMeans(3, normalize=None, random_state=0).fit(X @ X.T)
     expect = sum(((X[km.labels_ == c] - X[km.labels_ == c].mean(0)) ** 2).sum()
                  for c in np.unique(km.labels_))
     assert km.inertia_ == pytest.approx(expect, rel=1e-10)
@@ -86,7 +86,7 @@ def test_max_iter_reached_warns():
 def test_predict_new_points_goes_to_the_nearest_centre():
     X, _ = _blobs(seed=4)
     Xt = np.random.default_rng(0).normal(scale=4.0, size=(10, 2))
-    km = KernelKMeans(4, random_state=0).fit(X @ X.T)
+    km = KernelKMeans(4, normalize=None, random_state=0).fit(X @ X.T)
     centres = np.array([X[km.labels_ == c].mean(0) for c in range(4)])
     expect = np.argmin(((Xt[:, None] - centres[None]) ** 2).sum(-1), axis=1)
     np.testing.assert_array_equal(km.predict(Xt @ X.T), expect)
@@ -138,6 +138,8 @@ def test_duplicate_points_and_as_many_clusters_as_samples():
         (np.eye(3), {"n_init": 0}, InvalidParameterError, "n_init"),
         (np.eye(3), {"max_iter": 0}, InvalidParameterError, "max_iter"),
         (np.eye(3), {"tol": -1.0}, InvalidParameterError, "tol"),
+        (np.eye(3), {"normalize": "l2"}, InvalidParameterError, "normalize must be 'cosine'"),
+        (np.eye(3), {"normalize": True}, InvalidParameterError, "or None"),
     ],
 )
 def test_bad_input_raises_clear_errors(K, params, error, match):
@@ -197,14 +199,91 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 
+@pytest.mark.parametrize("normalize", ["cosine", None])
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10_000), k=st.integers(-20, 20), u=st.floats(0.0, 1.0))
-def test_scaling_the_kernel_leaves_the_clustering_and_predictions_unchanged(seed, k, u):
+def test_scaling_the_kernel_leaves_the_clustering_and_predictions_unchanged(normalize, seed, k,
+                                                                          u):
     X, _ = make_blobs(40, centers=3, cluster_std=2.0, random_state=seed)
     K = X @ X.T
     c = 2.0 ** k * (1.0 + u)
-    a = KernelKMeans(3, n_init=3, random_state=seed).fit(K)
-    b = KernelKMeans(3, n_init=3, random_state=seed).fit(c * K)
+    a = KernelKMeans(3, normalize=normalize, n_init=3, random_state=seed).fit(K)
+    b = KernelKMeans(3, normalize=normalize, n_init=3, random_state=seed).fit(c * K)
     np.testing.assert_array_equal(a.labels_, b.labels_)
-    assert b.inertia_ == pytest.approx(c * a.inertia_, rel=1e-9)
+    factor = c if normalize is None else 1.0  # the normalised kernel does not scale
+    assert b.inertia_ == pytest.approx(factor * a.inertia_, rel=1e-9)
     np.testing.assert_array_equal(a.predict(K[:7]), b.predict(c * K[:7]))
+
+
+# --- normalize="cosine": spherical kernel k-means ---------------------------------------
+
+
+def _norm_split_kernel(seed=0):
+    """Two clusters of directions (angles near 0 and near pi/2) in 2-D; in each cluster
+    half the points have norm 1 and half norm 0.05, as SimpleNPKL's kernel gives to the
+    points far from every constraint. Lloyd's algorithm splits by norm."""
+    rng = np.random.default_rng(seed)
+    n = 40
+    y = np.repeat([0, 1], n // 2)
+    angle = np.where(y == 0, 0.0, np.pi / 2) + rng.normal(scale=0.15, size=n)
+    norm = np.tile(np.repeat([1.0, 0.05], n // 4), 2)
+    X = norm[:, None] * np.c_[np.cos(angle), np.sin(angle)]
+    return X @ X.T, y, X
+
+
+def test_cosine_clusters_by_direction_where_lloyd_splits_by_norm():
+    K, y, _ = _norm_split_kernel()
+    cos = KernelKMeans(2, random_state=0).fit(K)  # the default
+    assert rand_index(y, cos.labels_) == 100.0
+    lloyd = KernelKMeans(2, normalize=None, random_state=0).fit(K)
+    assert rand_index(y, lloyd.labels_) < 75.0
+    # the default is the normalised clustering of the kernel K_ij / sqrt(K_ii K_jj)
+    d = np.sqrt(np.diag(K))
+    again = KernelKMeans(2, normalize=None, random_state=0).fit(K / d[:, None] / d[None, :])
+    assert rand_index(cos.labels_, again.labels_) == 100.0
+
+
+def test_cosine_is_blind_to_each_points_norm():
+    K, _, _ = _norm_split_kernel(seed=1)
+    s = np.random.default_rng(0).uniform(0.01, 100.0, size=K.shape[0])
+    a = KernelKMeans(2, n_init=3, random_state=0).fit(K)
+    b = KernelKMeans(2, n_init=3, random_state=0).fit(s[:, None] * K * s[None, :])
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    assert b.inertia_ == pytest.approx(a.inertia_, rel=1e-9)
+    np.testing.assert_array_equal(a.predict(K[:9] * 7.0), a.labels_[:9])
+
+
+def test_cosine_points_with_zero_diagonal_get_a_defined_label():
+    K, y, X = _norm_split_kernel(seed=2)
+    Z = np.r_[X, np.zeros((3, 2))]  # three points at the origin: no direction
+    K0 = Z @ Z.T
+    K0[-1, -1] = -1e-18  # and a rounding error below zero
+    km = KernelKMeans(2, random_state=0).fit(K0)
+    assert np.all(np.isfinite(km.inertia_)) and km.labels_.shape == (43,)
+    assert rand_index(y, km.labels_[:40]) == 100.0  # the others are not disturbed
+    # they join the cluster whose mean is nearest the origin, all the same one
+    assert np.unique(km.labels_[40:]).size == 1
+    means = [Z[:40][km.labels_[:40] == c] / np.linalg.norm(
+        Z[:40][km.labels_[:40] == c], axis=1, keepdims=True) for c in range(2)]
+    nearest = np.argmin([np.linalg.norm(m.sum(0)) / (len(m) + (km.labels_[40:] == c).sum())
+                         for c, m in enumerate(means)])
+    assert km.labels_[40] == nearest
+    np.testing.assert_array_equal(km.predict(K0), km.labels_)  # test rows: the same rule
+    np.testing.assert_array_equal(km.predict(np.zeros((2, 43))), [nearest, nearest])
+    # a kernel of zeros: every point directionless, still labels and no NaN
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        z = KernelKMeans(2, random_state=0).fit(np.zeros((5, 5)))
+    assert set(z.labels_) <= {0, 1} and np.isfinite(z.inertia_)
+
+
+def test_cosine_predict_is_the_largest_cosine_with_the_unit_centres():
+    K, _, X = _norm_split_kernel(seed=3)
+    km = KernelKMeans(2, random_state=0).fit(K)
+    U = X / np.linalg.norm(X, axis=1, keepdims=True)
+    centres = np.array([U[km.labels_ == c].mean(0) for c in range(2)])
+    centres /= np.linalg.norm(centres, axis=1, keepdims=True)
+    Xt = np.random.default_rng(0).normal(size=(15, 2)) * 3.0
+    np.testing.assert_array_equal(km.predict(Xt @ X.T), np.argmax(Xt @ centres.T, axis=1))
+    expect = sum(((U[km.labels_ == c] - centres[c]) ** 2).sum() for c in range(2))
+    assert km.inertia_ == pytest.approx(expect, rel=1e-10)

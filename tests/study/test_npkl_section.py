@@ -83,11 +83,39 @@ def test_tables_show_the_simplenpkl_rows_under_both_readings(monkeypatch):
     for k, r in t.items():  # the text rows do not change
         assert b[k]["mean"] == r["mean"]
     y = np.unique(ds.labels, return_inverse=True)[1]
-    direct = clustering_run(ds.X, y, ("simplenpkl-ll",), 0, laplacian="unnormalized")
+    direct = clustering_run(ds.X, y, ("simplenpkl-ll",), 0, laplacian="unnormalized",
+                            normalize="cosine")
     assert b[("simplenpkl-ll", "default")]["mean"] == direct["simplenpkl-ll"]["rand"]
     assert "ch3-default-small-0" in calls
     with pytest.raises(Exception, match="readings"):
         npkl_tables([ds], n_runs=1, readings=("default",))
+
+
+def test_text_rows_cluster_as_learned_and_default_rows_by_direction(monkeypatch):
+    # issue 40: the thesis's "kernel k-means" is Lloyd's on the learned kernel
+    # (KernelKMeans(normalize=None), pinned); the default reading uses KernelKMeans's
+    # default, clustering by direction
+    monkeypatch.setattr(_npkl, "SDP_MAX_SAMPLES", 10)
+    ds = _tiny(30, 3, "small")
+    seen = []
+    cluster = _npkl._cluster
+
+    def spy(K, n_clusters, seed, normalize=None):
+        seen.append((cache_name[0], normalize))
+        return cluster(K, n_clusters, seed, normalize)
+
+    cache_name = [None]
+
+    def cache(name, key, compute):
+        cache_name[0] = name
+        return compute()
+
+    monkeypatch.setattr(_npkl, "_cluster", spy)
+    npkl_tables([ds], n_runs=1, npkl_runs=0, cache=cache, readings=("text", "default"))
+    text = {n for name, n in seen if name.startswith("ch3-small")}
+    default = {n for name, n in seen if name.startswith("ch3-default")}
+    assert text == {None} and default == {"cosine"}
+    assert _npkl.CLUSTERING == {"text": None, "default": "cosine"}
 
 
 def test_growth_exponent_is_the_log_log_slope():

@@ -375,7 +375,9 @@ class SimpleNPKL(_NPKLBase):
     Attributes
     ----------
     kernel_ : ndarray of shape (n, n)
-        The learned kernel (PSD).
+        The learned kernel (PSD). Its diagonal is small for points far from every
+        constraint; :class:`~proxlearn.cluster.KernelKMeans` clusters it by direction
+        by default (``normalize="cosine"``; docs/methods.md).
     eigenvalues_, eigenvectors_ : ndarray
         ``kernel_ = eigenvectors_ @ diag(eigenvalues_) @ eigenvectors_.T`` (rank r).
     dual_coef_ : ndarray of shape (n_constraints,)

@@ -75,8 +75,9 @@ def held_out_auc(kernel, pairs, labels):
 
 def held_out_agreement(kernel, pairs, labels, n_clusters, random_state=None):
     """Fraction of the pairs a :class:`~proxlearn.cluster.KernelKMeans` clustering of
-    ``kernel`` into ``n_clusters`` satisfies: must-links (``+1``) in one cluster,
-    cannot-links (``-1``) in two; 1 every pair satisfied."""
+    ``kernel`` into ``n_clusters`` (at its defaults: by direction, ``normalize="cosine"``,
+    as the user's ``KernelKMeans`` clusters) satisfies: must-links (``+1``) in one
+    cluster, cannot-links (``-1``) in two; 1 every pair satisfied."""
     z = KernelKMeans(n_clusters, random_state=random_state).fit(kernel).labels_
     same = z[pairs[:, 0]] == z[pairs[:, 1]]
     return float(np.mean(same == (labels > 0)))
