@@ -106,6 +106,8 @@ PAPER_READING = {"directions": "all", "start": "identity", "rcond": 1e-3,
                  "normalize": False, "scale": 1.0, "tol": 1e-5}
 
 PATIENCE = 10
+#: An ``alpha_j`` within this relative distance of ``C`` counts as at its bound.
+_INTERIOR = 1e-6
 
 
 def _tau(Ss, tau):
@@ -311,6 +313,34 @@ class _KunduBase(_BaseMKL):
             return warm["lip"], warm["t"]
         return 0.0, 0
 
+    def _same_path(self, state, warm):
+        """A fit of this walk whose iterates this cold fit would repeat, or ``None``.
+
+        A fit's path depends on ``C`` only through the box ``0 <= alpha <= C`` of its
+        SVM / MKL solves; if no solve of a cold fit at ``C0`` had an ``alpha_j``
+        at its bound (its largest ``alpha_j``, ``amax``, below ``C0``), the same
+        ``alpha`` solve every step's problem at any ``C > amax``, so a cold fit there
+        takes the same steps to the same kernel (up to the solvers' tolerance where
+        an SVM's maximiser is not unique): its record is returned instead
+        (``state["paths"]``, per pair of classes, the other parameters equal).
+        """
+        if state is None or warm:
+            return None
+        for amax, out in state.get("paths", {}).get(self._path_key(), ()):
+            if amax < self.C * (1.0 - _INTERIOR):
+                return out
+        return None
+
+    def _record_path(self, state, warm, amax, out):
+        """Keep a cold fit none of whose solves reached ``C`` (:meth:`_same_path`)."""
+        if state is not None and not warm and amax < self.C * (1.0 - _INTERIOR):
+            state.setdefault("paths", {}).setdefault(self._path_key(), []).append(
+                (amax, out))
+
+    def _path_key(self):
+        return tuple(sorted((k, repr(v)) for k, v in self.get_params().items()
+                            if k not in ("C", "verbose")))
+
     @staticmethod
     def _cached(state, key, make):
         """``state["cache"][key]``, computed by ``make()`` the first time (``state``
@@ -508,6 +538,10 @@ class ESKL(_KunduBase):
         U, start, apply = ((None, None, None) if self.transductive
                            else self._cached(state, "basis", lambda: self._basis(Ss)))
         warm = state.get("warm") if state is not None else None
+        same = self._same_path(state, warm)
+        if same is not None:
+            return same
+        amax = 0.0  # the largest alpha_j of the fit's solves (_same_path)
         if warm:  # the previous grid point's kernel, in U's coordinates
             start = warm["M"]
         eg = SubspaceEG(N, self.tau_, U, self.update, start)
@@ -519,6 +553,7 @@ class ESKL(_KunduBase):
             # warm start from the previous iterate's alpha (kept only if libsvm's own
             # test passes on the new kernel; mkl/_svm_dual.py)
             sol = svm_dual(K[:nl, :nl], y, self.C, alpha0=sol)
+            amax = max(amax, float(sol.alpha.max()))
             vals, grads = zip(*(loss(K - Ss[:, :, i]) for i in range(m)), strict=True)
             f = sol.value + self.rho * float(np.sum(vals))
             track.update(f, (K, sol))
@@ -546,6 +581,7 @@ class ESKL(_KunduBase):
             out["unlabelled_decision"] = K[nl:, :nl] @ coef + sol.b
         else:
             out["w"] = apply(K @ coef)
+        self._record_path(state, warm, amax, out)
         return out
 
     def _set_learned(self, fits, binary):
@@ -648,6 +684,10 @@ class EMKL(_MKLBased):
                  self._cached(state, ("basis", i), lambda i=i: self._basis(Ss[:, :, i:i + 1], i))
                  for i in range(m)]
         warm = state.get("warm") if state is not None else None
+        same = self._same_path(state, warm)
+        if same is not None:
+            return same
+        amax = 0.0  # the largest alpha_j of the fit's solves (_same_path)
         starts = warm["M"] if warm else [b[1] for b in bases]
         egs = [SubspaceEG(N, tau, b[0], start=s0) for b, s0 in zip(bases, starts, strict=True)]
         Ks = np.stack([eg.K for eg in egs], axis=-1)
@@ -659,6 +699,7 @@ class EMKL(_MKLBased):
             res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma,
                                 alpha0=alpha)
             gamma, alpha = res.weights, res.alpha
+            amax = max(amax, float(alpha.max()))
             vals, grads = zip(*(loss(Ks[:, :, i] - Ss[:, :, i]) for i in range(m)),
                               strict=True)
             f = res.objective + self.rho * float(np.sum(vals))
@@ -688,6 +729,7 @@ class EMKL(_MKLBased):
             # per matrix K_i S_i^+ s_i(x) (_basis), combined with 1 / gamma_i
             out["w"] = np.stack([apply(Ks[:, :, i] @ coef)[:, 0] / res.weights[i]
                                  for i, (_, _, apply) in enumerate(bases)], axis=-1)
+        self._record_path(state, warm, amax, out)
         return out
 
     def _set_learned(self, fits, binary):
@@ -781,6 +823,10 @@ class REKL(_MKLBased):
             Z = np.where(keeps, np.log(np.where(keeps, lams, 1.0)
                                        / np.where(keeps, lams, 0.0).max(axis=0)), 0.0)
         warm = state.get("warm") if state is not None else None
+        same = self._same_path(state, warm)
+        if same is not None:
+            return same
+        amax = 0.0  # the largest alpha_j of the fit's solves (_same_path)
         if warm:  # the previous grid point's spectra (log-weights)
             Z = warm["Z"].copy()
         track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
@@ -797,6 +843,7 @@ class REKL(_MKLBased):
             res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma,
                                 alpha0=alpha)
             gamma, alpha = res.weights, res.alpha
+            amax = max(amax, float(alpha.max()))
             vals, grads = zip(*(loss(mu[:, i] - lams[:, i]) for i in range(m)),
                               strict=True)
             f = res.objective + self.rho * float(np.sum(vals))
@@ -831,6 +878,7 @@ class REKL(_MKLBased):
                 factor = np.where(keep, mu[:, i] / np.where(keep, lam, 1.0), 0.0)
                 w[:, i] = Vs[i] @ (factor * (Vs[i].T @ coef)) / res.weights[i]
             out["w"] = w
+        self._record_path(state, warm, amax, out)
         return out
 
     def _set_learned(self, fits, binary):
