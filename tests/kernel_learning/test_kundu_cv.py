@@ -67,6 +67,34 @@ def test_the_basis_is_decomposed_once_per_fold_not_per_grid_point(monkeypatch):
     assert len(calls) == 3 + 1  # one per fold, one for the refit (6 grid points)
 
 
+@pytest.mark.parametrize("base,cvcls", PAIRS)
+def test_a_fit_no_alpha_bounds_is_not_repeated_at_larger_C(monkeypatch, base, cvcls):
+    """Where no SVM / MKL solve of a cold fit has an alpha at its bound C, the cold fit
+    at a larger C takes the same steps: the walk reuses it and solves nothing at
+    C = 100 (issue 40 item 4: EMKLCV on 10-class stacks), with GridSearchCV's scores."""
+    import proxlearn.kernel_learning._kundu as kundu
+
+    name = "svm_dual" if base is ESKL else "nonsparse_mkl"
+    real = getattr(kundu, name)
+    calls = []
+    monkeypatch.setattr(kundu, name, lambda *a, **k: calls.append(a[2]) or real(*a, **k))
+    S, y = _problem(m=1 if base is ESKL else 2)
+    s = 2.0 * y - 1.0  # separable: the SVMs' alphas stay far below C = 10
+    S = S + 10.0 * (np.outer(s, s) if S.ndim == 2 else np.outer(s, s)[:, :, None])
+    folds = StratifiedKFold(3)
+    Cs = [1.0, 10.0, 100.0]
+    cold = _quiet(lambda: [base(C=10.0).fit(S[np.ix_(tr, tr)], y[tr])
+                           for tr, _ in folds.split(S, y)])
+    assert all(np.max(np.abs(e.fits_[0]["dual_coef"])) < 10.0 for e in cold)
+    del calls[:]
+    ours = _quiet(lambda: cvcls(Cs=Cs, rhos=[1.0], cv=folds, warm_start=False).fit(S, y))
+    assert calls and 100.0 not in calls
+    grid = _quiet(lambda: GridSearchCV(base(), {"C": Cs, "rho": [1.0]}, cv=folds).fit(S, y))
+    np.testing.assert_allclose(ours.cv_results_["mean_test_score"],
+                               grid.cv_results_["mean_test_score"])
+    assert ours.best_params_ == grid.best_params_
+
+
 def test_multiclass_and_warm_start():
     S, y = _problem(n=45, m=1, classes=3)
     for warm in (False, True):

@@ -19,7 +19,8 @@ it for fidelity checks; the first steps agree); the ``rho`` that the printed
 eq. 12 and Algorithms 2-3 drop is put back; the **best** iterate is returned
 (the guarantee of Prop. 3.1 is on it), with ``objective_history_``; the step
 is ``scale / L sqrt(2 log n / t)`` with ``L`` the running maximum subgradient
-norm (``scale`` 3 for ESKL, 1 for EMKL, 0.2 for REKL: ours, the paper says "choose
+norm (``scale`` 3 for ESKL, halved once if no step of the first 10 improves on the
+start, 1 for EMKL, 0.2 for REKL: ours, the paper says "choose
 suitable step-size"); ``tau`` is not given: ``"auto"`` is the mean trace of the
 ``S_i`` (``n`` for unit-diagonal similarities), or the mean trace of their
 clipped versions when that mean is not positive. "Until convergence" is not
@@ -106,6 +107,8 @@ PAPER_READING = {"directions": "all", "start": "identity", "rcond": 1e-3,
                  "normalize": False, "scale": 1.0, "tol": 1e-5}
 
 PATIENCE = 10
+#: An ``alpha_j`` within this relative distance of ``C`` counts as at its bound.
+_INTERIOR = 1e-6
 
 
 def _tau(Ss, tau):
@@ -311,6 +314,34 @@ class _KunduBase(_BaseMKL):
             return warm["lip"], warm["t"]
         return 0.0, 0
 
+    def _same_path(self, state, warm):
+        """A fit of this walk whose iterates this cold fit would repeat, or ``None``.
+
+        A fit's path depends on ``C`` only through the box ``0 <= alpha <= C`` of its
+        SVM / MKL solves; if no solve of a cold fit at ``C0`` had an ``alpha_j``
+        at its bound (its largest ``alpha_j``, ``amax``, below ``C0``), the same
+        ``alpha`` solve every step's problem at any ``C > amax``, so a cold fit there
+        takes the same steps to the same kernel (up to the solvers' tolerance where
+        an SVM's maximiser is not unique): its record is returned instead
+        (``state["paths"]``, per pair of classes, the other parameters equal).
+        """
+        if state is None or warm:
+            return None
+        for amax, out in state.get("paths", {}).get(self._path_key(), ()):
+            if amax < self.C * (1.0 - _INTERIOR):
+                return out
+        return None
+
+    def _record_path(self, state, warm, amax, out):
+        """Keep a cold fit none of whose solves reached ``C`` (:meth:`_same_path`)."""
+        if state is not None and not warm and amax < self.C * (1.0 - _INTERIOR):
+            state.setdefault("paths", {}).setdefault(self._path_key(), []).append(
+                (amax, out))
+
+    def _path_key(self):
+        return tuple(sorted((k, repr(v)) for k, v in self.get_params().items()
+                            if k not in ("C", "verbose")))
+
     @staticmethod
     def _cached(state, key, make):
         """``state["cache"][key]``, computed by ``make()`` the first time (``state``
@@ -412,7 +443,10 @@ class ESKL(_KunduBase):
         Trace of the learned kernel (see the module docstring).
     scale : float, default=3.0
         Step scale (the paper: "choose suitable step-size"; 3 reaches the objective
-        of 1 in 3-6x fewer iterations on the UW matrices, docs/methods.md).
+        of 1 in 3-6x fewer iterations on the UW matrices, docs/methods.md). If no
+        step of the first 10 improves on the start (the first overshot: at
+        ``C >= 10`` the start's SVM subgradient sets ``L`` and the later steps are
+        too small to come back), the fit restarts from the start at half the scale.
     update : {"exact", "printed"}, default="exact"
         The exact matrix-EG step, or Algorithm 1 as printed (fidelity checks).
     max_iter : int, default=300
@@ -508,17 +542,23 @@ class ESKL(_KunduBase):
         U, start, apply = ((None, None, None) if self.transductive
                            else self._cached(state, "basis", lambda: self._basis(Ss)))
         warm = state.get("warm") if state is not None else None
+        same = self._same_path(state, warm)
+        if same is not None:
+            return same
+        amax = 0.0  # the largest alpha_j of the fit's solves (_same_path)
         if warm:  # the previous grid point's kernel, in U's coordinates
             start = warm["M"]
         eg = SubspaceEG(N, self.tau_, U, self.update, start)
         K = eg.K
         track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
         lip, t0 = self._resumed(warm)
+        scale, t_step = self.scale, t0  # the step schedule (restarted at most once)
         sol = None
         for t in range(1, int(self.max_iter) + 1):
             # warm start from the previous iterate's alpha (kept only if libsvm's own
             # test passes on the new kernel; mkl/_svm_dual.py)
             sol = svm_dual(K[:nl, :nl], y, self.C, alpha0=sol)
+            amax = max(amax, float(sol.alpha.max()))
             vals, grads = zip(*(loss(K - Ss[:, :, i]) for i in range(m)), strict=True)
             f = sol.value + self.rho * float(np.sum(vals))
             track.update(f, (K, sol))
@@ -532,8 +572,17 @@ class ESKL(_KunduBase):
                 track.dual(self._l3_dual_bound(sol.alpha, y, U, Ss, state))
             if track.converged():
                 break
+            if t == PATIENCE and not warm and track.history.index(track.best) == 0:
+                # no step improved on the start: the first one overshot (at large C
+                # the start's SVM subgradient, ||alpha||^2 up to C^2 n, sets L, and
+                # the later steps were too small to come back): restart from the
+                # start with half the step scale (docs/methods.md, Kundu section)
+                scale, t_step, lip = scale / 2.0, t0 - t, 0.0
+                eg = SubspaceEG(N, self.tau_, U, self.update, start)
+                K, sol = eg.K, track.best_state[1]
+                continue
             lip = max(lip, float(np.linalg.norm(Gr)))
-            K = eg.step(Gr, step_size(self.scale, lip, eg.dim, t0 + t))
+            K = eg.step(Gr, step_size(scale, lip, eg.dim, t_step + t))
         track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
         K, sol = track.best_state
         if state is not None and U is not None:
@@ -546,6 +595,7 @@ class ESKL(_KunduBase):
             out["unlabelled_decision"] = K[nl:, :nl] @ coef + sol.b
         else:
             out["w"] = apply(K @ coef)
+        self._record_path(state, warm, amax, out)
         return out
 
     def _set_learned(self, fits, binary):
@@ -648,6 +698,10 @@ class EMKL(_MKLBased):
                  self._cached(state, ("basis", i), lambda i=i: self._basis(Ss[:, :, i:i + 1], i))
                  for i in range(m)]
         warm = state.get("warm") if state is not None else None
+        same = self._same_path(state, warm)
+        if same is not None:
+            return same
+        amax = 0.0  # the largest alpha_j of the fit's solves (_same_path)
         starts = warm["M"] if warm else [b[1] for b in bases]
         egs = [SubspaceEG(N, tau, b[0], start=s0) for b, s0 in zip(bases, starts, strict=True)]
         Ks = np.stack([eg.K for eg in egs], axis=-1)
@@ -659,6 +713,7 @@ class EMKL(_MKLBased):
             res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma,
                                 alpha0=alpha)
             gamma, alpha = res.weights, res.alpha
+            amax = max(amax, float(alpha.max()))
             vals, grads = zip(*(loss(Ks[:, :, i] - Ss[:, :, i]) for i in range(m)),
                               strict=True)
             f = res.objective + self.rho * float(np.sum(vals))
@@ -688,6 +743,7 @@ class EMKL(_MKLBased):
             # per matrix K_i S_i^+ s_i(x) (_basis), combined with 1 / gamma_i
             out["w"] = np.stack([apply(Ks[:, :, i] @ coef)[:, 0] / res.weights[i]
                                  for i, (_, _, apply) in enumerate(bases)], axis=-1)
+        self._record_path(state, warm, amax, out)
         return out
 
     def _set_learned(self, fits, binary):
@@ -781,6 +837,10 @@ class REKL(_MKLBased):
             Z = np.where(keeps, np.log(np.where(keeps, lams, 1.0)
                                        / np.where(keeps, lams, 0.0).max(axis=0)), 0.0)
         warm = state.get("warm") if state is not None else None
+        same = self._same_path(state, warm)
+        if same is not None:
+            return same
+        amax = 0.0  # the largest alpha_j of the fit's solves (_same_path)
         if warm:  # the previous grid point's spectra (log-weights)
             Z = warm["Z"].copy()
         track = _Tracker(self.tol, IterationLog(type(self).__name__, self.verbose))
@@ -797,6 +857,7 @@ class REKL(_MKLBased):
             res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma,
                                 alpha0=alpha)
             gamma, alpha = res.weights, res.alpha
+            amax = max(amax, float(alpha.max()))
             vals, grads = zip(*(loss(mu[:, i] - lams[:, i]) for i in range(m)),
                               strict=True)
             f = res.objective + self.rho * float(np.sum(vals))
@@ -831,6 +892,7 @@ class REKL(_MKLBased):
                 factor = np.where(keep, mu[:, i] / np.where(keep, lam, 1.0), 0.0)
                 w[:, i] = Vs[i] @ (factor * (Vs[i].T @ coef)) / res.weights[i]
             out["w"] = w
+        self._record_path(state, warm, amax, out)
         return out
 
     def _set_learned(self, fits, binary):
