@@ -193,6 +193,50 @@ def test_many_true_constraints_recover_two_moons_where_kmeans_fails():
     assert rand_index(y, KernelKMeans(2, random_state=0).fit_predict(K)) > 97
 
 
+@pytest.mark.parametrize("C", [10.0, 100.0])
+def test_large_c_is_solved_to_the_sdp_optimum(C):
+    # issue 40's SimpleNPKL(C=100) row is not a solver defect: at large C the dual
+    # ascent stops on its certificate, well before max_iter, at the SDP's kernel
+    X, _, pc = _small(3, n=40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        s = SimpleNPKL(C=C, tol=1e-7, max_iter=5000).fit(X, pc)
+    o = NPKL("square-hinge", C=C, solver="CLARABEL").fit(X, pc)
+    assert s.n_iter_ < s.max_iter
+    assert 0 <= s.duality_gap_ <= 1e-7 * abs(s.objective_)
+    assert s.objective_ == pytest.approx(o.objective_, rel=1e-6)
+    np.testing.assert_allclose(s.kernel_, o.kernel_, atol=1e-4 * np.abs(o.kernel_).max())
+
+
+def test_large_c_tends_to_the_kernel_of_the_constraints_alone():
+    # with B = 1 no margin T_ij K_ij >= 1 is reachable (||K||_F <= 1), the square hinge
+    # acts as the linear loss, and as C grows the kernel tends to the optimum without
+    # the graph term, argmax tr(T K) over ||K||_F <= 1, i.e. T_+ / ||T_+||_F
+    X, y = load_iris(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    pc = make_pairwise_constraints(y, r=0.7, random_state=0)
+    n, (i, j) = len(y), pc.pairs.T
+    T = np.zeros((n, n))
+    T[i, j] = T[j, i] = pc.labels
+    lam, V = np.linalg.eigh(T)
+    keep = lam > 1e-10
+    K_inf = (V[:, keep] * lam[keep]) @ V[:, keep].T
+    K_inf /= np.linalg.norm(K_inf)
+    dist = {}
+    for C in (1.0, 10.0, 100.0, 1000.0):
+        K = SimpleNPKL(C=C).fit_transform(X, pc)
+        assert np.max(pc.labels * K[i, j]) < 1  # every constraint keeps a slack
+        dist[C] = np.linalg.norm(K - K_inf)
+    assert dist[1.0] > 0.5
+    assert dist[1000.0] < 0.01 < dist[100.0] < dist[10.0] < dist[1.0]
+    # the limit knows nothing of the features: its clusters are near chance (Rand of
+    # three balanced random clusters: 55.6), where C = 1 beats k-means
+    ri_inf = rand_index(y, KernelKMeans(3, random_state=0).fit_predict(K_inf))
+    ri_1 = rand_index(y, KernelKMeans(3, random_state=0).fit_predict(
+        SimpleNPKL().fit_transform(X, pc)))
+    assert ri_inf < 65 < 90 < ri_1
+
+
 def test_constraints_beat_plain_kmeans_on_iris():
     X, y = load_iris(return_X_y=True)
     pc = make_pairwise_constraints(y, r=0.7, random_state=1)
