@@ -297,3 +297,12 @@ def test_check_partial_labels_masked_entries_are_unlabelled():
         check_partial_labels(np.ma.masked_array(y, mask=True), 5)
     with pytest.raises(LabelError, match="4 rows"):
         check_partial_labels(ym, 4)
+
+
+def test_check_bool_accepts_only_true_and_false():
+    from proxlearn._validation import check_bool
+
+    assert check_bool(True, "flag") is True and check_bool(np.False_, "flag") is False
+    for bad in (1, 0, "yes", None, 1.0):
+        with pytest.raises(InvalidParameterError, match=r"flag must be True or False.*what it does"):
+            check_bool(bad, "flag", "what it does")

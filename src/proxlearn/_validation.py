@@ -659,6 +659,15 @@ def check_int(value, name: str, low: int = 1) -> int:
     return int(value)
 
 
+def check_bool(value, name: str, hint: str = "") -> bool:
+    """``value`` as a bool; anything but ``True`` / ``False`` (numpy's included) is refused
+    with :class:`InvalidParameterError`, ``hint`` (what each value does) appended."""
+    if not isinstance(value, bool | np.bool_):
+        raise InvalidParameterError(
+            f"{name} must be True or False, got {value!r}." + (f" {hint}" if hint else ""))
+    return bool(value)
+
+
 def check_option(value, name: str, options) -> str:
     """Check that a string option is one of ``options``."""
     if value not in options:

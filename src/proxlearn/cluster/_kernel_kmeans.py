@@ -108,6 +108,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
+    check_bool,
     InvalidParameterError,
     check_features,
     check_int,
@@ -492,8 +493,7 @@ class ConstrainedKMeans(FeatureMixin, ClusterMixin, BaseEstimator):
         n_init = check_int(self.n_init, "n_init")
         max_iter = check_int(self.max_iter, "max_iter")
         tol = check_positive(self.tol, "tol", allow_zero=True)
-        if not isinstance(self.strict, bool | np.bool_):
-            raise InvalidParameterError(f"strict must be True or False, got {self.strict!r}.")
+        check_bool(self.strict, "strict")
         pc = as_pairwise_constraints(constraints, n)
         if pc is None:
             pc = PairwiseConstraints(np.empty((0, 2), dtype=np.intp), np.empty(0), n)

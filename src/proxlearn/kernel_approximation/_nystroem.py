@@ -117,6 +117,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._scale import similarity_scale
 from .._validation import (
+    check_bool,
     ASYMMETRY_TOL,
     AsymmetricSimilarityWarning,
     DissimilarityWarning,
@@ -509,11 +510,10 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
         explicit = not isinstance(self.landmarks, str)
         if not explicit:
             check_option(self.landmarks, "landmarks", LANDMARK_RULES)
-        if not isinstance(self.normalize, bool | np.bool_):
-            raise InvalidParameterError(
-                f"normalize must be True or False, got {self.normalize!r}. True (the default) "
-                "divides S by the landmarks' mean self-similarity, so that a positive factor "
-                "on S does not change the features' units; False uses S as given.")
+        check_bool(self.normalize, "normalize",
+                   "True (the default) divides S by the landmarks' mean self-similarity, so "
+                   "that a positive factor on S does not change the features' units; False "
+                   "uses S as given.")
         m_req = self.n_components
         if m_req is not None and (isinstance(m_req, bool) or not isinstance(m_req, numbers.Integral)
                                   or m_req < 1):

@@ -61,6 +61,7 @@ from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
+    check_bool,
     InvalidParameterError,
     SimilarityMatrixError,
     check_labels,
@@ -172,10 +173,7 @@ class LinearSimilarityKernel(_SimilarityFeatureKernel):
         self.center = center
 
     def _check_params(self):
-        if not isinstance(self.center, bool | np.bool_):
-            raise InvalidParameterError(
-                f"center must be True or False, got {self.center!r}."
-            )
+        check_bool(self.center, "center")
 
     def fit(self, S, y=None):
         super().fit(S, y)
@@ -324,8 +322,7 @@ class DiffusionKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseE
             raise InvalidParameterError(
                 f"graph must be 'knn' or 'dense', got {self.graph!r}."
             )
-        if not isinstance(self.center, bool | np.bool_):
-            raise InvalidParameterError(f"center must be True or False, got {self.center!r}.")
+        check_bool(self.center, "center")
         if self.graph == "knn":
             k = self.n_neighbors
             if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:

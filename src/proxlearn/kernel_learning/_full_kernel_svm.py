@@ -57,6 +57,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
+    check_bool,
     InvalidParameterError,
     LabelError,
     SolverError,
@@ -339,10 +340,7 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         gamma = check_positive(self.gamma, "gamma")
         check_option(self.solver, "solver", SOLVERS)
         rank_tol = check_positive(self.rank_tol, "rank_tol")
-        if not isinstance(self.transductive, bool | np.bool_):
-            raise InvalidParameterError(
-                f"transductive must be True or False, got {self.transductive!r}."
-            )
+        check_bool(self.transductive, "transductive")
         if (
             isinstance(self.max_samples, bool)
             or not isinstance(self.max_samples, numbers.Integral)

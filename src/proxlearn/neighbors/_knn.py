@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from proxlearn._validation import (
+    check_bool,
     TestMatrixError,
     InvalidParameterError,
     check_classification_data,
@@ -276,10 +277,7 @@ class SimilarityKNeighborsClassifier(
                 "(the modified local matrix can be singular); use "
                 "spectrum='pinv' for reg=0."
             )
-        if not isinstance(self.transform_s, bool | np.bool_):
-            raise InvalidParameterError(
-                f"transform_s must be True or False, got {self.transform_s!r}."
-            )
+        check_bool(self.transform_s, "transform_s")
         if isinstance(self.n_neighbors, bool) or not isinstance(
             self.n_neighbors, numbers.Integral
         ):

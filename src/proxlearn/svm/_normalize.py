@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._scale import similarity_scale
-from .._validation import InvalidParameterError, check_test_similarity
+from .._validation import check_bool, check_test_similarity
 
 __all__ = ["ScaleNormalizeMixin"]
 
@@ -41,12 +41,10 @@ class ScaleNormalizeMixin:
     """
 
     def _check_normalize(self):
-        if not isinstance(self.normalize, bool | np.bool_):
-            raise InvalidParameterError(
-                f"normalize must be True or False, got {self.normalize!r}. True (the "
-                "default) divides S and the test rows by tr S / n, so that a positive "
-                "factor on S does not change the predictions; False uses S as given.")
-        return bool(self.normalize)
+        return check_bool(self.normalize, "normalize",
+                          "True (the default) divides S and the test rows by tr S / n, so "
+                          "that a positive factor on S does not change the predictions; "
+                          "False uses S as given.")
 
     def _fit_scale(self, S):
         """Set ``scale_`` from the validated training matrix ``S`` and return ``S / scale_``

@@ -22,6 +22,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 
 from .._validation import (
+    check_bool,
     InvalidParameterError,
     check_classification_data,
     check_int,
@@ -155,10 +156,7 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _O
         eps = check_positive(self.epsilon, "epsilon", allow_zero=True)
         tol = check_positive(self.tol, "tol")
         max_iter = check_int(self.max_iter, "max_iter")
-        if not isinstance(self.fit_intercept, bool | np.bool_):
-            raise InvalidParameterError(
-                f"fit_intercept must be True or False, got {self.fit_intercept!r}."
-            )
+        check_bool(self.fit_intercept, "fit_intercept")
         self._check_normalize()
         check_option(self.decision_function_shape, "decision_function_shape", {"ovr", "ovo"})
         return C, eps, tol, max_iter
