@@ -304,5 +304,6 @@ def test_check_bool_accepts_only_true_and_false():
 
     assert check_bool(True, "flag") is True and check_bool(np.False_, "flag") is False
     for bad in (1, 0, "yes", None, 1.0):
-        with pytest.raises(InvalidParameterError, match=r"flag must be True or False.*what it does"):
+        with pytest.raises(InvalidParameterError,
+                           match=r"flag must be True or False.*what it does"):
             check_bool(bad, "flag", "what it does")
