@@ -371,9 +371,10 @@ def _section_rows(sec, result):
     return rows
 
 
-#: The modules whose source determines the cells of each custom section runner: part
-#: of their cache keys (with the package version), so that a report never shows a
-#: cell computed by older code of these modules (issue #18, item 4).
+#: The modules whose code determines the cells of each custom section runner: part
+#: of their cache keys, so that a report never shows a cell computed by older code
+#: of these modules (issue #18, item 4). A name that no longer imports is an error
+#: (update it where a module moves).
 SECTION_MODULES = {
     "loo": ("proxlearn.study._loo", "proxlearn.study._methods", "proxlearn.neighbors._knn",
             "proxlearn.neighbors._weights", "proxlearn.metrics"),
@@ -390,16 +391,17 @@ SECTION_MODULES = {
 def _cached(cache_dir, name, key_parts, compute, modules=()):
     """``compute()`` once per ``key_parts`` (a whole-section result cached as JSON).
 
-    ``modules``: names of the modules whose source the result depends on; their
-    source hashes and the package version join the key. Returns ``(value,
+    ``modules``: names of the modules whose code the result depends on; their
+    hashes (:func:`~proxlearn.study._runner._module_source_hash`: code without
+    docstrings or comments, not the module's name) and ``CELL_KEY_VERSION`` join the
+    key, so a module renamed or re-documented keeps its cells. Returns ``(value,
     compute_seconds, from_cache)``; a corrupted file is recomputed, like the
     study's cell cache.
     """
-    from .. import __version__
-    from ._runner import _Cache, _fingerprint, _module_source_hash
+    from ._runner import CELL_KEY_VERSION, _Cache, _fingerprint, _module_source_hash
 
     cache = _Cache(None if cache_dir is None else Path(cache_dir) / "sections")
-    code = [__version__, *[_module_source_hash(m) for m in modules]] if modules else []
+    code = [CELL_KEY_VERSION, *sorted(_module_source_hash(m) for m in modules)] if modules else []
     key = f"{name}-{_fingerprint(*key_parts, *code)}"
     hit = cache.load(key)
     if hit is not None:
