@@ -321,7 +321,7 @@ def test_box_inactive_solutions_are_reused_and_exact(monkeypatch, name, fitted_c
 
 
 def test_loo_protocol_excludes_self_and_scores_posteriors(tmp_path):
-    from proxlearn.study._loo import loo_grid, loo_study, plot_perplexity_curves
+    from proxlearn.study.papers.chen2009._loo import loo_grid, loo_study, plot_perplexity_curves
     from proxlearn.neighbors import SimilarityKNeighborsClassifier
 
     d = _blobs(n_per=12, seed=10)
@@ -484,9 +484,11 @@ def test_module_hash_ignores_docstrings_comments_and_the_module_name(tmp_path, m
 
 
 def test_every_section_module_of_the_cache_keys_imports():
-    from proxlearn.study._reproduce import SECTION_MODULES
+    from proxlearn.study._reproduce import SECTIONS
     from proxlearn.study._runner import _module_source_hash
 
-    for modules in SECTION_MODULES.values():
-        for m in modules:
+    custom = [s for s in SECTIONS if s.runner is not None]
+    assert len(custom) == 4 and all(s.modules for s in custom)
+    for s in custom:
+        for m in s.modules:
             assert len(_module_source_hash(m)) == 16, m

@@ -33,7 +33,7 @@ import warnings
 
 import numpy as np
 
-from ._methods import GU_GRID, Method, register_method
+from ..._methods import GU_GRID, Method, register_method
 
 __all__ = ["D_GRID", "SVMCA_FIXED", "svmca_fold_evaluator"]
 
@@ -45,7 +45,7 @@ SVMCA_FIXED = {"excess_components": "clamp", "normalize": False}
 
 
 def _svmca(**params):
-    from ..kernel_learning._svmca import SVMCA
+    from ....kernel_learning._svmca import SVMCA
 
     return SVMCA(**SVMCA_FIXED, **params)
 
@@ -57,13 +57,13 @@ def svmca_fold_evaluator(S_train, y_train, S_test, params_list, *, stats=None):
     ``iterations`` (their total), ``first_steps`` (shared first alpha-steps),
     ``reused`` (grid points answered by C-saturation reuse or clamping).
     """
-    from ..kernel_learning._svmca import (
+    from ....kernel_learning._svmca import (
         ComponentsClampedWarning,
         _alpha_step,
         _pair_index,
         svmca_path,
     )
-    from ..svm._ovo import ovo_predict_index
+    from ....svm._ovo import ovo_predict_index
 
     est = _svmca()
     K0, classes, y_idx, lam, U = est._prepare(S_train, y_train)
