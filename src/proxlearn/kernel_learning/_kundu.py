@@ -3,7 +3,7 @@
 
 With ``omega(K)`` the SVM dual optimum (eq. 1), ``Omega`` the non-sparse MKL of
 eq. 10 (:func:`proxlearn.mkl.nonsparse_mkl`) and ``S_1..S_m`` the similarity
-matrices (an ``(n, n, m)`` stack, :mod:`proxlearn.mkl._input`):
+matrices (an ``(n, n, m)`` stack, :mod:`proxlearn._multi_input`):
 
 =======  ===================================================================
 ESKL     eq. 4: ``min_{K PSD, tr K = tau} omega(K) + rho sum_i L(K - S_i)``
@@ -79,10 +79,10 @@ from .._validation import (
     check_option,
     check_positive,
 )
+from .._multi_input import check_multi_similarity
 from .._scale import similarity_scale
 from .._progress import IterationLog, check_verbose
 from ..mkl._classifiers import _BaseMKL
-from ..mkl._input import check_multi_similarity
 from ..mkl._solvers import nonsparse_mkl
 from ..mkl._svm_dual import svm_dual
 from ..solvers import project_simplex

@@ -33,13 +33,18 @@ from .._validation import (
     check_option,
     check_positive,
 )
-from .._multi_input import psd_violations
+from .._multi_input import (
+    check_multi_similarity,
+    check_multi_test,
+    check_psd_stack,
+    psd_violation,
+    psd_violations,
+)
 from .._scale import similarity_scale
 from ..base import PairwiseMixin
 from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ..transforms import SpectrumTransformer
 from ._bank import stack_combine, stack_take
-from ._input import check_multi_similarity, check_multi_test, check_psd_stack, psd_violation
 from ._solvers import (
     SIMPLE_MKL_SOLVERS,
     MKLResult,

@@ -29,9 +29,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
 from .._cv import RefittedClassifierMixin, cv_folds, cv_results, score_folds
 from .._cv import check_grid as _check_grid
+from .._multi_input import check_multi_similarity
 from .._validation import InvalidParameterError, check_features, check_labels
 from ..base import PairwiseMixin
-from ._input import check_multi_similarity
 
 __all__ = ["MKLClassifierCV", "NONSPARSE_CS", "ZHUANG_CS", "default_grid", "fit_grid",
            "grid_scores"]
