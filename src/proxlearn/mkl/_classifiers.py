@@ -179,7 +179,12 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             self._set_scales(None, Ks.shape[2])  # the bank's own normalize scales it
             return Ks
         # validated once, in place: the stack itself when nothing must change
-        Ks = check_multi_similarity(X, symmetric="symmetrize", copy=False)
+        return self._checked_kernels(check_multi_similarity(X, symmetric="symmetrize",
+                                                            copy=False))
+
+    def _checked_kernels(self, Ks):
+        """:meth:`_kernels` of a validated stack ``Ks`` (or of a fold of one:
+        :func:`proxlearn.mkl._cv.grid_scores`)."""
         self.spectra_ = []
         if self.spectrum is None:
             if self._psd == "each":
@@ -216,10 +221,14 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "coef_")
         if getattr(self, "bank", None) is not None:
             return self.bank_.stack(X_test)
-        T = check_multi_test(X_test, self.n_features_in_, self.n_kernels_, copy=False)
+        return self._checked_test_kernels(
+            check_multi_test(X_test, self.n_features_in_, self.n_kernels_, copy=False))
+
+    def _checked_test_kernels(self, T):
+        """:meth:`_test_kernels` of validated test rows ``T`` (or of a fold's)."""
         if self.spectra_:
-            T = np.stack([st.transform(T[:, :, k]) for k, st in enumerate(self.spectra_)],
-                         axis=-1)
+            T = np.stack([st._transform_checked(np.ascontiguousarray(T[:, :, k]), T)
+                          for k, st in enumerate(self.spectra_)], axis=-1)  # T is checked
         div = getattr(self, "_kernel_div", None)  # set by _kernels only (not by subclasses
         if div is not None:  # that scale the matrices themselves, e.g. EMKL / REKL)
             T = T / div
