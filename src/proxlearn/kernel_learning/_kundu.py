@@ -65,7 +65,6 @@ one-vs-one, a kernel learned per pair.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -76,6 +75,8 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from .._validation import (
     InvalidParameterError,
     SimilarityMatrixError,
+    check_bool,
+    check_int,
     check_option,
     check_positive,
 )
@@ -228,14 +229,10 @@ class _KunduBase(_BaseMKL):
         check_positive(self.tol, "tol")
         check_positive(self.rcond, "rcond")
         for flag in ("transductive", "normalize"):
-            if not isinstance(getattr(self, flag), (bool, np.bool_)):
-                raise InvalidParameterError(
-                    f"{flag} must be True or False, got {getattr(self, flag)!r}.")
+            check_bool(getattr(self, flag), flag)
         check_option(self.directions, "directions", {"positive", "all"})
         check_option(self.start, "start", {"auto", "clip", "identity"})
-        if (isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral)
-                or self.max_iter < 1):
-            raise InvalidParameterError(f"max_iter must be an integer >= 1, got {self.max_iter!r}.")
+        check_int(self.max_iter, "max_iter")
 
     def fit(self, X, y):
         """Learn the kernel(s) and the SVM.

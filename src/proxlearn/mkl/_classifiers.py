@@ -29,6 +29,8 @@ from .._validation import (
     InvalidParameterError,
     LabelError,
     SimilarityMatrixError,
+    check_bool,
+    check_int,
     check_labels,
     check_option,
     check_positive,
@@ -149,21 +151,16 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def _check_params(self):
         check_positive(self.C, "C")
-        normalize = getattr(self, "normalize", False)  # subclasses without the parameter
-        if not isinstance(normalize, (bool, np.bool_)):
-            raise InvalidParameterError(
-                f"normalize must be True or False, got {normalize!r}: True divides each "
-                "matrix of the stack (and its test rows) by its training scale tr K / n.")
+        check_bool(getattr(self, "normalize", False), "normalize",  # False: not a parameter
+                   "True divides each matrix of the stack (and its test rows) by its "
+                   "training scale tr K / n.")
         if self.spectrum is not None:
             check_option(self.spectrum, "spectrum", SPECTRA)
         for name in ("tol",):
             if hasattr(self, name):
                 check_positive(getattr(self, name), name)
-        if hasattr(self, "max_iter") and (
-            isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral)
-            or self.max_iter < 1
-        ):
-            raise InvalidParameterError(f"max_iter must be an integer >= 1, got {self.max_iter!r}.")
+        if hasattr(self, "max_iter"):
+            check_int(self.max_iter, "max_iter")
 
     def _kernels(self, X):
         if getattr(self, "bank", None) is not None:
