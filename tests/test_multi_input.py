@@ -174,3 +174,11 @@ def test_label_names_a_bad_matrix():
         check_multi_similarity(Ks, label=lambda k: f"matrix {k} ({'abc'[k]!r})")
     with pytest.raises(SimilarityMatrixError, match=r"matrix 1 \('b'\) contains inf"):
         check_multi_similarity(Ks, copy=False, label=lambda k: f"matrix {k} ({'abc'[k]!r})")
+
+
+def test_a_list_of_rows_is_one_matrix():
+    """A list of 1-D arrays is the rows of one matrix (m = 1), as before lists of
+    matrices were read."""
+    K = _stack()[:, :, 0]
+    np.testing.assert_array_equal(check_multi_similarity(list(K)), K[:, :, None])
+    np.testing.assert_array_equal(check_multi_test(list(K[:4]), 30, 1), K[:4, :, None])

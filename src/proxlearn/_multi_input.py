@@ -5,7 +5,7 @@ Training input is an ``(n, n, m)`` array, the ``m`` matrices stacked on the
 pairwise slicing ``X[np.ix_(rows, cols)]`` then slices the first two axes of
 every matrix at once, so ``cross_val_score``, ``GridSearchCV`` and
 ``Pipeline`` work unchanged. A 2-D ``(n, n)`` matrix is the case ``m = 1``; a
-list or tuple of ``m`` arrays (``[K1, K2, K3]``) is stacked on the last axis.
+list or tuple of ``m`` 2-D arrays (``[K1, K2, K3]``) is stacked on the last axis.
 Each matrix is checked like a single similarity matrix; a bad one is named by
 its index (``X[:, :, 2]``, or ``X[2]`` in a list).
 
@@ -37,10 +37,11 @@ __all__ = ["check_multi_similarity", "check_multi_test", "check_psd_stack", "psd
 
 
 def _is_sequence_of_arrays(X) -> bool:
-    """Whether ``X`` is a list or tuple of arrays (``[K1, K2, ...]``): ``m`` matrices
-    to stack on the last axis. Nested lists of numbers are read as one array."""
+    """Whether ``X`` is a list or tuple of 2-D arrays (``[K1, K2, ...]``): ``m``
+    matrices to stack on the last axis. Nested lists of numbers, and a list of 1-D
+    arrays (the rows of one matrix), are read as one array."""
     return (isinstance(X, (list, tuple)) and len(X) > 0
-            and all(isinstance(K, np.ndarray) for K in X))
+            and all(isinstance(K, np.ndarray) and K.ndim == 2 for K in X))
 
 
 def _as_array(X, name):
@@ -87,8 +88,8 @@ def check_multi_similarity(X, *, name="X", symmetric="symmetrize",
     Parameters
     ----------
     X : array-like of shape (n, n, m) or (n, n), or a list of m (n, n) arrays
-        A list or tuple of arrays is stacked on the last axis (nested lists of
-        numbers are read as one array).
+        A list or tuple of 2-D arrays is stacked on the last axis (nested lists
+        of numbers, or of 1-D arrays, are read as one array).
     name : str
         Used in error messages, with the index of a bad matrix.
     symmetric, dissimilarity_check :
