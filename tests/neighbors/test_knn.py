@@ -324,3 +324,25 @@ def test_memmapped_test_matrix_predicts_like_an_array(tmp_path, monkeypatch, wei
     monkeypatch.setattr(proxlearn.base, "CHUNK_BYTES", 1)  # one test row per chunk
     np.testing.assert_array_equal(clf.predict(mm), ref)
     assert max(seen) == 25
+
+
+@pytest.mark.parametrize("weights", ["uniform", "affinity", "kri", "krr"])
+def test_predict_path_equals_one_model_per_reg(weights):
+    """The grid-path protocol: entry i is what set_params(reg=reg[i]) predicts."""
+    from proxlearn.neighbors._knn import top_k_similar
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(50, 3))
+    y = (X[:, 0] + 0.5 * rng.normal(size=50) > 0).astype(int)
+    N = rng.normal(scale=0.5, size=(50, 50))
+    S = X @ X.T + (N + N.T) / 2
+    S_tr, y_tr, S_te = S[:35, :35], y[:35], S[35:, :35]
+    regs = [1e-3, 0.1, 10.0]
+    model = SimilarityKNeighborsClassifier(n_neighbors=7, weights=weights).fit(S_tr, y_tr)
+    nbrs, sims = top_k_similar(S_te, 7)
+    labels = model.predict_path(nbrs, sims, reg=regs)
+    probas = model.predict_proba_path(nbrs, sims, reg=regs)
+    for reg, pred, P in zip(regs, labels, probas, strict=True):
+        one = SimilarityKNeighborsClassifier(n_neighbors=7, weights=weights, reg=reg).fit(S_tr, y_tr)
+        np.testing.assert_array_equal(pred, one.predict(S_te))
+        np.testing.assert_allclose(P, one.predict_proba(S_te), rtol=1e-9, atol=1e-12)

@@ -287,3 +287,21 @@ def test_auto_k_without_a_stratified_split_falls_back_to_ten(problem):
     assert est.predict(S_te).shape == (S_te.shape[0],)
     small = SVMKNN().fit(S_tr[:6, :6], [0, 1, 0, 1, 0, 2])
     assert small.n_neighbors_ == 6
+
+
+@pytest.mark.parametrize("normalize", [True, False])
+def test_predict_path_equals_one_fit_per_C(normalize):
+    """The grid-path protocol: entry i is what set_params(C=C[i]) predicts."""
+    from proxlearn.neighbors._knn import top_k_similar
+
+    S, y = _blobs_problem(seed=3, n=90, noise=2.0, sep=1.5)
+    S_tr, y_tr, S_te, _ = _split(S, y, 60)
+    Cs = [0.01, 1.0, 100.0]
+    for k in (5, 60):
+        model = SVMKNN(n_neighbors=k, normalize=normalize).fit(S_tr, y_tr)
+        path = model.predict_path(*top_k_similar(S_te, k), C=Cs)
+        for C, pred in zip(Cs, path, strict=True):
+            np.testing.assert_array_equal(pred, clone(model).set_params(C=C).fit(S_tr, y_tr)
+                                          .predict(S_te))
+    with pytest.raises(InvalidParameterError, match="same shape"):
+        model.predict_path(np.zeros((2, 3), int), np.zeros((2, 4)), C=[1.0])

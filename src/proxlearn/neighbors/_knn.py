@@ -405,6 +405,44 @@ class SimilarityKNeighborsClassifier(
         nbrs, sims = self._check_neighbors(neighbors, similarities)
         return self.classes_[self._decide(nbrs, self._weights(nbrs, sims))]
 
+    def predict_path(self, neighbors, similarities, *, reg):
+        """:meth:`predict_from_neighbors` for each value of ``reg``, sharing the work.
+
+        The grid-path protocol of proxlearn's estimators (docs/architecture.md):
+        entry ``i`` equals ``set_params(reg=reg[i]).predict_from_neighbors(neighbors,
+        similarities)``. With ``weights="kri"`` or ``"krr"`` one local
+        eigendecomposition per neighbourhood serves every ``reg`` (warm-started QPs
+        for KRI; :func:`proxlearn.neighbors.kri_weights_path`,
+        :func:`proxlearn.neighbors.krr_weights_path`); other weights do not depend on
+        ``reg``.
+
+        Parameters
+        ----------
+        neighbors, similarities : ndarray of shape (m, k)
+            As in :meth:`predict_from_neighbors`.
+        reg : sequence of float
+
+        Returns
+        -------
+        list of ndarray of shape (m,)
+            Predicted labels, one array per value of ``reg``.
+        """
+        nbrs, sims = self._check_neighbors(neighbors, similarities)
+        return [self.classes_[self._decide(nbrs, W)] for W in self._path_weights(nbrs, sims, reg)]
+
+    def predict_proba_path(self, neighbors, similarities, *, reg):
+        """:meth:`predict_proba_from_neighbors` for each value of ``reg`` (see
+        :meth:`predict_path`); a list of (m, n_classes) arrays."""
+        nbrs, sims = self._check_neighbors(neighbors, similarities)
+        return [self._proba(nbrs, W) for W in self._path_weights(nbrs, sims, reg)]
+
+    def _path_weights(self, nbrs, sims, regs):
+        regs = [float(r) for r in regs]
+        if self._check_params()[0] in ("kri", "krr"):
+            return self._weights_path(nbrs, sims, regs)
+        W = self._weights(nbrs, sims)
+        return [W] * len(regs)
+
     def _check_neighbors(self, neighbors, similarities):
         check_is_fitted(self, "S_fit_")
         nbrs = np.asarray(neighbors, dtype=np.intp)

@@ -277,6 +277,42 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
                     out[i][row] = label
         return out
 
+    def predict_path(self, neighbors, similarities, *, C):
+        """Predictions from precomputed neighbour lists for each value of ``C``.
+
+        The grid-path protocol of proxlearn's estimators (docs/architecture.md):
+        entry ``i`` equals the prediction of ``set_params(C=C[i])`` for test rows
+        whose ``k`` most similar training samples are ``neighbors`` (most similar
+        first, :func:`~proxlearn.neighbors._knn.top_k_similar` of the test rows as
+        given to :meth:`predict`; ``similarities`` are divided by ``scale_`` here),
+        with ``k`` the number of columns. One local eigendecomposition per test point serves every
+        ``C``, and a local SVM with no dual coefficient at its bound is reused for
+        every larger ``C`` (its KKT conditions still hold).
+
+        Parameters
+        ----------
+        neighbors, similarities : ndarray of shape (m, k)
+        C : sequence of float
+
+        Returns
+        -------
+        list of ndarray of shape (m,)
+            Predicted labels, one array per value of ``C``.
+        """
+        check_is_fitted(self, "S_fit_")
+        _, spectrum = self._check_params()
+        nbrs = np.asarray(neighbors, dtype=np.intp)
+        sims = np.asarray(similarities, dtype=np.float64)
+        if nbrs.ndim != 2 or sims.shape != nbrs.shape:
+            raise InvalidParameterError(
+                "neighbors and similarities must be (m, k) arrays of the same shape, "
+                f"got {nbrs.shape} and {sims.shape}."
+            )
+        Cs = [check_positive(c, "C") for c in C]
+        scale = getattr(self, "scale_", 1.0)
+        sims = sims if scale == 1.0 else sims / scale
+        return [self.classes_[p] for p in self._predict_path(nbrs, sims, Cs, spectrum)]
+
     def _predict_path_global(self, nbrs, sims, Cs, spectrum):
         """``_predict_path`` for ``k = n_train``: the local problem of every test
         point is the whole training set (in another order, which does not change

@@ -276,9 +276,9 @@ def _knn_evaluator(build) -> FoldEvaluator:
             out = [None] * len(params_list)
             for k, idx in _group_by_k(params_list).items():
                 regs = [params_list[i]["reg"] for i in idx]
-                path = model._weights_path(nbrs[:, :k], sims[:, :k], regs)
-                for i, W in zip(idx, path, strict=True):
-                    out[i] = model.classes_[model._decide(nbrs[:, :k], W)]
+                path = model.predict_path(nbrs[:, :k], sims[:, :k], reg=regs)
+                for i, pred in zip(idx, path, strict=True):
+                    out[i] = pred
             return out
         out = []
         for p in params_list:
@@ -298,14 +298,13 @@ def _svm_knn_evaluator(build) -> FoldEvaluator:
 
         k_max = max(p["n_neighbors"] for p in params_list)
         model = build(n_neighbors=k_max).fit(S_train, y_train)
-        _, spectrum = model._check_params()
         nbrs, sims = top_k_similar(S_test, k_max)
         out: list = [None] * len(params_list)
         for k, idx in _group_by_k(params_list).items():
             Cs = [params_list[i]["C"] for i in idx]
-            preds = model._predict_path(nbrs[:, :k], sims[:, :k], Cs, spectrum)
+            preds = model.predict_path(nbrs[:, :k], sims[:, :k], C=Cs)
             for i, pred in zip(idx, preds, strict=True):
-                out[i] = model.classes_[pred]
+                out[i] = pred
         return out
 
     return evaluate

@@ -86,9 +86,9 @@ def loo_study(datasets, methods, *, epsilon: float = 1e-4) -> dict:
             if model.weights in ("kri", "krr"):  # one local eigh per k for the reg grid
                 for k, idx in _group_by_k(grid).items():
                     regs = [grid[g]["reg"] for g in idx]
-                    Ws = model._weights_path(nbrs[:, :k], sims[:, :k], regs)
-                    for g, W in zip(idx, Ws, strict=True):
-                        score(g, model._proba(nbrs[:, :k], W))
+                    probas = model.predict_proba_path(nbrs[:, :k], sims[:, :k], reg=regs)
+                    for g, P in zip(idx, probas, strict=True):
+                        score(g, P)
             else:
                 for g, params in enumerate(grid):
                     k = params["n_neighbors"]
