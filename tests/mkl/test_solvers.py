@@ -130,12 +130,12 @@ def test_svm_dual_value_is_the_svm_objective():
 
 
 def test_svm_dual_binding_and_svc_fallback_agree(monkeypatch):
-    from proxlearn.svm import _small_svc
+    from proxlearn._svm import _libsvm
 
     Ks, y = _problem(seed=7)
     K = Ks[:, :, 0]
     fast = svm_dual(K, y, 0.5)
-    monkeypatch.setattr(_small_svc, "_use_binding", False)
+    monkeypatch.setattr(_libsvm, "_use_binding", False)
     slow = svm_dual(K, y, 0.5)
     np.testing.assert_allclose(fast.alpha, slow.alpha, atol=1e-10)
     assert fast.b == pytest.approx(slow.b, abs=1e-10)
@@ -181,11 +181,11 @@ def test_svm_dual_falls_back_when_libsvm_hits_its_iteration_cap(monkeypatch):
     monotone active-set method. A tiny cap makes an ordinary problem take that
     route: the answer passes the test at 1e-7 and is the cvxpy optimum, and the
     chain is marked for the fast route."""
-    from proxlearn.mkl._svm_dual import kkt_violation
+    from proxlearn._svm._dual import kkt_violation
 
     import cvxpy as cp
 
-    import proxlearn.mkl._svm_dual as sd
+    import proxlearn._svm._dual as sd
 
     calls = []
     real = sd.libsvm_fit
@@ -241,7 +241,7 @@ def test_monotone_active_set_polishes_a_loose_solution_to_the_optimum(seed):
     free set outgrows the kernel's rank; before the uphill line step the polish cycled
     there on some BLAS core types (42 and 283 under Prescott, 120 under SkylakeX, 275
     under both)."""
-    import proxlearn.mkl._svm_dual as sd
+    import proxlearn._svm._dual as sd
 
     K, y, C, L = _random_svm(seed)
     alpha, _, _ = sd._libsvm(K, y, C, 1e-3)
@@ -268,7 +268,7 @@ def test_monotone_active_set_climbs_a_singular_free_set_whichever_sign_the_solve
     factorisation decide (it changed with OPENBLAS_CORETYPE). Both signs are forced
     here: the polish must reach the optimum with either (before the fix one sign made
     it free and fix the same point until POLISH_ROUNDS ran out)."""
-    import proxlearn.mkl._svm_dual as sd
+    import proxlearn._svm._dual as sd
 
     K, y, C, L = _random_svm(seed)
     real = sd._bordered_solve
@@ -303,7 +303,7 @@ def test_slow_smo_switches_the_chain_to_loose_solve_and_polish(monkeypatch):
     """A solve that took libsvm SLOW_SMO_PER_SAMPLE n iterations or more marks its
     chain; the next kernel of the chain is solved by libsvm at 1e-3 plus the polish
     (never libsvm at 1e-7), and its answer is the SVM of that kernel."""
-    import proxlearn.mkl._svm_dual as sd
+    import proxlearn._svm._dual as sd
 
     Ks, y = _problem(n=60, seed=2)
     K0 = Ks[:, :, :3] @ np.array([0.5, 0.3, 0.2])
@@ -421,7 +421,7 @@ def test_projected_step_decreases_the_objective_on_the_simplex(step):
 
 
 def _libsvm_forbidden(monkeypatch):
-    import proxlearn.mkl._svm_dual as sd
+    import proxlearn._svm._dual as sd
 
     def boom(*args, **kwargs):
         raise AssertionError("libsvm was called: the warm start did not hold")
@@ -434,7 +434,7 @@ def test_warm_started_svm_dual_is_the_svm_of_the_new_kernel(seed, monkeypatch):
     """From the solution on K, the active-set warm start on a nearby kernel K' gives
     the SVM of K' (same value and decision values as a cold libsvm solve, libsvm's
     own stopping test passed) without calling libsvm."""
-    from proxlearn.mkl._svm_dual import kkt_violation
+    from proxlearn._svm._dual import kkt_violation
 
     Ks, y = _problem(n=60, seed=seed)
     K0 = Ks[:, :, :3] @ np.array([0.5, 0.3, 0.2])
@@ -468,7 +468,7 @@ def test_warm_start_from_a_wrong_active_set_falls_back_to_libsvm():
 def test_kkt_violation_is_libsvm_stopping_measure():
     """At libsvm's answer the measure is below its tol; a feasible non-optimal alpha
     (all at C/2, balanced classes) is far above it."""
-    from proxlearn.mkl._svm_dual import kkt_violation
+    from proxlearn._svm._dual import kkt_violation
 
     Ks, y = _problem(n=40, seed=4)
     K = Ks[:, :, 0]
@@ -510,7 +510,7 @@ def test_warm_start_is_tried_only_when_the_cost_model_expects_a_gain(monkeypatch
     took it a million iterations is; both give the SVM of the new kernel."""
     import dataclasses
 
-    import proxlearn.mkl._svm_dual as sd
+    import proxlearn._svm._dual as sd
 
     Ks, y = _problem(n=60, seed=1)
     K0 = Ks[:, :, :3] @ np.array([0.5, 0.3, 0.2])

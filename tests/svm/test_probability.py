@@ -23,7 +23,7 @@ from proxlearn.svm import (
     SimilarityFeatureSVC,
     SimilaritySVC,
 )
-from proxlearn.svm._probability import calibrated_proba, fit_calibrators, fit_platt_sigmoid
+from proxlearn._svm._platt import calibrated_proba, fit_calibrators, fit_platt_sigmoid
 
 ESTIMATORS = [
     SimilaritySVC(spectrum="flip"), SimilarityFeatureSVC(), LPMachine(), PotentialSVM(),

@@ -29,7 +29,7 @@ from .._validation import (
 )
 from .._linalg import top_eigh
 from ..base import PairwiseMixin
-from ..svm._ovo import fit_ovo, ovo_decision_ovr
+from .._svm._multiclass import fit_ovo, ovo_decision_ovr
 
 __all__ = ["IndefiniteKFD"]
 
@@ -218,7 +218,7 @@ class IndefiniteKFD(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
             Binary: ``a^T k0(x)`` minus the midpoint threshold (positive means
             ``classes_[1]``). ``"eig"``: minus the squared distance to each
             projected class mean. ``"ovo"``: votes plus a tie-breaking term in
-            ``(-1/3, 1/3)`` (see :mod:`proxlearn.svm._ovo`).
+            ``(-1/3, 1/3)`` (see :mod:`proxlearn._svm._multiclass`).
         """
         Z = self.transform(S_test)
         if self._mode == "binary":

@@ -42,7 +42,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
+from .._svm._multiclass import ovo_decision_ovr, ovo_pairs, ovo_predict_index
 from ._completion import CompletionResult, em_complete
 from ._full_kernel_svm import SOLVERS, psd_pinv_solve, solve_problem, transductive_labels
 

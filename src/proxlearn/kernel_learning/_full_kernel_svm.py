@@ -70,7 +70,7 @@ from .._validation import (
 from ..base import PairwiseMixin
 from ..exceptions import SolverFailedError
 from ..svm._normalize import ScaleNormalizeMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
+from .._svm._multiclass import ovo_decision_ovr, ovo_pairs, ovo_predict_index
 
 __all__ = ["FullKernelSVM", "SolverFailedError", "modify_test_rows"]
 

@@ -111,8 +111,8 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ..svm._normalize import ScaleNormalizeMixin
-from ..svm._probability import PlattProbabilityMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
+from .._svm._platt import PlattProbabilityMixin
+from .._svm._multiclass import ovo_decision_ovr, ovo_pairs, ovo_predict_index
 
 __all__ = [
     "PAPER_READING",
@@ -851,7 +851,7 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
         Both give the same iterates up to rounding.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Solve (5.8) on ``S / scale_`` with ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity) and divide test rows and
@@ -1000,7 +1000,7 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
     def decision_function(self, S_test):
         """``k~(x)^T Y alpha + b`` per pair (binary: shape (m,), positive means
         ``classes_[1]``; multiclass: (m, n_classes) one-vs-one votes with the
-        tie-breaking of :mod:`proxlearn.svm._ovo`)."""
+        tie-breaking of :mod:`proxlearn._svm._multiclass`)."""
         raw = self._raw_decision(S_test)
         if len(self.classes_) == 2:
             return raw[:, 0]

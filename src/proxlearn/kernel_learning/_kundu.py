@@ -84,9 +84,9 @@ from .._progress import IterationLog, check_verbose
 from ..mkl._classifiers import _BaseMKL
 from ..mkl._input import check_multi_similarity
 from ..mkl._solvers import nonsparse_mkl
-from ..mkl._svm_dual import svm_dual
+from .._svm._dual import svm_dual
 from ..solvers import project_simplex
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
+from .._svm._multiclass import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ._full_kernel_svm import transductive_labels
 from ._entropic import (
     matrix_loss,

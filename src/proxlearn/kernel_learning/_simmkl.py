@@ -70,8 +70,8 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ..svm._normalize import ScaleNormalizeMixin
-from ..svm._probability import PlattProbabilityMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
+from .._svm._platt import PlattProbabilityMixin
+from .._svm._multiclass import ovo_decision_ovr, ovo_pairs, ovo_predict_index
 from ..transforms._spectrum import default_tol
 from ._base_kernels import make_base_kernel
 from ._full_kernel_svm import SOLVERS, psd_pinv_solve, solve_problem
@@ -415,7 +415,7 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         Zero-eigenvalue tolerance of ``S`` (None: ``n eps max|lambda|``).
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Divide ``S`` and the test rows by ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity) before the eigendecomposition and the base

@@ -64,7 +64,7 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ..svm._normalize import ScaleNormalizeMixin
-from ..svm._probability import PlattProbabilityMixin
+from .._svm._platt import PlattProbabilityMixin
 from ..solvers._simsvm_dual import SimSVMDualQP, dual_qp_applicable
 from ..solvers._simsvm_socp import (
     SimSVMSOCP,
@@ -74,7 +74,7 @@ from ..solvers._simsvm_socp import (
     solve_simsvm_lp,
     solve_simsvm_sdp,
 )
-from ..svm._ovo import _OvOLinearMixin, ovo_pairs, ovo_predict_index
+from .._svm._multiclass import _OvOLinearMixin, ovo_pairs, ovo_predict_index
 
 __all__ = ["REGULARIZERS", "SIMSVM_SOLVERS", "SimSVM", "SimSVMProblem"]
 
@@ -341,7 +341,7 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
         internal CV of ``probability=True``.
     probability : bool, default=False
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Solve (5.20) on ``S / scale_`` with ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity) and divide test rows likewise, so that

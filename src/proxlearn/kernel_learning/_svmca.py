@@ -22,7 +22,7 @@ Algorithm (section 2.4 of the paper, pseudo-code of digest section 2.6):
 * **alpha-step**: one libsvm C-SVC per pair on the PSD block
   ``K_v[L_ab, L_ab]`` (scikit-learn's libsvm wrapper with a precomputed
   kernel, see ``_binary_svm``), labels -1 / +1 for the lower / higher class
-  as in :mod:`proxlearn.svm._ovo`.
+  as in :mod:`proxlearn._svm._multiclass`.
 * **V-step** (eqs. 21-25): ``max_V tr(V^T K0 M K0 V)`` s.t. ``V^T K0 V = I``,
   ``M = rho I + 1/2 sum_ab beta_ab beta_ab^T`` (eq. 22). Solved through the
   **symmetric** eigenproblem of ``B = M^{1/2} K0 M^{1/2}`` (digest 2.5) instead
@@ -109,12 +109,12 @@ from .._validation import (
 )
 from .._linalg import top_eigh, top_eigh_warm
 from ..base import PairwiseMixin
-from ..svm._probability import PlattProbabilityMixin
+from .._svm._platt import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
 from ..svm._kernel_svc import MAX_ITER
-from ..svm._ovo import _OvOLinearMixin, ovo_pairs
+from .._svm._multiclass import _OvOLinearMixin, ovo_pairs
 from ..svm._normalize import ScaleNormalizeMixin
-from ..svm._small_svc import libsvm_fit
+from .._svm._libsvm import libsvm_fit
 
 __all__ = [
     "PREPROCESS_OPTIONS",
@@ -376,7 +376,7 @@ def _binary_svm(K, ypm, C, svm_tol, factor=None):
     """libsvm C-SVC on a precomputed kernel: ``(dual_coef, support, b, n_iter)``.
 
     Calls scikit-learn's compiled libsvm wrapper directly
-    (:func:`proxlearn.svm._small_svc.libsvm_fit`): the estimator
+    (:func:`proxlearn._svm._libsvm.libsvm_fit`): the estimator
     :class:`sklearn.svm.SVC` adds about 3 ms of input validation per fit, ten
     times the solve itself on the small pair blocks of the alpha-step
     (measured). Signs follow ``SVC``: ``f = K[:, support] @ dual_coef + b``,
@@ -633,7 +633,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
         ``history_`` names the route of each step.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
 
     Attributes
     ----------

@@ -36,7 +36,7 @@ from .._validation import (
 from .._multi_input import psd_violations
 from .._scale import similarity_scale
 from ..base import PairwiseMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
+from .._svm._multiclass import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ..transforms import SpectrumTransformer
 from ._bank import stack_combine, stack_take
 from ._input import check_multi_similarity, check_multi_test, check_psd_stack, psd_violation
@@ -548,7 +548,7 @@ class KTASVC(_BaseMKL):
 
     def _solve(self, Ks, y_pm):
         from ._kta import alignf_checked
-        from ._svm_dual import svm_dual
+        from .._svm._dual import svm_dual
 
         check_option(self.weight_norm, "weight_norm", {"l1", "l2"})
         dense = Ks if isinstance(Ks, np.ndarray) else Ks.toarray()

@@ -72,10 +72,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import InvalidParameterError, check_positive
 from ..base import FeatureMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
+from .._svm._multiclass import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
 from ._arccos import _check_class_labels, _check_features
 from ._bank import zscore_params
-from ._svm_dual import svm_dual
+from .._svm._dual import svm_dual
 
 __all__ = ["GMKL", "GMKLResult", "gmkl", "gmkl_gradient", "product_gaussian_kernel"]
 
@@ -400,7 +400,7 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (m,) or (m, n_classes)
             Binary: ``f(x) = sum_i alpha_i y_i K_theta(x_i, x) + b``, positive
             for ``classes_[1]``. Several classes: one-vs-one votes with the
-            tie-breaking term of :func:`proxlearn.svm._ovo.ovo_decision_ovr`.
+            tie-breaking term of :func:`proxlearn._svm._multiclass.ovo_decision_ovr`.
         """
         raw = self._raw(X)
         if len(self.classes_) == 2:

@@ -87,7 +87,7 @@ from ._bank import (
 from ._classifiers import _BaseMKL
 from ._cv import ZHUANG_CS, RefittedMixin, fit_grid
 from ._solvers import MKLResult
-from ._svm_dual import svm_dual
+from .._svm._dual import svm_dual
 
 __all__ = ["TwoLayerMKL", "TwoLayerMKLCV", "TwoLayerMKLInf", "two_layer_mkl"]
 
@@ -485,7 +485,7 @@ class _AddedGaussians(_BaseMKL):
         self._check_params()
         Ks = self._kernels(X)
         from .._validation import LabelError, check_labels
-        from ..svm._ovo import ovo_pairs, ovo_subproblems
+        from .._svm._multiclass import ovo_pairs, ovo_subproblems
 
         n = Ks.shape[0]
         classes, y_idx = check_labels(y, n, rows_of=self._rows_of())

@@ -235,7 +235,7 @@ def _lp_machine_evaluator(S_train, y_train, S_test, params_list) -> list:
     vote are those of :class:`~proxlearn.svm.LPMachine`.
     """
     from ..svm._lp_machine import lp_machine_path
-    from ..svm._ovo import ovo_pairs, ovo_predict_index, ovo_subproblems
+    from .._svm._multiclass import ovo_pairs, ovo_predict_index, ovo_subproblems
 
     S_train = np.asarray(S_train, dtype=np.float64)
     classes, y_idx = np.unique(y_train, return_inverse=True)

@@ -39,7 +39,7 @@ def _evaluate(S_train, y_train, S_test, params_list):
         _Problem,
         _transform_rows,
     )
-    from ..svm._ovo import ovo_pairs, ovo_predict_index
+    from .._svm._multiclass import ovo_pairs, ovo_predict_index
 
     S = symmetrize(S_train)
     S_test = np.asarray(S_test, dtype=np.float64)

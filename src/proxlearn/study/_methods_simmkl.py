@@ -95,7 +95,7 @@ class _FoldCache:
         self.problems = [None] * (k * (k - 1) // 2)
 
     def predict(self, model):
-        from ..svm._ovo import ovo_predict_index
+        from .._svm._multiclass import ovo_predict_index
 
         eta, gamma, tau, tol = model._check_params()
         model._fit_from_kernels(

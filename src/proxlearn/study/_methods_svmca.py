@@ -63,7 +63,7 @@ def svmca_fold_evaluator(S_train, y_train, S_test, params_list, *, stats=None):
         _pair_index,
         svmca_path,
     )
-    from ..svm._ovo import ovo_predict_index
+    from .._svm._multiclass import ovo_predict_index
 
     est = _svmca()
     K0, classes, y_idx, lam, U = est._prepare(S_train, y_train)

@@ -13,7 +13,7 @@ from .._validation import (
     check_similarity,
 )
 from ..base import PairwiseMixin
-from ._probability import PlattProbabilityMixin
+from .._svm._platt import PlattProbabilityMixin
 from ..transforms._features import FEATURE_KERNELS, SimilarityFeatures
 from ._kernel_svc import MAX_ITER, TransformedSVCMixin
 
@@ -44,7 +44,7 @@ class SimilarityFeatureSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCM
         :data:`proxlearn.svm._kernel_svc.MAX_ITER`.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Divide ``S`` and the test rows by ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity) before forming the kernel, so that the

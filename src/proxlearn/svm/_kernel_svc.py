@@ -19,8 +19,8 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ._normalize import ScaleNormalizeMixin
-from ._ovo import ovo_decision_ovr, ovo_pairs
-from ._probability import PlattProbabilityMixin
+from .._svm._multiclass import ovo_decision_ovr, ovo_pairs
+from .._svm._platt import PlattProbabilityMixin
 from ..transforms._spectrum import (
     SPECTRUM_METHODS,
     TEST_TRANSFORMS,
@@ -91,7 +91,7 @@ class TransformedSVCMixin(ScaleNormalizeMixin):
         ``K_test = S_test M``, are ``S_test @ (M[:, sv] @ coef) + b``: one
         ``(n, n_pairs)`` weight matrix computed here makes prediction
         ``O(m n n_pairs)`` instead of the ``O(m n^2)`` of forming ``K_test``
-        (issue #19). Pairwise values use the :mod:`proxlearn.svm._ovo`
+        (issue #19). Pairwise values use the :mod:`proxlearn._svm._multiclass`
         sign (positive favours the pair's second class); libsvm's own sign
         (``svc_._dual_coef_``) is the opposite, which scikit-learn's public
         ``dual_coef_`` / ``intercept_`` already undo for two classes only.
@@ -181,7 +181,7 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         Iteration cap of libsvm's SMO (``-1``: none), see ``MAX_ITER``.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Divide ``S`` and the test rows by ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity), so that ``C`` does not depend on the units

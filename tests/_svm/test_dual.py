@@ -1,11 +1,11 @@
-"""The bordered solve of the SVM's free set (mkl._svm_dual.bordered_solve): the
+"""The bordered solve of the SVM's free set (_svm._dual.bordered_solve): the
 Cholesky + Schur complement route and the LAPACK sysv fallback solve the same system."""
 
 import numpy as np
 import pytest
 
-from proxlearn.mkl import _svm_dual
-from proxlearn.mkl._svm_dual import bordered_solve
+from proxlearn._svm import _dual
+from proxlearn._svm._dual import bordered_solve
 
 
 def _bordered(A):
@@ -69,7 +69,7 @@ def test_bordered_solve_falls_back_to_sysv_on_an_indefinite_block(monkeypatch):
                                rtol=1e-8, atol=1e-10)
     # a pivot ratio above the threshold sends a positive definite block to sysv too
     A = _psd(k, 2 * k, 4) + 1e-3 * np.eye(k)
-    monkeypatch.setattr(_svm_dual, "CHOLESKY_MAX_RATIO", 1.0)
+    monkeypatch.setattr(_dual, "CHOLESKY_MAX_RATIO", 1.0)
     x, b = bordered_solve(A, r, s)
     np.testing.assert_allclose(np.r_[x, b], np.linalg.solve(_bordered(A), np.r_[r, s]),
                                rtol=1e-7, atol=1e-9)

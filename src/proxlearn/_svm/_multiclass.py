@@ -153,7 +153,7 @@ class _OvOLinearMixin:
             Binary: ``f(s) = s^T w + b`` (positive means ``classes_[1]``).
             Multiclass with ``decision_function_shape="ovr"``: votes plus a
             tie-breaking term in ``(-1/3, 1/3)`` (see
-            :mod:`proxlearn.svm._ovo`); with ``"ovo"``: the raw pairwise values
+            :mod:`proxlearn._svm._multiclass`); with ``"ovo"``: the raw pairwise values
             in the order ``(0,1), (0,2), ..., (k-2,k-1)``, positive favouring the
             second class of the pair.
         """

@@ -7,7 +7,7 @@ about ten times longer validating its arguments (parameter constraints, array
 checks, dataframe detection) than libsvm spends solving. :func:`small_svc`
 calls the same libsvm binding that ``SVC.fit`` / ``SVC.predict`` call, with
 exactly ``SVC``'s default settings, so the solution and the predictions are
-identical (tested against ``SVC`` in ``tests/svm/test_small_svc.py``). If a
+identical (tested against ``SVC`` in ``tests/_svm/test_libsvm.py``). If a
 future scikit-learn changes that private binding, the function falls back to
 ``SVC`` (slower, same answers).
 """

@@ -6,7 +6,7 @@ the inner problem of SimpleMKL and Lp-MKL). Solved by libsvm through
 scikit-learn (the field's standard SMO solver: no reason to hand-write one),
 at a tight tolerance because the MKL certificates are built on its ``alpha``.
 MKL and the Kundu methods call it hundreds of times per fit, so it goes through
-:func:`proxlearn.svm._small_svc.libsvm_fit` (the binding ``SVC.fit`` calls,
+:func:`proxlearn._svm._libsvm.libsvm_fit` (the binding ``SVC.fit`` calls,
 without the ~1 ms of argument validation per call that dominated at n = 200;
 falls back to ``SVC`` with the same answers).
 
@@ -44,7 +44,7 @@ from scipy.linalg.lapack import dpotrs as _potrs
 from scipy.linalg.lapack import dsysv as _sysv
 from sklearn.svm import SVC
 
-from ..svm._small_svc import libsvm_fit
+from ._libsvm import libsvm_fit
 
 __all__ = ["SVMDual", "bordered_solve", "box_knapsack_max", "kkt_violation", "svm_dual"]
 
