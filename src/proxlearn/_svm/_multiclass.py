@@ -1,14 +1,20 @@
-"""One-vs-one machinery shared by the similarities-as-features linear classifiers.
+"""The one-vs-one driver: every multiclass SVM-type classifier of the library.
 
 Chen et al. (JMLR 2009, section 2.8) and Chen (2010, section 2.2) train every
 multiclass SVM one-vs-one. For the pair of classes ``(i, j)``, ``i < j``, the
 binary machine sees only the training samples of classes ``i`` and ``j``: the
 rows *and* columns of the training matrix that belong to them (as libsvm does
-with a precomputed kernel). Its decision function is therefore a linear
-function of the test similarities to those samples only:
-``f_ij(s) = s[idx_ij] @ coef + b``. We store it as a row of a dense
-``(n_pairs, n_train)`` matrix that is zero outside ``idx_ij``, so all pairwise
-decisions are one matrix product.
+with a precomputed kernel). An estimator states its binary problem as a function
+of one :class:`BinaryProblem`; :func:`ovo_fit` builds the problems and calls it
+once per pair, :func:`scatter_pairs` assembles per-pair coefficients into dense
+``(n_pairs, n_train, ...)`` arrays, :func:`ovo_decision` / :func:`ovo_labels`
+turn pairwise decision values into the estimator's outputs, and
+:func:`transductive_outputs` does the same for the unlabelled samples of a
+transductive fit. A linear decision function of the test similarities,
+``f_ij(s) = s[idx_ij] @ coef + b``, is stored as a row of a dense
+``(n_pairs, n_train)`` matrix that is zero outside ``idx_ij``
+(:func:`fit_ovo`, :class:`_OvOLinearMixin`), so all pairwise decisions are one
+matrix product.
 
 Conventions
 -----------
@@ -22,9 +28,14 @@ Conventions
   ``(-1/3, 1/3)``, so it only breaks ties between classes with equal votes (by
   the summed decision values); remaining exact ties go to the lowest class
   index (``argmax``).
+* Transductive fits: the ``N - n`` unlabelled samples follow the ``n`` labelled
+  ones; the problem of a pair covers its labelled samples, then all unlabelled
+  ones (:attr:`BinaryProblem.rows`).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -32,11 +43,18 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_test_similarity
 
 __all__ = [
+    "BinaryProblem",
     "fit_ovo",
+    "ovo_decision",
     "ovo_decision_ovr",
+    "ovo_fit",
+    "ovo_labels",
     "ovo_pairs",
     "ovo_predict_index",
-    "ovo_subproblems",
+    "ovo_problems",
+    "scatter_pairs",
+    "transductive_outputs",
+    "unlabelled_decisions",
 ]
 
 
@@ -45,8 +63,94 @@ def ovo_pairs(n_classes: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(n_classes) for j in range(i + 1, n_classes)]
 
 
-def fit_ovo(S, y_idx, n_classes, fit_binary):
+class BinaryProblem(NamedTuple):
+    """The binary problem of one pair of classes.
+
+    Attributes
+    ----------
+    k : int
+        Position of the pair in :func:`ovo_pairs` (the column of the pairwise
+        decision values).
+    pair : tuple of int
+        The class indices ``(i, j)``, ``i < j``.
+    idx : ndarray of int
+        The training samples of classes ``i`` and ``j``, in training order.
+    y : ndarray of float
+        Their labels: ``+1`` for class ``j``, ``-1`` for class ``i``.
+    rows : ndarray of int
+        ``idx`` followed by the unlabelled samples ``n .. N - 1`` of a
+        transductive fit (``idx`` itself otherwise).
+    """
+
+    k: int
+    pair: tuple[int, int]
+    idx: np.ndarray
+    y: np.ndarray
+    rows: np.ndarray
+
+
+def ovo_problems(y_idx, n_classes, n_total=None) -> list[BinaryProblem]:
+    """The :class:`BinaryProblem` of every pair, in :func:`ovo_pairs` order.
+
+    Parameters
+    ----------
+    y_idx : ndarray of int of shape (n,)
+        Class indices in ``0 .. n_classes - 1`` of the labelled samples.
+    n_classes : int
+    n_total : int, optional
+        ``N >= n`` for a transductive fit: samples ``n .. N - 1`` are unlabelled
+        and end every problem's ``rows``.
+    """
+    y_idx = np.asarray(y_idx)
+    n = y_idx.shape[0]
+    unlabelled = np.arange(n, n if n_total is None else n_total)
+    problems = []
+    for k, (i, j) in enumerate(ovo_pairs(n_classes)):
+        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
+        rows = np.concatenate([idx, unlabelled]) if unlabelled.size else idx
+        problems.append(BinaryProblem(k, (i, j), idx, np.where(y_idx[idx] == j, 1.0, -1.0),
+                                      rows))
+    return problems
+
+
+def ovo_fit(y_idx, n_classes, fit_binary, n_total=None):
     """Fit one binary machine per pair of classes.
+
+    Parameters
+    ----------
+    y_idx, n_classes, n_total
+        As for :func:`ovo_problems`.
+    fit_binary : callable
+        ``fit_binary(problem) -> result`` for one :class:`BinaryProblem`: the
+        estimator's binary problem (it slices its training data with
+        ``problem.idx`` or ``problem.rows``).
+
+    Returns
+    -------
+    problems : list of BinaryProblem
+    results : list
+        What ``fit_binary`` returned, one per pair, in the same order.
+    """
+    problems = ovo_problems(y_idx, n_classes, n_total)
+    return problems, [fit_binary(p) for p in problems]
+
+
+def scatter_pairs(problems, values, n):
+    """Per-pair values on each pair's training samples as one dense array.
+
+    Row ``k`` of the result of shape ``(n_pairs, n, ...)`` holds ``values[k]``
+    (shape ``(len(problems[k].idx), ...)``) at ``problems[k].idx`` and zeros
+    elsewhere (the samples outside the pair).
+    """
+    values = [np.asarray(v) for v in values]
+    out = np.zeros((len(problems), n) + values[0].shape[1:])
+    for p, v in zip(problems, values, strict=True):
+        out[p.k, p.idx] = v
+    return out
+
+
+def fit_ovo(S, y_idx, n_classes, fit_binary):
+    """Fit one binary linear machine (on the similarities as features) per pair.
 
     Parameters
     ----------
@@ -67,26 +171,11 @@ def fit_ovo(S, y_idx, n_classes, fit_binary):
     infos : list
         The ``info`` objects returned by ``fit_binary``, one per pair.
     """
-    n = S.shape[0]
-    pairs = ovo_pairs(n_classes)
-    coef = np.zeros((len(pairs), n))
-    intercept = np.zeros(len(pairs))
-    infos = []
-    for k, idx, y_pm in ovo_subproblems(y_idx, n_classes):
-        w, b, info = fit_binary(S[np.ix_(idx, idx)], y_pm)
-        coef[k, idx] = w
-        intercept[k] = b
-        infos.append(info)
-    return coef, intercept, infos
-
-
-def ovo_subproblems(y_idx, n_classes):
-    """Yield ``(k, idx, y_pm)`` per pair: its position in :func:`ovo_pairs`, the
-    training samples of its two classes and their labels in ``{-1, +1}``
-    (``+1`` for the higher class index)."""
-    for k, (i, j) in enumerate(ovo_pairs(n_classes)):
-        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-        yield k, idx, np.where(y_idx[idx] == j, 1.0, -1.0)
+    problems, fits = ovo_fit(y_idx, n_classes,
+                             lambda p: fit_binary(S[np.ix_(p.idx, p.idx)], p.y))
+    coef = scatter_pairs(problems, [w for w, _, _ in fits], S.shape[0])
+    intercept = np.array([b for _, b, _ in fits], dtype=np.float64)
+    return coef, intercept, [info for _, _, info in fits]
 
 
 def ovo_decision_ovr(raw, n_classes):
@@ -113,6 +202,41 @@ def ovo_predict_index(raw, n_classes):
     if n_classes == 2:
         return (raw[:, 0] > 0).astype(np.intp)
     return np.argmax(ovo_decision_ovr(raw, n_classes), axis=1)
+
+
+def ovo_decision(raw, n_classes, shape="ovr"):
+    """``decision_function`` from pairwise decisions ``raw`` of shape ``(m, n_pairs)``.
+
+    Two classes: ``raw[:, 0]`` (positive means class 1). More: the votes with
+    their tie-breaking term, ``(m, n_classes)`` (``shape="ovr"``), or ``raw``
+    itself (``shape="ovo"``).
+    """
+    if n_classes == 2:
+        return raw[:, 0]
+    if shape == "ovo":
+        return raw
+    return ovo_decision_ovr(raw, n_classes)
+
+
+def ovo_labels(raw, classes):
+    """Class labels (from ``classes``) of pairwise decisions ``(m, n_pairs)``."""
+    return classes[ovo_predict_index(raw, len(classes))]
+
+
+def unlabelled_decisions(problems, kernels, dual_coefs, intercepts):
+    """Pairwise decision values ``(N - n, n_pairs)`` of the unlabelled samples of a
+    transductive fit that learned, per pair, a kernel over ``problem.rows``
+    (labelled samples first): ``K[n_k:, :n_k] @ c_k + b_k`` with ``n_k`` the
+    pair's labelled samples and ``c_k`` their dual coefficients."""
+    return np.column_stack([K[p.idx.size:, : p.idx.size] @ c + b for p, K, c, b in
+                            zip(problems, kernels, dual_coefs, intercepts, strict=True)])
+
+
+def transductive_outputs(raw, classes):
+    """``(transductive_decision_, transduction_)`` of the unlabelled samples from
+    their pairwise decisions ``(N - n, n_pairs)``: :func:`ovo_decision` and
+    :func:`ovo_labels`."""
+    return ovo_decision(raw, len(classes)), ovo_labels(raw, classes)
 
 
 class _OvOLinearMixin:
@@ -157,15 +281,9 @@ class _OvOLinearMixin:
             in the order ``(0,1), (0,2), ..., (k-2,k-1)``, positive favouring the
             second class of the pair.
         """
-        raw = self._raw_decision(S_test)
-        n_classes = len(self.classes_)
-        if n_classes == 2:
-            return raw[:, 0]
-        if getattr(self, "decision_function_shape", "ovr") == "ovo":
-            return raw
-        return ovo_decision_ovr(raw, n_classes)
+        return ovo_decision(self._raw_decision(S_test), len(self.classes_),
+                            getattr(self, "decision_function_shape", "ovr"))
 
     def predict(self, S_test):
         """Predict class labels for a ``(m, n_train)`` test similarity matrix."""
-        raw = self._raw_decision(S_test)
-        return self.classes_[ovo_predict_index(raw, len(self.classes_))]
+        return ovo_labels(self._raw_decision(S_test), self.classes_)

@@ -112,7 +112,7 @@ from .._validation import (
 from ..base import PairwiseMixin
 from ..svm._normalize import ScaleNormalizeMixin
 from .._svm._platt import PlattProbabilityMixin
-from .._svm._multiclass import ovo_decision_ovr, ovo_pairs, ovo_predict_index
+from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 
 __all__ = [
     "PAPER_READING",
@@ -936,15 +936,10 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
         S = self._fit_scale(S)
         self.classes_ = classes
         n = S.shape[0]
-        pairs = ovo_pairs(len(classes))
-        self.models_ = []
-        self.pair_indices_ = []
-        alpha = np.zeros((len(pairs), n))
-        for k, (i, j) in enumerate(pairs):
-            idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-            y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
-            prob = _Problem(S[np.ix_(idx, idx)], y_pm, eig_update=self.eig_update)
-            model = _fit_binary(prob, C, rho, None, max_iter, tol)
+        problems, self.models_ = ovo_fit(y_idx, len(classes), lambda p: _fit_binary(
+            _Problem(S[np.ix_(p.idx, p.idx)], p.y, eig_update=self.eig_update),
+            C, rho, None, max_iter, tol))
+        for model in self.models_:
             if not model["converged"]:
                 warnings.warn(
                     f"IndefiniteSVM did not converge in {max_iter} iterations "
@@ -952,10 +947,9 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
                     ConvergenceWarning,
                     stacklevel=2,
                 )
-            self.models_.append(model)
-            self.pair_indices_.append(idx)
-            alpha[k, idx] = model["alpha"]
-        binary = len(pairs) == 1
+        self.pair_indices_ = [p.idx for p in problems]
+        alpha = scatter_pairs(problems, [m["alpha"] for m in self.models_], n)
+        binary = len(problems) == 1
         self.alpha_ = alpha[0] if binary else alpha
         self.intercept_ = np.array([m["b"] for m in self.models_])
         ks = [m["K"] for m in self.models_]
@@ -1001,15 +995,11 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
         """``k~(x)^T Y alpha + b`` per pair (binary: shape (m,), positive means
         ``classes_[1]``; multiclass: (m, n_classes) one-vs-one votes with the
         tie-breaking of :mod:`proxlearn._svm._multiclass`)."""
-        raw = self._raw_decision(S_test)
-        if len(self.classes_) == 2:
-            return raw[:, 0]
-        return ovo_decision_ovr(raw, len(self.classes_))
+        return ovo_decision(self._raw_decision(S_test), len(self.classes_))
 
     def predict(self, S_test):
         """Predict class labels for test-to-train similarities ``(m, n)``."""
-        raw = self._raw_decision(S_test)
-        return self.classes_[ovo_predict_index(raw, len(self.classes_))]
+        return ovo_labels(self._raw_decision(S_test), self.classes_)
 
 
 #: Test rows are transformed in chunks of about this many entries (8 MB per
