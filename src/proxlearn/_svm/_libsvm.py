@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["libsvm_fit", "small_svc"]
+from ._multiclass import ovo_pairs
+
+__all__ = ["libsvm_fit", "small_svc", "svc_pairwise_coef"]
 
 try:  # private binding used by SVC itself; guarded, see the module docstring
     from sklearn.svm import _libsvm as _libsvm
@@ -113,3 +115,41 @@ def small_svc(K, y_enc, K_test, C) -> tuple[np.ndarray, float]:
         **_SVC_DEFAULTS,
     )
     return pred.astype(np.intp), float(np.abs(fit["dual_coef"]).max())
+
+
+def svc_pairwise_coef(svc, support, n):
+    """The one-vs-one machines of a fitted precomputed-kernel ``SVC`` as one matrix.
+
+    Parameters
+    ----------
+    svc : sklearn.svm.SVC
+        Fitted on a precomputed kernel.
+    support : ndarray of int
+        The training sample of each of ``svc.support_`` (``svc.support_`` itself
+        when the kernel had all ``n`` training columns).
+    n : int
+        Number of training samples.
+
+    Returns
+    -------
+    V : ndarray of shape (n, n_pairs)
+        Column ``p`` holds the dual coefficients of pair ``p`` (order of
+        :func:`proxlearn._svm._multiclass.ovo_pairs`), so that
+        ``K_test @ V + b`` are the pairwise decision values with the sign of
+        :mod:`proxlearn._svm._multiclass` (positive favours the pair's second
+        class). libsvm's own sign (``svc._dual_coef_``) is the opposite, which
+        scikit-learn's public ``dual_coef_`` / ``intercept_`` undo for two
+        classes only.
+    b : ndarray of shape (n_pairs,)
+    """
+    n_classes = len(svc.classes_)
+    V = np.zeros((n, n_classes * (n_classes - 1) // 2))
+    if n_classes == 2:
+        V[support, 0] = svc.dual_coef_[0]
+        return V, svc.intercept_.copy()
+    start = np.concatenate([[0], np.cumsum(svc.n_support_)])
+    for p, (i, j) in enumerate(ovo_pairs(n_classes)):  # libsvm's layout of dual_coef_
+        si, sj = slice(start[i], start[i + 1]), slice(start[j], start[j + 1])
+        V[support[si], p] = -svc.dual_coef_[j - 1, si]
+        V[support[sj], p] = -svc.dual_coef_[i, sj]
+    return V, -svc.intercept_

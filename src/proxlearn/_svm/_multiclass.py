@@ -45,6 +45,8 @@ from .._validation import check_test_similarity
 __all__ = [
     "BinaryProblem",
     "fit_ovo",
+    "fit_pairs",
+    "libsvm_vote",
     "ovo_decision",
     "ovo_decision_ovr",
     "ovo_fit",
@@ -132,7 +134,14 @@ def ovo_fit(y_idx, n_classes, fit_binary, n_total=None):
         What ``fit_binary`` returned, one per pair, in the same order.
     """
     problems = ovo_problems(y_idx, n_classes, n_total)
-    return problems, [fit_binary(p) for p in problems]
+    return problems, fit_pairs(problems, fit_binary)
+
+
+def fit_pairs(problems, fit_binary) -> list:
+    """``fit_binary(problem)`` for every problem of :func:`ovo_problems`, in order:
+    the fits of an algorithm that alternates one-vs-one SVMs with another step
+    on the same problems (:func:`ovo_fit` builds them and fits once)."""
+    return [fit_binary(p) for p in problems]
 
 
 def scatter_pairs(problems, values, n):
@@ -202,6 +211,18 @@ def ovo_predict_index(raw, n_classes):
     if n_classes == 2:
         return (raw[:, 0] > 0).astype(np.intp)
     return np.argmax(ovo_decision_ovr(raw, n_classes), axis=1)
+
+
+def libsvm_vote(raw, n_classes):
+    """Class indices by libsvm's vote (what ``SVC.predict`` returns): a pairwise
+    value ``>= 0`` votes for the pair's second class, and ties between classes go
+    to the lowest index (no tie-breaking by the decision values)."""
+    votes = np.zeros((raw.shape[0], n_classes))
+    for p, (i, j) in enumerate(ovo_pairs(n_classes)):
+        second = raw[:, p] >= 0
+        votes[:, j] += second
+        votes[:, i] += ~second
+    return np.argmax(votes, axis=1)
 
 
 def ovo_decision(raw, n_classes, shape="ovr"):

@@ -29,7 +29,7 @@ from .._validation import (
 )
 from .._linalg import top_eigh
 from ..base import PairwiseMixin
-from .._svm._multiclass import fit_ovo, ovo_decision_ovr
+from .._svm._multiclass import fit_ovo, ovo_decision
 
 __all__ = ["IndefiniteKFD"]
 
@@ -224,7 +224,7 @@ class IndefiniteKFD(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         if self._mode == "binary":
             return Z[:, 0] + self.intercept_[0]
         if self._mode == "ovo":
-            return ovo_decision_ovr(Z, len(self.classes_))
+            return ovo_decision(Z, len(self.classes_))
         d2 = ((Z[:, None, :] - self.means_[None, :, :]) ** 2).sum(axis=2)
         return -d2
 

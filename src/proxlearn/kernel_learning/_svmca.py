@@ -112,7 +112,7 @@ from ..base import PairwiseMixin
 from .._svm._platt import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
 from ..svm._kernel_svc import MAX_ITER
-from .._svm._multiclass import _OvOLinearMixin, ovo_pairs
+from .._svm._multiclass import _OvOLinearMixin, fit_pairs, ovo_problems, scatter_pairs
 from ..svm._normalize import ScaleNormalizeMixin
 from .._svm._libsvm import libsvm_fit
 
@@ -307,15 +307,6 @@ class _AlphaStep:
     svm_iter: np.ndarray
 
 
-def _pair_index(y_idx, n_classes):
-    """Sample indices and +-1 labels per pair (class i: -1, class j: +1)."""
-    out = []
-    for i, j in ovo_pairs(n_classes):
-        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-        out.append((idx, np.where(y_idx[idx] == j, 1.0, -1.0)))
-    return out
-
-
 #: SMO iterations per training sample after which an alpha-step SVM is handed to
 #: the low-rank primal QP (:func:`_lowrank_svm_qp`); see :func:`_binary_svm`.
 SMO_ITER_PER_SAMPLE = 200
@@ -421,21 +412,20 @@ def _alpha_step(Kv, pairs, C, svm_tol, factor=None) -> _AlphaStep:
     ``factor``: ``P`` with ``K_v = P P^T``, for the low-rank fallback of
     :func:`_binary_svm`.
     """
-    n = Kv.shape[0]
-    beta = np.zeros((len(pairs), n))
-    intercept = np.zeros(len(pairs))
-    n_iter = np.zeros(len(pairs), dtype=np.int64)
-    saturated = False
-    for k, (idx, ypm) in enumerate(pairs):
-        block = np.ascontiguousarray(Kv[np.ix_(idx, idx)])
+
+    def fit_binary(p):
         coef, support, b, it = _binary_svm(
-            block, ypm, C, svm_tol, None if factor is None else factor[idx]
+            np.ascontiguousarray(Kv[np.ix_(p.idx, p.idx)]), p.y, C, svm_tol,
+            None if factor is None else factor[p.idx]
         )
-        beta[k, idx[support]] = coef
-        intercept[k] = b
-        n_iter[k] = it
-        saturated = saturated or bool(np.abs(coef).max(initial=0.0) >= C * (1.0 - 1e-12))
-    return _AlphaStep(beta, intercept, saturated, n_iter)
+        u = np.zeros(p.idx.size)
+        u[support] = coef
+        return u, b, it, bool(np.abs(coef).max(initial=0.0) >= C * (1.0 - 1e-12))
+
+    fits = fit_pairs(pairs, fit_binary)
+    return _AlphaStep(scatter_pairs(pairs, [f[0] for f in fits], Kv.shape[0]),
+                      np.array([f[1] for f in fits], dtype=np.float64),
+                      any(f[3] for f in fits), np.array([f[2] for f in fits], dtype=np.int64))
 
 
 @dataclass
@@ -478,8 +468,8 @@ def svmca_path(
     ----------
     K0 : ndarray of shape (n, n)
         Symmetric training kernel (preprocessed).
-    pairs : list of (indices, labels)
-        One-vs-one pairs, see ``_pair_index``.
+    pairs : list of BinaryProblem
+        One-vs-one pairs (:func:`proxlearn._svm._multiclass.ovo_problems`).
     C, rho : float
     P0, V0 : ndarray of shape (n, d)
         Starting transform (the rank-``d`` clip in :class:`SVMCA`).
@@ -516,8 +506,8 @@ def svmca_path(
         sum_alpha = float(np.abs(a.beta).sum())
         tr = float(np.trace(Kv))
         hinge = 0.0
-        for k, (idx, ypm) in enumerate(pairs):
-            hinge += np.maximum(0.0, 1.0 - ypm * (Kb[idx, k] + a.intercept[k])).sum()
+        for p in pairs:
+            hinge += np.maximum(0.0, 1.0 - p.y * (Kb[p.idx, p.k] + a.intercept[p.k])).sum()
         primal = 0.5 * quad + C * hinge - rho * tr
         svm_dual = sum_alpha - 0.5 * quad - rho * tr
         info = {"solver": "nonsymmetric"}
@@ -823,7 +813,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
         d = self._resolve_d(lam)
         P0, V0 = self._clip_start(lam, U, d)
         res = svmca_path(
-            K0, _pair_index(y_idx, len(classes)), float(self.C), float(self.rho), P0, V0,
+            K0, ovo_problems(y_idx, len(classes)), float(self.C), float(self.rho), P0, V0,
             max_iter=int(self.max_iter), tol=float(self.tol), svm_tol=float(self.svm_tol),
             eigen_solver=self.eigen_solver,
         )

@@ -19,7 +19,8 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ._normalize import ScaleNormalizeMixin
-from .._svm._multiclass import ovo_decision_ovr, ovo_pairs
+from .._svm._libsvm import svc_pairwise_coef
+from .._svm._multiclass import libsvm_vote, ovo_decision
 from .._svm._platt import PlattProbabilityMixin
 from ..transforms._spectrum import (
     SPECTRUM_METHODS,
@@ -92,25 +93,11 @@ class TransformedSVCMixin(ScaleNormalizeMixin):
         ``(n, n_pairs)`` weight matrix computed here makes prediction
         ``O(m n n_pairs)`` instead of the ``O(m n^2)`` of forming ``K_test``
         (issue #19). Pairwise values use the :mod:`proxlearn._svm._multiclass`
-        sign (positive favours the pair's second class); libsvm's own sign
-        (``svc_._dual_coef_``) is the opposite, which scikit-learn's public
-        ``dual_coef_`` / ``intercept_`` already undo for two classes only.
+        sign (:func:`~proxlearn._svm._libsvm.svc_pairwise_coef`).
         """
         svc = self.svc_
         cols = getattr(self, "_svc_columns", None)
-        sv = svc.support_ if cols is None else cols[svc.support_]
-        n_classes = len(svc.classes_)
-        V = np.zeros((n, n_classes * (n_classes - 1) // 2))
-        if n_classes == 2:
-            V[sv, 0] = svc.dual_coef_[0]
-            b = svc.intercept_.copy()
-        else:
-            start = np.concatenate([[0], np.cumsum(svc.n_support_)])
-            for p, (i, j) in enumerate(ovo_pairs(n_classes)):
-                si, sj = slice(start[i], start[i + 1]), slice(start[j], start[j + 1])
-                V[sv[si], p] = -svc.dual_coef_[j - 1, si]
-                V[sv[sj], p] = -svc.dual_coef_[i, sj]
-            b = -svc.intercept_
+        V, b = svc_pairwise_coef(svc, svc.support_ if cols is None else cols[svc.support_], n)
         # the transformer reads S_test / scale_: fold that factor in as well
         self._folded_coef = self.transformer_.transform_coef(V) / getattr(self, "scale_", 1.0)
         self._folded_intercept = b
@@ -129,26 +116,15 @@ class TransformedSVCMixin(ScaleNormalizeMixin):
         check_is_fitted(self, "svc_")
         if getattr(self, "_folded_coef", None) is None:
             return self.svc_.decision_function(self._svc_input(S_test))
-        raw = self._pairwise_decision(S_test)
-        if raw.shape[1] == 1:
-            return raw[:, 0]
-        return ovo_decision_ovr(raw, len(self.classes_))
+        return ovo_decision(self._pairwise_decision(S_test), len(self.classes_))
 
     def predict(self, S_test):
         """Predict class labels for test-to-train similarities ``(m, n)``."""
         check_is_fitted(self, "svc_")
         if getattr(self, "_folded_coef", None) is None:
             return self.svc_.predict(self._svc_input(S_test))
-        raw = self._pairwise_decision(S_test)
-        n_classes = len(self.classes_)
-        # libsvm's vote: a pairwise value >= 0 (libsvm's own <= 0) votes for the
-        # second class of the pair; ties between classes go to the lowest index
-        votes = np.zeros((raw.shape[0], n_classes))
-        for p, (i, j) in enumerate(ovo_pairs(n_classes)):
-            second = raw[:, p] >= 0
-            votes[:, j] += second
-            votes[:, i] += ~second
-        return self.classes_[np.argmax(votes, axis=1)]
+        # libsvm's vote, as SVC.predict (not the tie-breaks of ovo_labels)
+        return self.classes_[libsvm_vote(self._pairwise_decision(S_test), len(self.classes_))]
 
 
 class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
