@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from sklearn.svm import SVC
 
 from proxlearn._svm import _dual
-from proxlearn._svm._dual import bordered_solve, box_knapsack_max, svm_dual
+from proxlearn._svm._dual import bordered_solve, box_knapsack_max, frank_wolfe_gap, svm_dual
+from proxlearn.kernel_learning._indefinite_svm import project_box_hyperplane
 
 
 def _problem(n=36, seed=0):
@@ -365,3 +366,29 @@ def test_warm_start_is_tried_only_when_the_cost_model_expects_a_gain(monkeypatch
     costly = sd.svm_dual(K1, y, 1.0, alpha0=dataclasses.replace(prev, smo_work=60e6))
     assert calls == [1] and costly.smo_work == 60e6  # warm, and the work is inherited
     assert costly.value == pytest.approx(cheap.value, rel=1e-7)
+
+
+def test_frank_wolfe_gap_matches_lp():
+    rng = np.random.default_rng(0)
+    n, C = 25, 0.7
+    y = np.where(np.arange(n) < 10, 1.0, -1.0)
+    g = rng.normal(size=n)
+    alpha = project_box_hyperplane(rng.random(n), y, C)
+    a = cp.Variable(n)
+    lp = cp.Problem(cp.Maximize(g @ a), [a >= 0, a <= C, y @ a == 0])
+    lp.solve(solver="HIGHS")
+    assert frank_wolfe_gap(g, alpha, y, C) == pytest.approx(lp.value - g @ alpha, abs=1e-8)
+
+
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_kkt_intercept_is_the_intercept_libsvm_returns(seed, C):
+    """The intercept from the KKT conditions at the solution (kkt_intercept, used by
+    solvers that do not return one) agrees with libsvm's own b to its tolerance."""
+    from proxlearn._svm._dual import kkt_intercept
+
+    Ks, y = _problem(n=50, seed=seed)
+    K = Ks[:, :, 1]
+    sol = svm_dual(K, y, C, tol=1e-9)
+    b = kkt_intercept(sol.alpha, y, K @ (sol.alpha * y), C)
+    assert b == pytest.approx(sol.b, abs=1e-6)

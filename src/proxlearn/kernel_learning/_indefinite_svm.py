@@ -111,6 +111,7 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ..svm._normalize import ScaleNormalizeMixin
+from .._svm._dual import frank_wolfe_gap, kkt_intercept, max_violating_pair
 from .._svm._platt import PlattProbabilityMixin
 from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 
@@ -118,10 +119,8 @@ __all__ = [
     "PAPER_READING",
     "IndefiniteSVM",
     "bordered_rows",
-    "frank_wolfe_gap",
     "heuristic_rows",
     "isvm_objective",
-    "kkt_violation",
     "project_box_hyperplane",
 ]
 
@@ -175,45 +174,6 @@ def project_box_hyperplane(z, y, C):
             hi, h_hi = mid, h_mid
     nu = bp[lo] + h_lo * (bp[hi] - bp[lo]) / (h_lo - h_hi)
     return np.clip(z - nu * y, 0.0, C)
-
-
-def kkt_violation(g, alpha, y, C):
-    """Maximal violating pair of the KKT conditions of ``max f`` over the feasible set.
-
-    With ``b_i = y_i g_i`` (``g`` = gradient of the concave objective), the
-    KKT conditions hold iff ``max_{i in I_lo} b_i <= min_{i in I_up} b_i``,
-    ``I_lo = {y_i = 1, alpha_i < C} u {y_i = -1, alpha_i > 0}``,
-    ``I_up = {y_i = 1, alpha_i > 0} u {y_i = -1, alpha_i < C}``; returns the
-    difference (libsvm's stopping quantity, scale-free in ``C``).
-    """
-    b = y * g
-    lo = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
-    up = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
-    if not lo.any() or not up.any():
-        return 0.0
-    return max(0.0, float(b[lo].max() - b[up].min()))
-
-
-def frank_wolfe_gap(g, alpha, y, C):
-    """``max_{alpha' feasible} g^T (alpha' - alpha)`` (>= 0 for feasible ``alpha``).
-
-    The linear maximisation over ``{0 <= alpha' <= C, y^T alpha' = 0}`` has the
-    Lagrangian dual ``min_nu C sum_i max(g_i - nu y_i, 0)``, a convex piecewise
-    linear function of ``nu`` minimised at a breakpoint ``y_i g_i``; all
-    breakpoints are evaluated with prefix sums (``O(n log n)``).
-    """
-    b = y * g
-    bp_pos = np.sort(b[y > 0])  # terms max(b_i - nu, 0)
-    bp_neg = np.sort(b[y < 0])  # terms max(nu - b_i, 0)
-    cand = np.concatenate([bp_pos, bp_neg])
-    # sum over positives of max(b - nu, 0)
-    cs_pos = np.concatenate([[0.0], np.cumsum(bp_pos[::-1])])  # sums of largest
-    k_pos = bp_pos.size - np.searchsorted(bp_pos, cand, side="right")
-    val = cs_pos[k_pos] - k_pos * cand
-    cs_neg = np.concatenate([[0.0], np.cumsum(bp_neg)])
-    k_neg = np.searchsorted(bp_neg, cand, side="left")
-    val += k_neg * cand - cs_neg[k_neg]
-    return max(0.0, float(C * val.min() - g @ alpha))
 
 
 # --------------------------------------------------------------------------
@@ -622,7 +582,7 @@ def _solve(prob, C, rho, alpha0, max_iter, tol, history=None):
     t = 1.0
     gap = frank_wolfe_gap(gx, x, y, C)
     it = 0
-    converged = kkt_violation(gx, x, y, C) <= tol
+    converged = max_violating_pair(y * gx, x, y, C) <= tol
     while not converged and it < max_iter:
         it += 1
         while True:
@@ -642,7 +602,7 @@ def _solve(prob, C, rho, alpha0, max_iter, tol, history=None):
         gap = frank_wolfe_gap(gx, x, y, C)
         if history is not None:
             history.append((fx, gap))
-        converged = kkt_violation(gx, x, y, C) <= tol
+        converged = max_violating_pair(y * gx, x, y, C) <= tol
         if beta > 0.0 and not converged:
             yk = project_box_hyperplane(yk_new, y, C)
             _, gy, _ = prob.evaluate(yk, rho)
@@ -652,24 +612,6 @@ def _solve(prob, C, rho, alpha0, max_iter, tol, history=None):
     return x, fx, gap, it, converged
 
 
-def _bias(alpha, y, Ka, C):
-    """Bias from the KKT conditions: mean over free support vectors
-    (``tol < alpha_i < C - tol``) of ``y_i - (K Y alpha)_i``; without free
-    SVs, the middle of the interval the KKT conditions allow (as libsvm)."""
-    eps = 1e-8 * C
-    free = (alpha > eps) & (alpha < C - eps)
-    r = y - Ka
-    if free.any():
-        return float(r[free].mean())
-    low = ((alpha <= eps) & (y > 0)) | ((alpha >= C - eps) & (y < 0))  # b >= r_i
-    up = ((alpha <= eps) & (y < 0)) | ((alpha >= C - eps) & (y > 0))  # b <= r_i
-    lb = r[low].max() if low.any() else -np.inf
-    ub = r[up].min() if up.any() else np.inf
-    if np.isfinite(lb) and np.isfinite(ub):
-        return 0.5 * (lb + ub)
-    return float(lb if np.isfinite(lb) else ub if np.isfinite(ub) else 0.0)
-
-
 def _fit_binary(prob, C, rho, alpha0=None, max_iter=3000, tol=1e-3, keep_history=True):
     """Solve one binary problem; returns a dict with everything prediction needs."""
     hist = [] if keep_history else None
@@ -677,7 +619,7 @@ def _fit_binary(prob, C, rho, alpha0=None, max_iter=3000, tol=1e-3, keep_history
     f, K, mu, Q, etol = prob.exact(alpha, rho)
     a = prob.y * alpha
     Ka = K @ a
-    b = _bias(alpha, prob.y, Ka, C)
+    b = kkt_intercept(alpha, prob.y, Ka, C)
     return {
         "alpha": alpha,
         "coef": a,
