@@ -1,6 +1,13 @@
-"""Many tiny precomputed-kernel SVMs (the local SVMs of SVM-KNN) without per-call overhead.
+"""libsvm on a precomputed kernel: the binding without per-call overhead, SVC's layout.
 
-SVM-KNN trains one libsvm machine per test point, per neighbourhood size and
+* :func:`libsvm_fit`: libsvm's C-SVC through the binding ``SVC.fit`` calls
+  (:func:`proxlearn._svm._dual.svm_dual`, SVM-CA's alpha-step), and
+  :func:`small_svc`, fit and predict in one call (SVM-KNN's local SVMs).
+* :data:`MAX_ITER`: the library's cap on libsvm's SMO iterations.
+* :func:`svc_pairwise_coef`: a fitted ``SVC``'s one-vs-one machines as one
+  coefficient matrix with the sign of :mod:`proxlearn._svm._multiclass`.
+
+Why the binding. SVM-KNN trains one libsvm machine per test point, per neighbourhood size and
 per ``C``: tens of thousands of ``k x k`` problems (k <= 128) in one
 cross-validated study cell. For such sizes :class:`sklearn.svm.SVC` spends
 about ten times longer validating its arguments (parameter constraints, array
@@ -18,7 +25,16 @@ import numpy as np
 
 from ._multiclass import ovo_pairs
 
-__all__ = ["libsvm_fit", "small_svc", "svc_pairwise_coef"]
+__all__ = ["MAX_ITER", "libsvm_fit", "small_svc", "svc_pairwise_coef"]
+
+#: Default cap on libsvm's SMO iterations. Unbounded SMO can cycle for tens of
+#: minutes at the papers' largest C values on ill-conditioned similarity
+#: kernels (measured: 20 million iterations without convergence at C = 1e3 on
+#: an inner fold of voting with the linear similarity-feature kernel, where
+#: neighbouring folds converge in under 1e6). At about 1 s per million
+#: iterations the cap bounds one fit to seconds; scikit-learn then warns with
+#: ``ConvergenceWarning`` and the iterate reached is used.
+MAX_ITER = 10_000_000
 
 try:  # private binding used by SVC itself; guarded, see the module docstring
     from sklearn.svm import _libsvm as _libsvm

@@ -74,7 +74,8 @@ from .._validation import (
 from ..base import PairwiseMixin, SampleColumnsMixin
 from ..neighbors._knn import top_k_similar
 from .._svm._platt import PlattProbabilityMixin
-from ..svm._kernel_svc import MAX_ITER, TransformedSVCMixin
+from .._svm._libsvm import MAX_ITER
+from ..svm._kernel_svc import TransformedSVCMixin
 
 __all__ = [
     "BaseKernelSVC",

@@ -111,10 +111,9 @@ from .._linalg import top_eigh, top_eigh_warm
 from ..base import PairwiseMixin
 from .._svm._platt import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
-from ..svm._kernel_svc import MAX_ITER
 from .._svm._multiclass import _OvOLinearMixin, fit_pairs, ovo_problems, scatter_pairs
 from ..svm._normalize import ScaleNormalizeMixin
-from .._svm._libsvm import libsvm_fit
+from .._svm._libsvm import MAX_ITER, libsvm_fit
 
 __all__ = [
     "PREPROCESS_OPTIONS",

@@ -145,7 +145,7 @@ def _svc_over_C(K, y, K_test, Cs) -> list:
     """
     from sklearn.svm import SVC
 
-    from ..svm._kernel_svc import MAX_ITER
+    from .._svm._libsvm import MAX_ITER
 
     order = sorted(range(len(Cs)), key=lambda i: Cs[i])
     out: list = [None] * len(Cs)

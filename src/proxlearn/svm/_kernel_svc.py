@@ -19,7 +19,7 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ._normalize import ScaleNormalizeMixin
-from .._svm._libsvm import svc_pairwise_coef
+from .._svm._libsvm import MAX_ITER, svc_pairwise_coef
 from .._svm._multiclass import libsvm_vote, ovo_decision
 from .._svm._platt import PlattProbabilityMixin
 from ..transforms._spectrum import (
@@ -28,17 +28,7 @@ from ..transforms._spectrum import (
     SpectrumTransformer,
 )
 
-__all__ = ["MAX_ITER", "SimilaritySVC", "TransformedSVCMixin"]
-
-#: Default cap on libsvm's SMO iterations. Unbounded SMO can cycle for tens of
-#: minutes at the papers' largest C values on ill-conditioned similarity
-#: kernels (measured: 20 million iterations without convergence at C = 1e3 on
-#: an inner fold of voting with the linear similarity-feature kernel, where
-#: neighbouring folds converge in under 1e6). At about 1 s per million
-#: iterations the cap bounds one fit to seconds; scikit-learn then warns with
-#: ``ConvergenceWarning`` and the iterate reached is used.
-MAX_ITER = 10_000_000
-
+__all__ = ["SimilaritySVC", "TransformedSVCMixin"]
 
 class TransformedSVCMixin(ScaleNormalizeMixin):
     """``decision_function`` / ``predict`` of an SVM on a fitted kernel transform.
