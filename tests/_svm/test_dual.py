@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.svm import SVC
 
-from proxlearn._svm import _dual
+from proxlearn._svm import _dual, _libsvm
 from proxlearn._svm._dual import bordered_solve, box_knapsack_max, frank_wolfe_gap, svm_dual
 from proxlearn.kernel_learning._indefinite_svm import project_box_hyperplane
 
@@ -113,8 +113,6 @@ def test_svm_dual_value_is_the_svm_objective():
 
 
 def test_svm_dual_binding_and_svc_fallback_agree(monkeypatch):
-    from proxlearn._svm import _libsvm
-
     Ks, y = _problem(seed=7)
     K = Ks[:, :, 0]
     fast = svm_dual(K, y, 0.5)
@@ -150,7 +148,7 @@ def test_svm_dual_falls_back_when_libsvm_hits_its_iteration_cap(monkeypatch):
     from proxlearn._svm._dual import kkt_violation
 
     calls = []
-    real = sd.libsvm_fit
+    real = _libsvm.libsvm_fit
 
     def spy(K, y, C, *, tol, max_iter):
         out = real(K, y, C, tol=tol, max_iter=max_iter)
@@ -166,7 +164,7 @@ def test_svm_dual_falls_back_when_libsvm_hits_its_iteration_cap(monkeypatch):
     n3 = int(np.max(real(K, enc, 1.0, tol=1e-3, max_iter=-1)["n_iter"]))
     assert n3 + 1 < n7  # a cap between the two makes 1e-7 fail and 1e-3 succeed
     monkeypatch.setattr(sd, "MAX_SMO_ITER", n3 + 1)
-    monkeypatch.setattr(sd, "libsvm_fit", spy)
+    monkeypatch.setattr(_libsvm, "libsvm_fit", spy)
     sol = sd.svm_dual(K, y, 1.0)
     assert calls[0] == (1e-7, n3 + 1) and calls[1] == (1e-3, n3)  # capped, then the fallback
     assert np.all(sol.alpha >= 0) and np.all(sol.alpha <= 1.0) and abs(sol.alpha @ y) < 1e-8
@@ -276,8 +274,8 @@ def test_slow_smo_switches_the_chain_to_loose_solve_and_polish(monkeypatch):
     prev = sd.svm_dual(K0, y, 1.0)
     assert prev.polish
     tols = []
-    real = sd.libsvm_fit
-    monkeypatch.setattr(sd, "libsvm_fit",
+    real = _libsvm.libsvm_fit
+    monkeypatch.setattr(_libsvm, "libsvm_fit",
                         lambda *a, **k: tols.append(k["tol"]) or real(*a, **k))
     monkeypatch.setattr(sd, "_active_set_solution", lambda *a, **k: None)  # no warm start
     sol = sd.svm_dual(K1, y, 1.0, alpha0=prev)
@@ -292,7 +290,7 @@ def _libsvm_forbidden(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("libsvm was called: the warm start did not hold")
 
-    monkeypatch.setattr(sd, "libsvm_fit", boom)
+    monkeypatch.setattr(_libsvm, "libsvm_fit", boom)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -359,8 +357,8 @@ def test_warm_start_is_tried_only_when_the_cost_model_expects_a_gain(monkeypatch
     prev = svm_dual(K0, y, 1.0)
     assert 0 < prev.smo_work < np.inf  # n x libsvm's iterations
     calls = []
-    real = sd.libsvm_fit
-    monkeypatch.setattr(sd, "libsvm_fit", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = _libsvm.libsvm_fit
+    monkeypatch.setattr(_libsvm, "libsvm_fit", lambda *a, **k: calls.append(1) or real(*a, **k))
     cheap = sd.svm_dual(K1, y, 1.0, alpha0=dataclasses.replace(prev, smo_work=0.0))
     assert calls == [1]
     costly = sd.svm_dual(K1, y, 1.0, alpha0=dataclasses.replace(prev, smo_work=60e6))

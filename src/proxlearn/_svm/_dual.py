@@ -42,9 +42,8 @@ import numpy as np
 from scipy.linalg.lapack import dpotrf as _potrf
 from scipy.linalg.lapack import dpotrs as _potrs
 from scipy.linalg.lapack import dsysv as _sysv
-from sklearn.svm import SVC
 
-from ._libsvm import libsvm_fit
+from ._libsvm import binary_libsvm, binary_svc
 
 __all__ = [
     "SVMDual",
@@ -401,29 +400,10 @@ def _libsvm(K, y, C, tol):
     """``alpha``, ``b`` and the SMO iterations of libsvm at ``tol`` (at most
     :data:`MAX_SMO_ITER`; that many means the tolerance was not reached)."""
     alpha = np.zeros(K.shape[0])
-    fit = libsvm_fit(K, (y > 0).astype(np.float64), C, tol=tol, max_iter=MAX_SMO_ITER)
-    if fit is not None:
-        n_iter = int(np.max(fit["n_iter"]))
-        # libsvm's sign convention is the negative of SVC's for two classes
-        support = fit["support"]
-        alpha[support] = -fit["dual_coef"][0] * y[support]
-        b = -float(fit["intercept"][0])
-    else:  # the private binding is unavailable or changed (tested by monkeypatching)
-        import warnings
-
-        from sklearn.exceptions import ConvergenceWarning
-
-        clf = SVC(kernel="precomputed", C=float(C), tol=tol, shrinking=True,
-                  max_iter=MAX_SMO_ITER)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ConvergenceWarning)
-            clf.fit(K, y)
-        n_iter = int(np.max(clf.n_iter_))
-        if any(issubclass(w.category, ConvergenceWarning) for w in caught):
-            n_iter = max(n_iter, MAX_SMO_ITER)
-        # dual_coef_ = alpha_i y_i of the support vectors (classes_ = [-1, 1])
-        alpha[clf.support_] = clf.dual_coef_[0] * y[clf.support_]
-        b = float(clf.intercept_[0])
+    # the SVC route when the private binding is unavailable (tested by monkeypatching)
+    coef, support, b, n_iter = (binary_libsvm(K, y, C, tol=tol, max_iter=MAX_SMO_ITER)
+                                or binary_svc(K, y, C, tol=tol, max_iter=MAX_SMO_ITER))
+    alpha[support] = coef * y[support]
     return np.clip(alpha, 0.0, float(C)), b, n_iter
 
 

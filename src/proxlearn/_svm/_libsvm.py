@@ -25,7 +25,8 @@ import numpy as np
 
 from ._multiclass import ovo_pairs
 
-__all__ = ["MAX_ITER", "libsvm_fit", "small_svc", "svc_pairwise_coef"]
+__all__ = ["MAX_ITER", "binary_libsvm", "binary_svc", "libsvm_fit", "small_svc",
+           "svc_pairwise_coef"]
 
 #: Default cap on libsvm's SMO iterations. Unbounded SMO can cycle for tens of
 #: minutes at the papers' largest C values on ill-conditioned similarity
@@ -91,6 +92,54 @@ def libsvm_fit(K, y_enc, C, *, tol=1e-3, max_iter=-1):
         return None
     return {"support": support, "n_support": n_sv, "dual_coef": dual, "intercept": intercept,
             "prob_a": prob_a, "prob_b": prob_b, "n_iter": n_iter}
+
+
+def binary_libsvm(K, y, C, *, tol, max_iter):
+    """The binary C-SVC of :func:`libsvm_fit` in ``SVC``'s convention.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+    y : ndarray of shape (n,)
+        Labels in ``{-1, +1}``.
+    C, tol, max_iter
+        As for :func:`libsvm_fit`.
+
+    Returns
+    -------
+    tuple or None
+        ``(dual_coef, support, b, n_iter)``: ``y_i alpha_i`` of the support
+        vectors ``support``, so that ``f = K[:, support] @ dual_coef + b`` is
+        positive for ``y = +1``, and libsvm's SMO iterations; ``None`` when the
+        private binding is unavailable (then :func:`binary_svc`).
+    """
+    fit = libsvm_fit(K, (y > 0).astype(np.float64), C, tol=tol, max_iter=max_iter)
+    if fit is None:
+        return None
+    # libsvm's first label is class 0 (y = -1): its sign is the negative of SVC's
+    return (-fit["dual_coef"][0], fit["support"], -float(fit["intercept"][0]),
+            int(np.max(fit["n_iter"])))
+
+
+def binary_svc(K, y, C, *, tol, max_iter):
+    """:func:`binary_libsvm` through :class:`sklearn.svm.SVC` (slower, same answers):
+    the route when the private binding is unavailable. ``n_iter`` is at least
+    ``max_iter`` when ``SVC`` stopped there (its ``ConvergenceWarning``, which is
+    not shown)."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import SVC
+
+    clf = SVC(kernel="precomputed", C=float(C), tol=tol, shrinking=True, max_iter=max_iter)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        clf.fit(K, y)
+    n_iter = int(np.max(clf.n_iter_))
+    if any(issubclass(w.category, ConvergenceWarning) for w in caught):
+        n_iter = max(n_iter, max_iter)
+    # dual_coef_ = alpha_i y_i of the support vectors (classes_ = [-1, 1])
+    return clf.dual_coef_[0], clf.support_, float(clf.intercept_[0]), n_iter
 
 
 def small_svc(K, y_enc, K_test, C) -> tuple[np.ndarray, float]:

@@ -94,7 +94,6 @@ import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
@@ -113,7 +112,7 @@ from .._svm._platt import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
 from .._svm._multiclass import _OvOLinearMixin, fit_pairs, ovo_problems, scatter_pairs
 from ..svm._normalize import ScaleNormalizeMixin
-from .._svm._libsvm import MAX_ITER, libsvm_fit
+from .._svm._libsvm import MAX_ITER, binary_libsvm, binary_svc
 
 __all__ = [
     "PREPROCESS_OPTIONS",
@@ -366,7 +365,7 @@ def _binary_svm(K, ypm, C, svm_tol, factor=None):
     """libsvm C-SVC on a precomputed kernel: ``(dual_coef, support, b, n_iter)``.
 
     Calls scikit-learn's compiled libsvm wrapper directly
-    (:func:`proxlearn._svm._libsvm.libsvm_fit`): the estimator
+    (:func:`proxlearn._svm._libsvm.binary_libsvm`): the estimator
     :class:`sklearn.svm.SVC` adds about 3 ms of input validation per fit, ten
     times the solve itself on the small pair blocks of the alpha-step
     (measured). Signs follow ``SVC``: ``f = K[:, support] @ dual_coef + b``,
@@ -384,25 +383,16 @@ def _binary_svm(K, ypm, C, svm_tol, factor=None):
     objective, and higher where libsvm stopped early; tested with the KKT
     conditions). If that solver fails, libsvm runs to its own stopping rule.
     """
-    y_enc = (ypm > 0).astype(np.float64)
     cap = MAX_ITER
     if factor is not None:
         cap = max(1, SMO_ITER_PER_SAMPLE * K.shape[0])
-    fit = libsvm_fit(K, y_enc, C, tol=svm_tol, max_iter=cap)
-    if fit is not None and factor is not None and int(np.ravel(fit["n_iter"])[0]) >= cap:
+    fit = binary_libsvm(K, ypm, C, tol=svm_tol, max_iter=cap)
+    if fit is not None and factor is not None and fit[3] >= cap:
         qp = _lowrank_svm_qp(np.asarray(factor, dtype=np.float64), ypm, C)
         if qp is not None:
             return qp[0], qp[1], qp[2], cap + qp[3]
-        fit = libsvm_fit(K, y_enc, C, tol=svm_tol, max_iter=MAX_ITER)
-    if fit is not None:
-        # libsvm's first label is class 0 (ypm = -1): flip to SVC's convention
-        return (-fit["dual_coef"][0], fit["support"], -float(fit["intercept"][0]),
-                int(np.ravel(fit["n_iter"])[0]))
-    svc = SVC(kernel="precomputed", C=C, tol=svm_tol, max_iter=MAX_ITER)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        svc.fit(K, ypm)
-    return svc.dual_coef_[0], svc.support_, float(svc.intercept_[0]), int(np.ravel(svc.n_iter_)[0])
+        fit = binary_libsvm(K, ypm, C, tol=svm_tol, max_iter=MAX_ITER)
+    return fit or binary_svc(K, ypm, C, tol=svm_tol, max_iter=MAX_ITER)
 
 
 def _alpha_step(Kv, pairs, C, svm_tol, factor=None) -> _AlphaStep:
