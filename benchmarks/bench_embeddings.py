@@ -37,7 +37,7 @@ import warnings
 import numpy as np
 from proxlearn.datasets import load_feature_dataset
 from proxlearn.exceptions import SolverError
-from proxlearn.study._embeddings import knn_accuracy, make_embedder, sample_two_largest
+from proxlearn.study.papers.zhuang2011._embeddings import knn_accuracy, make_embedder, sample_two_largest
 
 SETS = ["wine", "ionosphere", "heart", "sonar", "glass", "spiral", "australian", "breast"]
 THESIS_ACC = {  # Table 3.8: KPCA, MVE, MVE+NPKL, SPE, SPE+NPKL (SPE std in % as the digest reads)
@@ -65,7 +65,7 @@ def sample(name, rep):
 
 
 def embed(method, X, args):
-    """The study's embedder (proxlearn.study._embeddings) with this run's SDP settings."""
+    """The study's embedder (proxlearn.study.papers.zhuang2011._embeddings) with this run's SDP settings."""
     fn = make_embedder(method.lower().replace("+", "-"), sdp_solver=args.sdp_solver,
                        sdp_eps=args.sdp_eps, outer_tol=args.outer_tol,
                        outer_iter=args.outer_iter)

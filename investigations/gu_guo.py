@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from proxlearn.datasets import GU_GUO_MEANS, GU_GUO_SETTINGS, load_dataset  # noqa: E402
-from proxlearn.study import _methods_svmca  # noqa: E402,F401  (registers svm-ca)
+from proxlearn.study.papers.gu2012 import _methods_svmca  # noqa: E402,F401  (registers svm-ca)
 from proxlearn.study._methods import (  # noqa: E402
     Method,
     _similarity_svc,

@@ -12,7 +12,7 @@ alpha_clip||_1``, MOSEK's dual simplex, 10 runs. Our
 
 The script recomputes, from ``../shared/data/uw`` and with the report's seeds
 (draw ``r`` of ``p`` seeded by ``SeedSequence([0, p, r])``, as
-:func:`proxlearn.study._full_data.full_data_tables`):
+:func:`proxlearn.study.papers.chen2010._full_data.full_data_tables`):
 
 A. the distribution check: our draws have the column mean and variance of U;
 B. what pins the problem: the exact SOCP under data/parameter variants;
@@ -55,7 +55,7 @@ from proxlearn.solvers._simsvm_socp import (
     simsvm_objective,
     solve_simsvm_lp,
 )
-from proxlearn.study._full_data import _rel, full_data_tables
+from proxlearn.study.papers.chen2010._full_data import _rel, full_data_tables
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "uw"

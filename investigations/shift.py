@@ -83,7 +83,7 @@ from proxlearn.study._methods import (  # noqa: E402
     register_method,
 )
 from proxlearn.study._report import MIN_OWN_SIGMA_PARTITIONS, _paper_cell, agreement  # noqa: E402
-from proxlearn.study._reproduce import _json_default  # noqa: E402
+from proxlearn.study._section import _json_default  # noqa: E402
 from proxlearn.study._runner import run_cell  # noqa: E402
 from proxlearn._svm._libsvm import MAX_ITER  # noqa: E402
 

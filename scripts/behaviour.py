@@ -18,6 +18,13 @@ held-out rows, its transform of the training and the held-out rows, its cluster
 labels or its embedding. An estimator that refuses an input is recorded with the
 exception's class and message, so a refusal that changes is a difference too.
 
+``record --study`` adds the reproduction study: for every section run by the
+study runner, every data set found (../shared/data; missing ones are skipped and
+listed) and every registered method, the behaviour probe of the cell cache keys
+(``proxlearn.study._runner.method_behaviour_fingerprint``: the cell's nested CV,
+refit and test outputs on the first samples of each class), recorded as its hash
+(outputs rounded to 8 significant digits). About 2 CPU minutes more.
+
 ``compare`` requires labels to be equal and floating outputs to agree within
 ``--rtol`` relative to the largest magnitude of the array (default 1e-12; BLAS
 kernels of other CPUs differ in the last bits, so compare records of one machine).
@@ -54,7 +61,36 @@ def _estimators(names=None):
     return found
 
 
-def record(path, names=None):
+def _study_probes(seconds):
+    """The behaviour probe of every (study section, data set, method) cell family."""
+    from proxlearn.study._methods import METHODS
+    from proxlearn.study._protocols import PROTOCOLS, get_protocol
+    from proxlearn.study._reproduce import SECTIONS, _load
+    from proxlearn.study._runner import method_behaviour_fingerprint
+
+    out, missing = {}, set()
+    for sec in SECTIONS:
+        if sec.protocol not in PROTOCOLS:
+            continue  # custom runners (leave-one-out, whole data, chapter 3)
+        protocol = get_protocol(sec.protocol)
+        datasets, absent = _load(sec.datasets, None)
+        missing.update(absent)
+        for data in datasets:
+            for m in sec.methods:
+                if m not in METHODS and f"{m}-{data.name}" not in METHODS:
+                    continue
+                start = time.process_time()
+                fp = method_behaviour_fingerprint(m, data.name, data.matrix, data.labels,
+                                                  protocol, getattr(data, "pairwise", True))
+                key = f"study/{sec.key}/{data.name}/{m}"
+                seconds[key] = time.process_time() - start
+                out[key] = np.array(fp)
+    if missing:
+        print(f"study data not found (skipped): {sorted(missing)}")
+    return out
+
+
+def record(path, names=None, study=False):
     """Fit every estimator on each problem and write its outputs to ``path`` (.npz)."""
     from _estimators import common_problem, fit_outputs
 
@@ -70,6 +106,8 @@ def record(path, names=None):
             seconds[f"{problem}/{name}"] = time.process_time() - start
             for key, value in result.items():
                 out[f"{problem}/{name}/{key}"] = np.asarray(value)
+    if study:
+        out.update(_study_probes(seconds))
     np.savez_compressed(path, **out)
     slow = sorted(seconds.items(), key=lambda kv: -kv[1])[:5]
     print(f"{len(out)} outputs of {len(seconds)} fits written to {path}; slowest: "
@@ -112,13 +150,15 @@ def main(argv=None):
     rec = sub.add_parser("record", help="fit every estimator and write its outputs")
     rec.add_argument("path")
     rec.add_argument("--estimators", nargs="*", help="only these (default: all)")
+    rec.add_argument("--study", action="store_true",
+                     help="also the behaviour probe of every reproduction study cell family")
     cmp_ = sub.add_parser("compare", help="compare two records; exit 1 on a difference")
     cmp_.add_argument("before")
     cmp_.add_argument("after")
     cmp_.add_argument("--rtol", type=float, default=1e-12)
     args = ap.parse_args(argv)
     if args.command == "record":
-        record(args.path, args.estimators)
+        record(args.path, args.estimators, args.study)
         return 0
     return 1 if compare(args.before, args.after, args.rtol) else 0
 

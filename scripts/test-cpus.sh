@@ -34,12 +34,12 @@ FULL=(tests/solvers tests/mkl tests/kernel_learning tests/manifold tests/cluster
       tests/ranking
       "tests/study/test_study_core.py::test_run_cell_picks_best_cv_and_reports_error"
       "tests/study/test_study_core.py::test_fold_evaluators_match_the_estimators"
-      tests/study/test_zhuang_mkl_methods.py::test_fold_evaluators_equal_fitting_per_c
-      tests/study/test_zhuang_mkl_methods.py::test_run_cell_slices_feature_rows_only)
-CI=(tests/solvers tests/mkl/test_solvers.py tests/mkl/test_eq10_newton.py
+      tests/study/papers/test_zhuang2011_mkl.py::test_fold_evaluators_equal_fitting_per_c
+      tests/study/papers/test_zhuang2011_mkl.py::test_run_cell_slices_feature_rows_only)
+CI=(tests/solvers tests/mkl/test_solvers.py tests/mkl/test_nonsparse_newton.py
     tests/kernel_learning/test_kundu.py tests/kernel_learning/test_simsvm.py
     "tests/study/test_study_core.py::test_run_cell_picks_best_cv_and_reports_error"
-    tests/study/test_zhuang_mkl_methods.py::test_fold_evaluators_equal_fitting_per_c)
+    tests/study/papers/test_zhuang2011_mkl.py::test_fold_evaluators_equal_fitting_per_c)
 
 coretypes="Prescott Sandybridge Haswell SkylakeX Zen"
 threads="1"

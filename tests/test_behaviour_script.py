@@ -48,3 +48,23 @@ def test_a_record_compares_equal_to_itself_and_a_changed_output_is_found(behavio
 def test_unknown_estimator_names_are_refused(behaviour, tmp_path):
     with pytest.raises(SystemExit, match="unknown estimator"):
         behaviour.main(["record", str(tmp_path / "x.npz"), "--estimators", "NoSuchSVC"])
+
+
+def test_study_probes_are_recorded_per_section_data_set_and_method(behaviour, tmp_path,
+                                                                  monkeypatch):
+    from proxlearn.datasets import SimilarityDataset
+    from proxlearn.study import _reproduce
+
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(size=(20, 2)) + 2, rng.normal(size=(20, 2)) - 2])
+    data = SimilarityDataset(matrix=X @ X.T, labels=np.repeat([0, 1], 20), name="blobs")
+    section = _reproduce.Section("tiny", "a tiny section", "custom", ("blobs", "absent"),
+                                 ("svm-clip", "knn", "not-a-method"))
+    monkeypatch.setattr(_reproduce, "SECTIONS", (section,))
+    monkeypatch.setattr(_reproduce, "_load", lambda names, home: ([data], ["absent"]))
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    for path in (a, b):
+        behaviour.main(["record", str(path), "--estimators", "SimilaritySVC", "--study"])
+    keys = [k for k in np.load(a).files if k.startswith("study/")]
+    assert sorted(keys) == ["study/tiny/blobs/knn", "study/tiny/blobs/svm-clip"]
+    assert behaviour.main(["compare", str(a), str(b)]) == 0

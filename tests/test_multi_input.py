@@ -16,6 +16,7 @@ from proxlearn.exceptions import (
     AsymmetricSimilarityWarning,
     DissimilarityWarning,
     SimilarityMatrixError,
+    TestMatrixError,
 )
 
 
@@ -138,3 +139,46 @@ def test_is_exactly_symmetric(n):
     A[n - 1, 2] = np.nextafter(A[n - 1, 2], np.inf)  # one entry, one ulp
     assert not is_exactly_symmetric(A)
     assert not is_exactly_symmetric(np.asfortranarray(A))
+
+
+def test_a_list_of_matrices_is_stacked_on_the_last_axis():
+    Ks = _stack()
+    mats = [Ks[:, :, k] for k in range(3)]
+    np.testing.assert_array_equal(check_multi_similarity(mats), Ks)
+    np.testing.assert_array_equal(check_multi_similarity(tuple(mats), copy=False), Ks)
+    np.testing.assert_array_equal(check_multi_similarity(Ks.tolist()), Ks)  # nested: one array
+    T = Ks[:5]
+    np.testing.assert_array_equal(check_multi_test([T[:, :, k] for k in range(3)], 30, 3), T)
+    bad = [m.copy() for m in mats]
+    bad[2][3, 4] = np.nan
+    with pytest.raises(SimilarityMatrixError, match=r"X\[2\] contains NaN"):
+        check_multi_similarity(bad)
+    with pytest.raises(SimilarityMatrixError, match=r"same n objects; got shapes \[\(4, 4\), \(5, 5\)\]"):
+        check_multi_similarity([np.eye(4), np.eye(5)])
+    with pytest.raises(TestMatrixError, match="list of 2 similarity matrices .* m = 3"):
+        check_multi_test([T[:, :, 0], T[:, :, 1]], 30, 3)
+    with pytest.raises(TestMatrixError, match="same n objects"):
+        check_multi_test([T[:, :, 0], T[:4, :, 1], T[:, :, 2]], 30, 3)
+
+
+@pytest.mark.parametrize("X", [[], None, 3.0, np.array(2.0)])
+def test_no_matrix_at_all_is_refused_by_name(X):
+    with pytest.raises(SimilarityMatrixError, match=r"Ks must be an \(n, n, m\) array.*Give at least one"):
+        check_multi_similarity(X, name="Ks")
+
+
+def test_label_names_a_bad_matrix():
+    Ks = _stack()
+    Ks[1, 2, 1] = np.inf
+    with pytest.raises(SimilarityMatrixError, match=r"matrix 1 \('b'\) contains inf"):
+        check_multi_similarity(Ks, label=lambda k: f"matrix {k} ({'abc'[k]!r})")
+    with pytest.raises(SimilarityMatrixError, match=r"matrix 1 \('b'\) contains inf"):
+        check_multi_similarity(Ks, copy=False, label=lambda k: f"matrix {k} ({'abc'[k]!r})")
+
+
+def test_a_list_of_rows_is_one_matrix():
+    """A list of 1-D arrays is the rows of one matrix (m = 1), as before lists of
+    matrices were read."""
+    K = _stack()[:, :, 0]
+    np.testing.assert_array_equal(check_multi_similarity(list(K)), K[:, :, None])
+    np.testing.assert_array_equal(check_multi_test(list(K[:4]), 30, 1), K[:4, :, None])

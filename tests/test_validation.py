@@ -307,3 +307,28 @@ def test_check_bool_accepts_only_true_and_false():
         with pytest.raises(InvalidParameterError,
                            match=r"flag must be True or False.*what it does"):
             check_bool(bad, "flag", "what it does")
+
+
+@pytest.mark.parametrize("make, params, message", [
+    ("SimpleMKL", {"max_iter": True}, "max_iter must be an integer >= 1, got True."),
+    ("SimpleMKL", {"normalize": "yes"},
+     "normalize must be True or False, got 'yes'. True divides each matrix of the stack"),
+    ("GMKL", {"max_iter": 2.5}, "max_iter must be an integer >= 1, got 2.5."),
+    ("IKL", {"max_kernels": -1}, "max_kernels must be an integer >= 0, got -1."),
+    ("EMKL", {"max_iter": 0}, "max_iter must be an integer >= 1, got 0."),
+    ("EMKL", {"transductive": 1}, "transductive must be True or False, got 1."),
+    ("FullKernelSVM", {"max_samples": 1}, "max_samples must be an integer >= 2, got 1."),
+])
+def test_estimators_check_counts_and_flags_by_the_shared_helpers(make, params, message):
+    """check_int / check_bool give the messages these estimators wrote inline before."""
+    import re
+
+    from proxlearn import kernel_learning, mkl
+
+    cls = getattr(mkl, make, None) or getattr(kernel_learning, make)
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(12, 3))
+    y = np.arange(12) % 2
+    X = {"GMKL": Z, "IKL": Z, "FullKernelSVM": Z @ Z.T}.get(make, np.stack([Z @ Z.T, np.eye(12)], -1))
+    with pytest.raises(InvalidParameterError, match=re.escape(message)):
+        cls(**params).fit(X, y)

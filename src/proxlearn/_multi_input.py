@@ -4,12 +4,19 @@ Training input is an ``(n, n, m)`` array, the ``m`` matrices stacked on the
 **last** axis; test input is ``(n_test, n_train, m)``. scikit-learn's
 pairwise slicing ``X[np.ix_(rows, cols)]`` then slices the first two axes of
 every matrix at once, so ``cross_val_score``, ``GridSearchCV`` and
-``Pipeline`` work unchanged. A 2-D ``(n, n)`` matrix is the case ``m = 1``.
+``Pipeline`` work unchanged. A 2-D ``(n, n)`` matrix is the case ``m = 1``; a
+list or tuple of ``m`` 2-D arrays (``[K1, K2, K3]``) is stacked on the last axis.
 Each matrix is checked like a single similarity matrix; a bad one is named by
-its index (``X[:, :, 2]``).
+its index (``X[:, :, 2]``, or ``X[2]`` in a list).
+
+:func:`check_multi_similarity` and :func:`check_multi_test` are the only
+validators of such stacks: every multi-matrix estimator and function calls
+them once, at its public entry point.
 """
 
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 from scipy.linalg.lapack import dpotrf as _potrf
@@ -29,6 +36,14 @@ __all__ = ["check_multi_similarity", "check_multi_test", "check_psd_stack", "psd
            "psd_violations"]
 
 
+def _is_sequence_of_arrays(X) -> bool:
+    """Whether ``X`` is a list or tuple of 2-D arrays (``[K1, K2, ...]``): ``m``
+    matrices to stack on the last axis. Nested lists of numbers, and a list of 1-D
+    arrays (the rows of one matrix), are read as one array."""
+    return (isinstance(X, (list, tuple)) and len(X) > 0
+            and all(isinstance(K, np.ndarray) and K.ndim == 2 for K in X))
+
+
 def _as_array(X, name):
     """``X`` as an ndarray if it is a 3-D stack, else ``None`` (checked as one matrix)."""
     if isinstance(X, np.ndarray) and not isinstance(X, np.ma.MaskedArray):
@@ -42,13 +57,39 @@ def _as_array(X, name):
     return None  # sparse, masked, strings, array-likes: the single-matrix check decides
 
 
+def _not_a_stack(X, name, what):
+    """Raise for ``None``, a scalar or an empty list given as a stack of matrices."""
+    if (X is None or isinstance(X, numbers.Number) or (isinstance(X, np.ndarray) and X.ndim == 0)
+            or (isinstance(X, (list, tuple)) and not X)):
+        got = "an empty list" if isinstance(X, (list, tuple)) else repr(X)
+        raise SimilarityMatrixError(
+            f"{name} must be {what}, or a list of m such matrices; got {got}. Give at "
+            "least one similarity matrix."
+        )
+
+
+def _stacked(mats, name, label, check, error=SimilarityMatrixError, **kwargs):
+    """The matrices of a list ``[K1, K2, ...]``, each checked by ``check(K, name=label(k),
+    **kwargs)``, stacked on the last axis; they must all have the same shape."""
+    out = [check(K, name=label(k), **kwargs) for k, K in enumerate(mats)]
+    shapes = sorted({K.shape for K in out})
+    if len(shapes) > 1:
+        raise error(
+            f"the matrices of {name} must all be over the same n objects; got shapes "
+            f"{shapes}."
+        )
+    return np.stack(out, axis=-1)
+
+
 def check_multi_similarity(X, *, name="X", symmetric="symmetrize",
-                           dissimilarity_check=True, copy=True) -> np.ndarray:
+                           dissimilarity_check=True, copy=True, label=None) -> np.ndarray:
     """Validate ``m`` training similarity matrices; return ``(n, n, m)`` float64.
 
     Parameters
     ----------
-    X : array-like of shape (n, n, m) or (n, n)
+    X : array-like of shape (n, n, m) or (n, n), or a list of m (n, n) arrays
+        A list or tuple of 2-D arrays is stacked on the last axis (nested lists
+        of numbers, or of 1-D arrays, are read as one array).
     name : str
         Used in error messages, with the index of a bad matrix.
     symmetric, dissimilarity_check :
@@ -60,7 +101,22 @@ def check_multi_similarity(X, *, name="X", symmetric="symmetrize",
         copy of the stack in the input's memory layout. The caller must then
         never write into the result. The checks, errors and warnings are the
         same either way (each matrix read in place, without a per-matrix copy).
+    label : callable, optional
+        ``label(k)`` names matrix ``k`` in messages (default ``name[:, :, k]``,
+        ``name[k]`` for a list).
+
+    Raises
+    ------
+    SimilarityMatrixError
+        No matrix, a bad matrix (named), matrices of different sizes, a stack
+        that is not ``(n, n, m)`` (the message says how to move its axis).
     """
+    _not_a_stack(X, name, "an (n, n, m) array (m similarity matrices over the same n "
+                 "objects, stacked on the last axis) or one (n, n) matrix")
+    if _is_sequence_of_arrays(X):
+        return _stacked(X, name, label or (lambda k: f"{name}[{k}]"), check_similarity,
+                        symmetric=symmetric, dissimilarity_check=dissimilarity_check)
+    given, label = label, label or (lambda k: f"{name}[:, :, {k}]")
     arr = _as_array(X, name)
     if arr is None:  # one matrix (m = 1), or input the single-matrix check refuses
         one = np.asarray(X) if isinstance(X, np.ndarray) else None
@@ -70,23 +126,25 @@ def check_multi_similarity(X, *, name="X", symmetric="symmetrize",
                 f"objects, stacked on the last axis) or one (n, n) matrix; got {one.ndim} "
                 f"dimensions, shape {one.shape}."
             )
-        return check_similarity(X, name=name, symmetric=symmetric,
+        return check_similarity(X, name=name if given is None else given(0),
+                                symmetric=symmetric,
                                 dissimilarity_check=dissimilarity_check)[:, :, None]
     n0, n1, m = arr.shape
     if m == 0:
-        raise SimilarityMatrixError(f"{name} has m = 0 similarity matrices; give at least one.")
+        raise SimilarityMatrixError(
+            f"{name} holds m = 0 similarity matrices (shape {arr.shape}); give at least one.")
     if n0 != n1:
         raise SimilarityMatrixError(
             f"{name} must be (n, n, m) with square n x n training matrices, got shape "
-            f"{arr.shape}. For test rows call predict; a stack on the first axis "
-            "(m, n, n) must be moved to the last: np.moveaxis(X, 0, -1)."
+            f"{arr.shape}. A stack on the first axis (m, n, n) must be moved to the last: "
+            "np.moveaxis(X, 0, -1); test-to-train rows (n_test, n_train, m) are for "
+            "predict / transform."
         )
     if not copy and arr.dtype == np.float64:
-        return _checked_in_place(arr, name, symmetric, dissimilarity_check)
+        return _checked_in_place(arr, label, symmetric, dissimilarity_check)
     out = np.empty(arr.shape, dtype=np.float64)
     for k in range(m):
-        out[:, :, k] = check_similarity(arr[:, :, k], name=f"{name}[:, :, {k}]",
-                                        symmetric=symmetric,
+        out[:, :, k] = check_similarity(arr[:, :, k], name=label(k), symmetric=symmetric,
                                         dissimilarity_check=dissimilarity_check)
     return out
 
@@ -132,7 +190,7 @@ def _stack_stats(arr, symmetric):
     return row_min, row_max, np.array([is_exactly_symmetric(v) for v in views])
 
 
-def _checked_in_place(arr, name, symmetric, dissimilarity_check):
+def _checked_in_place(arr, label, symmetric, dissimilarity_check):
     """:func:`check_multi_similarity` with ``copy=False`` on a float64 stack.
 
     Every matrix is read in place (:func:`_stack_stats`): row minima and maxima
@@ -146,14 +204,14 @@ def _checked_in_place(arr, name, symmetric, dissimilarity_check):
     out = arr
     for k in range(arr.shape[2]):
         view = arr[:, :, k]
-        label = f"{name}[:, :, {k}]"
+        label_k = label(k)
         if not _finite_and_safe(row_min[:, k], row_max[:, k], arr.shape[0]):
-            check_similarity(view, name=label, symmetric=symmetric)  # raises, naming it
+            check_similarity(view, name=label_k, symmetric=symmetric)  # raises, naming it
         if dissimilarity_check:
-            warn_if_dissimilarity(view, label, row_min=row_min[:, k], stacklevel=5)
+            warn_if_dissimilarity(view, label_k, row_min=row_min[:, k], stacklevel=5)
         if sym is None or sym[k]:
             continue
-        fixed = check_similarity(view, name=label, symmetric=symmetric,
+        fixed = check_similarity(view, name=label_k, symmetric=symmetric,
                                  dissimilarity_check=False)
         if out is arr:
             out = arr.copy(order="K")
@@ -166,9 +224,17 @@ def check_multi_test(X_test, n_train: int, m: int, *, name="X_test",
     """Validate test-to-train rows of ``m`` matrices; return ``(n_test, n_train, m)``.
 
     ``(n_test, n_train)`` (or one row of length ``n_train``) is accepted when
-    ``m = 1``. ``copy=False``: a valid float64 ``(n_test, n_train, m)`` array is
+    ``m = 1``; a list of ``m`` arrays ``(n_test, n_train)`` is stacked on the last
+    axis. ``copy=False``: a valid float64 ``(n_test, n_train, m)`` array is
     returned itself (the caller must not write into it).
     """
+    if _is_sequence_of_arrays(X_test):
+        if len(X_test) != m:
+            raise TestMatrixError(
+                f"{name} is a list of {len(X_test)} similarity matrices but the estimator was "
+                f"fitted on m = {m}; pass the same matrices, in the same order.")
+        return _stacked(X_test, name, lambda k: f"{name}[{k}]", check_test_similarity,
+                        TestMatrixError, n_train=n_train)
     arr = _as_array(X_test, name)
     if arr is None:  # one matrix of test rows (or input the single-matrix check refuses)
         shape = getattr(X_test, "shape", None)

@@ -496,7 +496,7 @@ def _run_loo(args, methods, console) -> int:
     from rich.table import Table
 
     from .study import load_targets
-    from .study._loo import loo_rows, loo_study, plot_perplexity_curves
+    from .study.papers.chen2009._loo import loo_rows, loo_study, plot_perplexity_curves
 
     datasets = [_load(name, args, console) for name in args.datasets]
     results = loo_study(datasets, methods, epsilon=args.epsilon)

@@ -91,3 +91,18 @@ def test_info_on_a_multi_similarity_set(capsys, tmp_path):
     assert "3 similarity matrices over the same 400 objects" in out
     assert "digits-multi[digits-hog]" in out and "correlation" in out
     assert all((tmp_path / f"d-{i}.png").is_file() for i in range(3))
+
+
+def test_matrices_follow_the_library_stack_convention():
+    a, b = _two()
+    stack = np.stack([a.matrix, b.matrix], -1)
+    listed = MultiSimilarityDataset([a.matrix, b.matrix], a.labels)  # a list is stacked
+    np.testing.assert_array_equal(listed.matrices, stack)
+    one = MultiSimilarityDataset(a.matrix, a.labels)  # one (n, n) matrix: m = 1
+    assert one.m == 1 and one.matrix_names == ("S0",)
+    bad = stack.copy()
+    bad[2, 3, 1] = np.nan
+    with pytest.raises(SimilarityMatrixError, match=r"matrix 1 \('S1'\) of data set"):
+        MultiSimilarityDataset(bad, a.labels)
+    with pytest.raises(SimilarityMatrixError, match=r"matrix 1 \('b'\) of data set 'x'"):
+        MultiSimilarityDataset(bad, a.labels, name="x", matrix_names=("a", "b"))

@@ -471,7 +471,7 @@ def test_bad_input():
 
 
 def test_study_method_registered_and_evaluator_matches_estimator():
-    import proxlearn.study._methods_isvm  # noqa: F401
+    import proxlearn.study.papers.chen2010._methods_isvm  # noqa: F401
     from proxlearn.study._methods import get_method
 
     m = get_method("indefinite-svm")
@@ -533,7 +533,7 @@ def test_defaults_on_protein2_are_as_good_as_the_clip_svm():
 
 
 def test_study_computes_the_papers_reading():
-    from proxlearn.study._methods_isvm import _build
+    from proxlearn.study.papers.chen2010._methods_isvm import _build
 
     params = _build(C=1.0, rho=1.0).get_params()
     assert {k: params[k] for k in PAPER_READING} == PAPER_READING

@@ -293,7 +293,7 @@ def test_check_estimator():
 
 
 def test_study_methods_registered_with_dataset_kernels():
-    import proxlearn.study._methods_simmkl as mod
+    import proxlearn.study.papers.chen2010._methods_simmkl as mod
     from proxlearn.study._methods import get_method
 
     assert mod.SIMMKL_KERNELS["aural_sonar"] == ("linear", ("rbf", 0.01), ("rbf", 0.1))

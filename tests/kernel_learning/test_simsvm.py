@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import check_estimator
 
-import proxlearn.study._methods_simsvm  # noqa: F401  (registers the methods)
+import proxlearn.study.papers.chen2010._methods_simsvm  # noqa: F401  (registers the methods)
 from proxlearn._validation import InvalidParameterError, LabelError, SimilarityMatrixError
 from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS, is_pairwise
 from proxlearn.kernel_learning._simsvm import SimSVM, SimSVMProblem, simsvm_fold_decisions
@@ -22,7 +22,7 @@ from proxlearn.solvers._simsvm_socp import (
     simsvm_objective,
     solve_simsvm_lp,
 )
-from proxlearn.study._full_data import table_5_1
+from proxlearn.study.papers.chen2010._full_data import table_5_1
 from proxlearn.study._methods import get_method
 from proxlearn.svm import SimilaritySVC
 

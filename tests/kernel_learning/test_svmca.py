@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import check_estimator
 
-import proxlearn.study._methods_svmca as msvmca
+import proxlearn.study.papers.gu2012._methods_svmca as msvmca
 from proxlearn.datasets import make_noisy_blobs
 from proxlearn._validation import (
     InvalidParameterError,

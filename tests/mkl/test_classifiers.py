@@ -318,3 +318,18 @@ def test_ktasvc_weight_norm_is_alignfs_normalize():
         atol=1e-8)
     with pytest.raises(InvalidParameterError, match="weight_norm"):
         KTASVC(weight_norm="l3").fit(X, y)
+
+
+def test_test_rows_are_validated_once_per_predict():
+    """The stack of test rows is checked once, not again matrix by matrix by the
+    spectrum transformers (issue 36)."""
+    from _validations import recorded_validations
+
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(40, 3))
+    y = (Z[:, 0] > 0).astype(int)
+    S = np.stack([Z @ Z.T, np.exp(-((Z[:, None] - Z[None]) ** 2).sum(-1))], axis=-1)
+    est = SimpleMKL(spectrum="clip").fit(S[:30, :30], y[:30])
+    with recorded_validations() as calls:
+        est.predict(S[30:, :30])
+    assert [c[0] for c in calls] == ["check_multi_test"]

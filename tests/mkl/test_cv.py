@@ -123,3 +123,14 @@ def test_mkl_cv_reports_the_same_cv_results_as_the_other_cv_estimators():
     np.testing.assert_allclose(res["mean_test_score"], clf.cv_scores_.mean(axis=1))
     assert res["params"][clf.best_index_] == {"C": clf.best_C_}
     assert res["rank_test_score"][clf.best_index_] == 1 and clf.n_splits_ == 3
+
+
+def test_a_stack_is_validated_once_and_its_folds_not_again():
+    """The stack is validated before the folds (and by the refit's fit); the folds'
+    blocks of it are not validated again (issue 36)."""
+    from _validations import recorded_validations
+
+    X, y = _stack()
+    with recorded_validations() as calls:
+        MKLClassifierCV(AverageKernelSVC(), Cs=[0.1, 10.0], cv=3).fit(X, y)
+    assert [(c[0], c[2].shape) for c in calls] == [("check_multi_similarity", X.shape)] * 2

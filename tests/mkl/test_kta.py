@@ -6,7 +6,7 @@ import pytest
 
 from proxlearn.exceptions import InvalidParameterError, SimilarityMatrixError
 from proxlearn.metrics import centered_alignment
-from proxlearn.mkl import alignf, check_kernel_stack
+from proxlearn.mkl import alignf, check_kernel_stack, check_multi_similarity
 
 
 def _kernels(n=20, m=4, seed=0):
@@ -52,15 +52,28 @@ def test_combination_is_at_least_as_aligned_as_any_kernel():
 
 def test_kernel_stack_convention_and_errors():
     Ks, Y = _kernels(n=6, m=2)
-    assert check_kernel_stack(Ks).shape == (6, 6, 2)
-    assert check_kernel_stack([Ks[:, :, 0], Ks[:, :, 1]]).shape == (6, 6, 2)
+    assert check_multi_similarity(Ks).shape == (6, 6, 2)
+    assert check_multi_similarity([Ks[:, :, 0], Ks[:, :, 1]]).shape == (6, 6, 2)
     bad = [Ks[:, :, 0], Ks[:, :, 1].copy()]
     bad[1][2, 3] = np.nan
     with pytest.raises(SimilarityMatrixError, match=r"kernels\[1\]"):
-        check_kernel_stack(bad)
-    with pytest.raises(InvalidParameterError, match="same n objects"):
-        check_kernel_stack([np.eye(3), np.eye(4)])
-    with pytest.raises(InvalidParameterError, match="empty"):
-        check_kernel_stack([])
+        alignf(bad, Y)
+    with pytest.raises(SimilarityMatrixError, match="same n objects"):
+        alignf([np.eye(3), np.eye(4)], Y)
+    with pytest.raises(SimilarityMatrixError, match="empty"):
+        alignf([], Y)
     with pytest.raises(InvalidParameterError, match="positively aligned"):
         alignf(Ks, -(Ks[:, :, 0] + Ks[:, :, 1]))  # PSD kernels: <K_c, -K_c> <= 0
+
+
+def test_check_kernel_stack_is_a_deprecated_alias_of_check_multi_similarity():
+    Ks, _ = _kernels(n=6, m=2)
+    with pytest.warns(FutureWarning, match="check_multi_similarity"):
+        out = check_kernel_stack([Ks[:, :, 0], Ks[:, :, 1]])
+    np.testing.assert_array_equal(out, Ks)
+    asym = Ks.copy()
+    asym[0, 1, 0] += 1.0  # kernels are used as given: not symmetrised, no warning
+    with pytest.warns(FutureWarning):
+        np.testing.assert_array_equal(check_kernel_stack(asym), asym)
+    with pytest.warns(FutureWarning), pytest.raises(SimilarityMatrixError, match="empty"):
+        check_kernel_stack([])

@@ -145,3 +145,22 @@ def test_label_kernel_refuses_missing_tags(tags):
         label_kernel(np.array(tags, dtype=object if None in tags else float))
     with pytest.raises(LabelError, match="no tag"):
         NPKReranker().fit(np.eye(4) + 0.5, np.array(tags, dtype=object))
+
+
+def test_each_input_is_validated_once_on_the_way_through():
+    """fit validates S and the text kernel once: not again as npk_rank's K_text and D
+    nor as the warping's base kernel; transform validates the test rows once (issue 36)."""
+    from _validations import recorded_validations
+
+    S, tags, _, _ = _items()
+    T = label_kernel(tags) + 0.1 * np.eye(len(tags))
+    with recorded_validations() as calls:
+        est = NPKReranker(n_neighbors=4).fit(S, T)
+    names = [name for _, name, _ in calls]
+    assert names.count("S") == 1 and names.count("y (text kernel)") == 1
+    assert "D" not in names and "K_text" not in names
+    # the base kernel of the warping is S (its training scale is 1): checked by fit only
+    assert [name for _, name, arg in calls if arg is S or arg is est.warping_._K] == ["S"]
+    with recorded_validations() as calls:
+        est.transform(S[:5])
+    assert len(calls) == 1

@@ -1,6 +1,7 @@
 """The reproduction report generator (`proxlearn reproduce`)."""
 
 import json
+from dataclasses import replace
 import re
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from proxlearn._validation import InvalidParameterError
 from proxlearn.cli import main
 from proxlearn.study import _reproduce
-from proxlearn.study._claims import _claims
+from proxlearn.study.papers import paper_claims
 from proxlearn.study._reproduce import Section, reproduce
 
 TINY = (
@@ -87,7 +88,7 @@ def test_claims_are_checked_on_common_partitions():
     cells = [CellResult("protein", m, i, e, {}, 0.0, 0.0)
              for m, errs in per_partition.items() for i, e in enumerate(errs)]
     study = StudyResult(protocol=get_protocol("chen2009"), seed=0, cells=cells)
-    verdicts = dict(_claims({"chen2009": {"_study": study}}))
+    verdicts = {t: v for _, t, v in paper_claims({"chen2009": {"_study": study}})}
     assert verdicts[next(k for k in verdicts if "P-SVM beat" in k)].startswith("holds")
     assert "2 common partitions" in verdicts[next(k for k in verdicts if "P-SVM beat" in k)]
     assert verdicts[next(k for k in verdicts if "threefold" in k)].startswith("does NOT hold")
@@ -108,13 +109,15 @@ def test_cli_lists_and_runs_sections(tiny_sections, tmp_path, capsys):
 
 
 def test_loo_section_is_cached(monkeypatch, tmp_path):
-    monkeypatch.setattr(_reproduce, "SECTIONS", (Section("tiny-loo", "LOO", "loo", ("synthetic-1",), ("knn",)),))
+    loo = replace(_reproduce._section("loo"), key="tiny-loo", title="LOO",
+                  datasets=("synthetic-1",), methods=("knn",))
+    monkeypatch.setattr(_reproduce, "SECTIONS", (loo,))
     first = reproduce(out=tmp_path / "r.md", json_path=None, cache_dir=tmp_path / "c")
     (row,) = first["tiny-loo"]["rows"]
     assert row["perplexity"] >= 1.0 and 0.0 < row["nce"] <= 1.0
     assert "![Perplexity versus k](figures/tiny-loo.png)" in (tmp_path / "r.md").read_text()
     calls = []
-    monkeypatch.setattr("proxlearn.study._loo.loo_study", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr("proxlearn.study.papers.chen2009._loo.loo_study", lambda *a, **k: calls.append(1))
     again = reproduce(out=None, json_path=None, cache_dir=tmp_path / "c")
     assert not calls and again["tiny-loo"]["rows"] == first["tiny-loo"]["rows"]
     assert again["tiny-loo"]["compute_seconds"] == first["tiny-loo"]["compute_seconds"]
@@ -135,7 +138,7 @@ def test_cached_only_snapshot_reports_partial_rows(tiny_sections, tmp_path):
 
 
 def test_deterministic_cells_agree_to_the_printed_digits():
-    from proxlearn.study._reproduce import _printed_digits_verdict
+    from proxlearn.study._section import _printed_digits_verdict
 
     assert _printed_digits_verdict(1.41316, 1.41, 2) == "agrees"
     assert _printed_digits_verdict(1.33684, 1.35, 2) == "DIFFERS"
@@ -252,7 +255,6 @@ def _study(protocol, per_partition, dataset):
 
 
 def test_every_paper_has_its_claims_listed_with_a_verdict():
-    from proxlearn.study._claims import paper_claims
 
     claims = paper_claims({})
     papers = {p for p, _, _ in claims}
@@ -263,7 +265,8 @@ def test_every_paper_has_its_claims_listed_with_a_verdict():
 
 
 def test_failed_claims_are_reported_as_failed():
-    from proxlearn.study._claims import chen2010_claims, gu2012_claims
+    from proxlearn.study.papers.chen2010 import chen2010_claims
+    from proxlearn.study.papers.gu2012 import gu2012_claims
 
     # protein-2: SimMKL significantly worse than kernel 2 over 8 partitions; shift 40 pts worse
     p2 = {"simmkl": [5.0] * 8, "svm-kernel2": [1.0] * 8, "svm-clip": [6.0] * 8,

@@ -321,7 +321,7 @@ def test_box_inactive_solutions_are_reused_and_exact(monkeypatch, name, fitted_c
 
 
 def test_loo_protocol_excludes_self_and_scores_posteriors(tmp_path):
-    from proxlearn.study._loo import loo_grid, loo_study, plot_perplexity_curves
+    from proxlearn.study.papers.chen2009._loo import loo_grid, loo_study, plot_perplexity_curves
     from proxlearn.neighbors import SimilarityKNeighborsClassifier
 
     d = _blobs(n_per=12, seed=10)
@@ -381,26 +381,114 @@ def test_dataset_specific_variant_takes_precedence(monkeypatch, tmp_path):
     assert "blobs3" in built and "generic" in built
 
 
-def test_cells_of_older_method_code_are_not_reused(tmp_path, monkeypatch):
-    from proxlearn.study import _runner
+def test_cells_of_code_that_gives_other_numbers_are_not_reused(tmp_path, monkeypatch):
+    from proxlearn.svm import SimilaritySVC
 
     data = [_blobs(seed=5)]
     p = get_protocol("custom", n_splits=2, cv=3)
     run_study(data, ["svm-clip", "knn"], p, cache_dir=tmp_path)
     again = run_study(data, ["svm-clip", "knn"], p, cache_dir=tmp_path, cached_only=True)
     assert len(again.cells) == 4 and all(c.cached for c in again.cells)
-    # the fingerprint covers the module of the estimator the method builds
-    # (SimilaritySVC) and the registering module; edit (simulated) the estimator's
-    svm = get_method("svm-clip")
-    mods_hashed = []
-    real = _runner._module_source_hash
-
-    def edited(module):
-        mods_hashed.append(module)
-        return "edited" if module == "proxlearn.svm._kernel_svc" else real(module)
-
-    monkeypatch.setattr(_runner, "_module_source_hash", edited)
-    _runner.method_code_fingerprint(svm, p.grids)
-    assert {"proxlearn.svm._kernel_svc", "proxlearn.study._methods"} <= set(mods_hashed)
+    # an edit of the estimator that moves its decision values by 1e-6 (relative):
+    # the behaviour probe of the cache key sees it, and svm-clip's cells are stale
+    real = SimilaritySVC.decision_function
+    monkeypatch.setattr(SimilaritySVC, "decision_function",
+                        lambda self, S: real(self, S) * (1 + 1e-6))
     stale = run_study(data, ["svm-clip", "knn"], p, cache_dir=tmp_path, cached_only=True)
-    assert {c.method for c in stale.cells} == {"knn"}  # svm-clip's old cells are not used
+    assert {c.method for c in stale.cells} == {"knn"}
+
+
+_TOY = '''"""{doc}"""
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+
+class ToyMean(ClassifierMixin, BaseEstimator):
+    """{doc}"""
+
+    def __init__(self, shift=0.0):
+        self.shift = shift
+
+    def fit(self, S, y):
+        # {doc}
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        self._y = y_idx
+        return self
+
+    def decision_function(self, S):
+        S = np.asarray(S)
+        means = [S[:, self._y == g].mean(axis=1) for g in range(self.classes_.size)]
+        return np.column_stack(means) + self.shift{extra}
+
+    def predict(self, S):
+        return self.classes_[np.argmax(self.decision_function(S), axis=1)]
+'''
+
+
+def _toy_module(tmp_path, monkeypatch, name, doc, extra=""):
+    """A module defining a tiny similarity classifier (nearest class mean of rows)."""
+    import importlib
+    import sys
+
+    (tmp_path / f"{name}.py").write_text(_TOY.format(doc=doc, extra=extra))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    module = importlib.import_module(name)
+    monkeypatch.delitem(sys.modules, name)
+    return module
+
+
+def test_cells_survive_code_that_moves_or_is_reworded(tmp_path, monkeypatch):
+    """Issue 36: a move, a renamed module or a new docstring keeps the cached cells;
+    a change of numbers does not."""
+    from proxlearn.study import Method
+    from proxlearn.study._runner import method_behaviour_fingerprint
+
+    old = _toy_module(tmp_path, monkeypatch, "toy_old_home", "The old docstring.")
+    moved = _toy_module(tmp_path, monkeypatch, "toy_new_home", "Reworded, elsewhere.")
+    changed = _toy_module(tmp_path, monkeypatch, "toy_changed", "The old docstring.",
+                          " * 1.001 - 0.3")
+    data = _blobs(seed=6)
+    p = get_protocol("custom", n_splits=2, cv=2)
+    grid = {"chen2009": {"shift": [0.0, 1.0]}}
+
+    def key_with(mod):
+        monkeypatch.setitem(METHODS, "toy-mean", Method("toy-mean", mod.ToyMean, grid))
+        return method_behaviour_fingerprint("toy-mean", data.name, data.matrix,
+                                            data.labels, p)
+
+    key = key_with(old)
+    first = run_study([data], ["toy-mean"], p, cache_dir=tmp_path / "cache")
+    assert len(first.cells) == 2 and not any(c.cached for c in first.cells)
+    assert key_with(moved) == key
+    again = run_study([data], ["toy-mean"], p, cache_dir=tmp_path / "cache", cached_only=True)
+    assert len(again.cells) == 2 and all(c.cached for c in again.cells)
+    assert key_with(changed) != key
+    stale = run_study([data], ["toy-mean"], p, cache_dir=tmp_path / "cache", cached_only=True)
+    assert stale.cells == []
+
+
+def test_module_hash_ignores_docstrings_comments_and_the_module_name(tmp_path, monkeypatch):
+    from proxlearn.study._runner import _module_source_hash
+
+    names = []
+    for name, doc, extra in [("toy_hash_a", "First wording.", ""),
+                             ("toy_hash_b", "Second wording, other comment.", ""),
+                             ("toy_hash_c", "First wording.", " + 1.0")]:
+        _toy_module(tmp_path, monkeypatch, name, doc, extra)
+        names.append(name)
+    a, b, c = (_module_source_hash(n) for n in names)
+    assert a == b and a != c
+    with pytest.raises(ImportError):
+        _module_source_hash("proxlearn.no_such_module_here")
+
+
+def test_every_section_module_of_the_cache_keys_imports():
+    from proxlearn.study._reproduce import SECTIONS
+    from proxlearn.study._runner import _module_source_hash
+
+    custom = [s for s in SECTIONS if s.runner is not None]
+    assert len(custom) == 4 and all(s.modules for s in custom)
+    for s in custom:
+        for m in s.modules:
+            assert len(_module_source_hash(m)) == 16, m

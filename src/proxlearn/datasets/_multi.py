@@ -1,7 +1,7 @@
 """Several similarity matrices over the same labelled objects.
 
 :class:`MultiSimilarityDataset` is the data-set side of the library's
-multi-similarity convention (:mod:`proxlearn.mkl._input`): the ``m`` matrices
+multi-similarity convention (:mod:`proxlearn._multi_input`): the ``m`` matrices
 are stacked on the **last** axis, ``matrices[:, :, i]``, so that the study
 runner's ``S[np.ix_(rows, cols)]`` slices every matrix at once and the
 multi-similarity estimators (``mkl``, ``kernel_learning.ESKL / EMKL / REKL``)
@@ -18,7 +18,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .._validation import LabelError, SimilarityMatrixError, check_similarity
+from .._multi_input import check_multi_similarity
+from .._validation import LabelError, SimilarityMatrixError
 from ._base import SimilarityDataset, dataset_labels
 
 __all__ = ["MULTI_REGISTRY", "MultiSimilarityDataset", "MultiSpec"]
@@ -30,9 +31,11 @@ class MultiSimilarityDataset:
 
     Parameters
     ----------
-    matrices : array-like of shape (n, n, m)
+    matrices : array-like of shape (n, n, m), or a list of m (n, n) matrices
         ``matrices[:, :, i]`` is the ``i``-th similarity; each is checked like
-        the matrix of a :class:`SimilarityDataset` (a bad one is named).
+        the matrix of a :class:`SimilarityDataset` (a bad one is named); an
+        ``(n, n)`` matrix is ``m = 1`` (the library's convention,
+        :func:`proxlearn.mkl.check_multi_similarity`).
     labels : array-like of shape (n,)
     name : str
     matrix_names : sequence of str, optional
@@ -59,25 +62,23 @@ class MultiSimilarityDataset:
 
     def __post_init__(self):
         what = f"data set {self.name!r}"
-        arr = np.asarray(self.matrices)
-        if arr.ndim != 3 or arr.shape[0] != arr.shape[1] or arr.shape[2] == 0:
-            raise SimilarityMatrixError(
-                f"the matrices of {what} must be an (n, n, m) array with m >= 1 square "
-                f"matrices stacked on the last axis, got shape {arr.shape}. A stack on the "
-                "first axis (m, n, n) must be moved: np.moveaxis(stack, 0, -1)."
-            )
-        m = arr.shape[2]
-        names = tuple(str(s) for s in self.matrix_names) or tuple(f"S{i}" for i in range(m))
+        given = tuple(str(s) for s in self.matrix_names)
+
+        def label(i):
+            return f"matrix {i} ({given[i] if i < len(given) else f'S{i}'!r}) of {what}"
+
+        self.matrices = check_multi_similarity(
+            self.matrices, name=f"the matrices of {what}", symmetric="allow",
+            dissimilarity_check=False, label=label)
+        n, _, m = self.matrices.shape
+        names = given or tuple(f"S{i}" for i in range(m))
         if len(names) != m:
             raise SimilarityMatrixError(
                 f"{what} has {m} matrices but {len(names)} matrix_names; give one per matrix."
             )
-        self.matrices = np.stack(
-            [check_similarity(arr[:, :, i], name=f"matrix {i} ({names[i]!r}) of {what}",
-                              dissimilarity_check=False) for i in range(m)], axis=-1)
         self.matrix_names = names
         self.labels, self.class_names = dataset_labels(
-            self.labels, arr.shape[0], self.class_names, what)
+            self.labels, n, self.class_names, what)
 
     @property
     def matrix(self) -> np.ndarray:

@@ -46,7 +46,6 @@ learned ``K*_21``: ``f = K*_21 c* + b*``. Use ``transductive=True`` and pass the
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -61,6 +60,7 @@ from .._validation import (
     InvalidParameterError,
     LabelError,
     SolverError,
+    check_int,
     check_labels,
     check_option,
     check_positive,
@@ -347,14 +347,7 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         check_option(self.solver, "solver", SOLVERS)
         rank_tol = check_positive(self.rank_tol, "rank_tol")
         check_bool(self.transductive, "transductive")
-        if (
-            isinstance(self.max_samples, bool)
-            or not isinstance(self.max_samples, numbers.Integral)
-            or self.max_samples < 2
-        ):
-            raise InvalidParameterError(
-                f"max_samples must be an integer >= 2, got {self.max_samples!r}."
-            )
+        check_int(self.max_samples, "max_samples", 2)
         return eta, gamma, rank_tol
 
     def fit(self, S, y):

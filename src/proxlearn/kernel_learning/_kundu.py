@@ -3,7 +3,7 @@
 
 With ``omega(K)`` the SVM dual optimum (eq. 1), ``Omega`` the non-sparse MKL of
 eq. 10 (:func:`proxlearn.mkl.nonsparse_mkl`) and ``S_1..S_m`` the similarity
-matrices (an ``(n, n, m)`` stack, :mod:`proxlearn.mkl._input`):
+matrices (an ``(n, n, m)`` stack, :mod:`proxlearn._multi_input`):
 
 =======  ===================================================================
 ESKL     eq. 4: ``min_{K PSD, tr K = tau} omega(K) + rho sum_i L(K - S_i)``
@@ -65,7 +65,6 @@ one-vs-one, a kernel learned per pair.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -76,13 +75,15 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from .._validation import (
     InvalidParameterError,
     SimilarityMatrixError,
+    check_bool,
+    check_int,
     check_option,
     check_positive,
 )
+from .._multi_input import check_multi_similarity
 from .._scale import similarity_scale
 from .._progress import IterationLog, check_verbose
 from ..mkl._classifiers import _BaseMKL
-from ..mkl._input import check_multi_similarity
 from ..mkl._solvers import nonsparse_mkl
 from .._svm._dual import svm_dual
 from ..solvers import project_simplex
@@ -228,14 +229,10 @@ class _KunduBase(_BaseMKL):
         check_positive(self.tol, "tol")
         check_positive(self.rcond, "rcond")
         for flag in ("transductive", "normalize"):
-            if not isinstance(getattr(self, flag), (bool, np.bool_)):
-                raise InvalidParameterError(
-                    f"{flag} must be True or False, got {getattr(self, flag)!r}.")
+            check_bool(getattr(self, flag), flag)
         check_option(self.directions, "directions", {"positive", "all"})
         check_option(self.start, "start", {"auto", "clip", "identity"})
-        if (isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral)
-                or self.max_iter < 1):
-            raise InvalidParameterError(f"max_iter must be an integer >= 1, got {self.max_iter!r}.")
+        check_int(self.max_iter, "max_iter")
 
     def fit(self, X, y):
         """Learn the kernel(s) and the SVM.

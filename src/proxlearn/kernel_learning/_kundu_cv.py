@@ -44,9 +44,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._cv import (INPUT_WARNINGS, GridCVMixin, RefittedClassifierMixin, check_grid, cv_folds,
                    grid_walk)
+from .._multi_input import check_multi_similarity
 from ..base import PairwiseMixin
 from .._validation import InvalidParameterError, check_labels
-from ..mkl._input import check_multi_similarity
 from ._kundu import EMKL, ESKL, REKL
 
 __all__ = ["ESKLCV", "EMKLCV", "REKLCV", "KUNDU_CS", "KUNDU_RHOS"]

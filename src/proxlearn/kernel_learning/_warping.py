@@ -97,7 +97,12 @@ class WarpedKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEsti
     def fit(self, K, y=None):
         """Build ``M`` from the base Gram matrix ``K`` (n x n) and the graph kernel."""
         check_positive_or(self.ratio, "ratio", "auto")
-        K = check_similarity(K, name="K", symmetric="symmetrize")
+        return self._fit_checked(check_similarity(K, name="K", symmetric="symmetrize"))
+
+    def _fit_checked(self, K):
+        """:meth:`fit` on ``K``, the output of ``check_similarity(K, symmetric=
+        "symmetrize")``, with ``ratio`` checked: for estimators that validated their
+        training matrix themselves (:class:`proxlearn.ranking.NPKReranker`)."""
         n = K.shape[0]
         if self.graph_kernel is None:
             G = K

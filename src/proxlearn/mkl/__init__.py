@@ -3,8 +3,8 @@
 Convention for ``m`` kernels (or similarity matrices) over the same ``n`` objects:
 an ``(n, n, m)`` array, stacked on the **last** axis, and ``(n_test, n_train, m)``
 for test rows, so that scikit-learn's pairwise slicing slices every matrix
-(:func:`check_multi_similarity`, :func:`check_multi_test`; :func:`check_kernel_stack`
-also accepts a list of matrices).
+(:func:`check_multi_similarity`, :func:`check_multi_test`, which also accept a list
+of ``m`` matrices; :func:`check_kernel_stack` is a deprecated alias).
 
 * :func:`alignf`: the non-negative combination best aligned with a target kernel
   (centred kernel-target alignment, Cortes-Mohri-Rostamizadeh 2010; Zhuang 2011
@@ -20,11 +20,11 @@ also accepts a list of matrices).
   :class:`ArcCosineSVC`, :class:`KTASVC`, :class:`UMKL`.
 """
 
+from .._multi_input import check_multi_similarity, check_multi_test
 from ._arccos import ArcCosineSVC, arccos_kernel
 from ._bank import DEFAULT_DEGREES, DEFAULT_WIDTHS, KernelBank, LazyKernelStack
 from ._classifiers import KTASVC, AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
 from ._cv import MKLClassifierCV
-from ._input import check_multi_similarity, check_multi_test
 from ._ikl import IKL
 from ._gmkl import GMKL, GMKLResult, gmkl, gmkl_gradient, product_gaussian_kernel
 from ._kta import alignf, check_kernel_stack

@@ -29,17 +29,24 @@ from .._validation import (
     InvalidParameterError,
     LabelError,
     SimilarityMatrixError,
+    check_bool,
+    check_int,
     check_labels,
     check_option,
     check_positive,
 )
-from .._multi_input import psd_violations
+from .._multi_input import (
+    check_multi_similarity,
+    check_multi_test,
+    check_psd_stack,
+    psd_violation,
+    psd_violations,
+)
 from .._scale import similarity_scale
 from ..base import PairwiseMixin
 from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 from ..transforms import SpectrumTransformer
 from ._bank import stack_combine, stack_take
-from ._input import check_multi_similarity, check_multi_test, check_psd_stack, psd_violation
 from ._solvers import (
     SIMPLE_MKL_SOLVERS,
     MKLResult,
@@ -144,21 +151,16 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def _check_params(self):
         check_positive(self.C, "C")
-        normalize = getattr(self, "normalize", False)  # subclasses without the parameter
-        if not isinstance(normalize, (bool, np.bool_)):
-            raise InvalidParameterError(
-                f"normalize must be True or False, got {normalize!r}: True divides each "
-                "matrix of the stack (and its test rows) by its training scale tr K / n.")
+        check_bool(getattr(self, "normalize", False), "normalize",  # False: not a parameter
+                   "True divides each matrix of the stack (and its test rows) by its "
+                   "training scale tr K / n.")
         if self.spectrum is not None:
             check_option(self.spectrum, "spectrum", SPECTRA)
         for name in ("tol",):
             if hasattr(self, name):
                 check_positive(getattr(self, name), name)
-        if hasattr(self, "max_iter") and (
-            isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral)
-            or self.max_iter < 1
-        ):
-            raise InvalidParameterError(f"max_iter must be an integer >= 1, got {self.max_iter!r}.")
+        if hasattr(self, "max_iter"):
+            check_int(self.max_iter, "max_iter")
 
     def _kernels(self, X):
         if getattr(self, "bank", None) is not None:
@@ -174,7 +176,12 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             self._set_scales(None, Ks.shape[2])  # the bank's own normalize scales it
             return Ks
         # validated once, in place: the stack itself when nothing must change
-        Ks = check_multi_similarity(X, symmetric="symmetrize", copy=False)
+        return self._checked_kernels(check_multi_similarity(X, symmetric="symmetrize",
+                                                            copy=False))
+
+    def _checked_kernels(self, Ks):
+        """:meth:`_kernels` of a validated stack ``Ks`` (or of a fold of one:
+        :func:`proxlearn.mkl._cv.grid_scores`)."""
         self.spectra_ = []
         if self.spectrum is None:
             if self._psd == "each":
@@ -211,10 +218,14 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "coef_")
         if getattr(self, "bank", None) is not None:
             return self.bank_.stack(X_test)
-        T = check_multi_test(X_test, self.n_features_in_, self.n_kernels_, copy=False)
+        return self._checked_test_kernels(
+            check_multi_test(X_test, self.n_features_in_, self.n_kernels_, copy=False))
+
+    def _checked_test_kernels(self, T):
+        """:meth:`_test_kernels` of validated test rows ``T`` (or of a fold's)."""
         if self.spectra_:
-            T = np.stack([st.transform(T[:, :, k]) for k, st in enumerate(self.spectra_)],
-                         axis=-1)
+            T = np.stack([st._transform_checked(np.ascontiguousarray(T[:, :, k]), T)
+                          for k, st in enumerate(self.spectra_)], axis=-1)  # T is checked
         div = getattr(self, "_kernel_div", None)  # set by _kernels only (not by subclasses
         if div is not None:  # that scale the matrices themselves, e.g. EMKL / REKL)
             T = T / div

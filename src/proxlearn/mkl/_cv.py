@@ -29,9 +29,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
 from .._cv import RefittedClassifierMixin, cv_folds, cv_results, score_folds
 from .._cv import check_grid as _check_grid
+from .._multi_input import check_multi_similarity
 from .._validation import InvalidParameterError, check_features, check_labels
 from ..base import PairwiseMixin
-from ._input import check_multi_similarity
 
 __all__ = ["MKLClassifierCV", "NONSPARSE_CS", "ZHUANG_CS", "default_grid", "fit_grid",
            "grid_scores"]
@@ -92,7 +92,9 @@ def grid_scores(make, Cs, Xa, y, train, test, pairwise, warm_start=None):
         X_tr, X_te = Xa[np.ix_(train, train)], Xa[np.ix_(test, train)]
     else:
         X_tr, X_te = Xa[train], Xa[test]
-    Ks = first._kernels(X_tr)  # the bank (or the spectra and scales) once per fold
+    # the bank (or the spectra and scales) once per fold; a fold of the validated
+    # stack is valid (symmetric, finite): not validated again
+    Ks = first._checked_kernels(X_tr) if pairwise else first._kernels(X_tr)
     shared = {k: v for k, v in vars(first).items()
               if k in ("spectra_", "scales_", "_kernel_div", "bank_")}
     scores, T, previous = np.zeros(len(Cs)), None, None
@@ -104,7 +106,7 @@ def grid_scores(make, Cs, Xa, y, train, test, pairwise, warm_start=None):
         est.__dict__.update(shared)
         est._fit_stack(Ks, y[train])
         if T is None:  # the validation rows' kernels, once per fold
-            T = est._test_kernels(X_te)
+            T = est._checked_test_kernels(X_te) if pairwise else est._test_kernels(X_te)
         scores[i] = np.mean(est._labels(est._raw_stack(T)) == y[test])
         previous = est
     return scores

@@ -61,7 +61,6 @@ ours, not taken from Varma & Babu.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from dataclasses import dataclass, field
 
@@ -70,7 +69,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import InvalidParameterError, check_positive
+from .._validation import InvalidParameterError, check_int, check_positive
 from ..base import FeatureMixin
 from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 from ._arccos import _check_class_labels, _check_features
@@ -318,9 +317,7 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
         C = check_positive(self.C, "C")
         reg = check_positive(self.reg, "reg", allow_zero=True)
         tol = check_positive(self.tol, "tol")
-        if (isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral)
-                or self.max_iter < 1):
-            raise InvalidParameterError(f"max_iter must be an integer >= 1, got {self.max_iter!r}.")
+        check_int(self.max_iter, "max_iter")
         if self.theta0 is None:
             theta0 = np.full(d, 1.0 / d)
         else:

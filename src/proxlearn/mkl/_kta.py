@@ -27,42 +27,32 @@ stacked centred kernels), so no ``m x m`` system is ever inverted.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.optimize
 
+from .._multi_input import check_multi_similarity
 from .._validation import InvalidParameterError, check_option, check_similarity
 
 __all__ = ["alignf", "check_kernel_stack"]
 
 
 def check_kernel_stack(kernels, *, name="kernels") -> np.ndarray:
-    """``m`` kernels over the same ``n`` objects as an ``(n, n, m)`` float64 array.
+    """Deprecated: use :func:`proxlearn.mkl.check_multi_similarity` (the one validator
+    of stacks; ``symmetric="allow", dissimilarity_check=False`` as here).
 
-    Accepts an ``(n, n, m)`` array (the kernels stacked on the **last** axis, so
-    that scikit-learn's pairwise slicing ``X[np.ix_(rows, cols)]`` slices every
-    kernel) or a sequence of ``m`` ``(n, n)`` matrices. Each kernel is checked
-    like a similarity matrix; a bad one is named by its index.
+    ``m`` kernels over the same ``n`` objects (an ``(n, n, m)`` array or a list of ``m``
+    ``(n, n)`` matrices) as an ``(n, n, m)`` float64 array. Input errors are
+    :class:`~proxlearn.exceptions.SimilarityMatrixError` (an empty list and kernels
+    of different sizes were ``InvalidParameterError`` before).
     """
-    if isinstance(kernels, np.ndarray) and kernels.ndim == 3:
-        mats = [kernels[:, :, k] for k in range(kernels.shape[2])]
-    else:
-        try:
-            mats = list(kernels)
-        except TypeError:
-            raise InvalidParameterError(
-                f"{name} must be an (n, n, m) array or a sequence of (n, n) matrices."
-            ) from None
-    if not mats:
-        raise InvalidParameterError(f"{name} is empty: give at least one kernel.")
-    out = [check_similarity(K, name=f"{name}[{k}]", dissimilarity_check=False)
-           for k, K in enumerate(mats)]
-    shapes = {K.shape for K in out}
-    if len(shapes) > 1:
-        raise InvalidParameterError(
-            f"{name} must all be over the same n objects; got shapes {sorted(shapes)}."
-        )
-    return np.stack(out, axis=-1)
-
+    warnings.warn(
+        "check_kernel_stack is deprecated and will be removed: use "
+        "proxlearn.mkl.check_multi_similarity(kernels, symmetric='allow', "
+        "dissimilarity_check=False).", FutureWarning, stacklevel=2)
+    return check_multi_similarity(kernels, name=name, symmetric="allow",
+                                  dissimilarity_check=False)
 
 
 def alignf(kernels, target, *, normalize="l2"):
@@ -70,7 +60,7 @@ def alignf(kernels, target, *, normalize="l2"):
 
     Parameters
     ----------
-    kernels : array-like of shape (n, n, m) or sequence of m (n, n) kernels
+    kernels : array-like of shape (n, n, m), or a list of m (n, n) kernels
     target : array-like of shape (n, n)
         The target kernel ``Y`` (``y y^T`` for labels, a graph's adjacency, ...).
     normalize : {"l2", "l1"}, default="l2"
@@ -82,7 +72,8 @@ def alignf(kernels, target, *, normalize="l2"):
     theta : ndarray of shape (m,), non-negative
     """
     check_option(normalize, "normalize", {"l1", "l2"})
-    Ks = check_kernel_stack(kernels)
+    Ks = check_multi_similarity(kernels, name="kernels", symmetric="allow",
+                                dissimilarity_check=False)
     Y = check_similarity(target, name="target", dissimilarity_check=False)
     n = Ks.shape[0]
     if Y.shape != (n, n):

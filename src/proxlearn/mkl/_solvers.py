@@ -48,7 +48,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ._bank import StackPasses, stack_combine, stack_quad
-from ._eq10_newton import _products, gamma_star, newton_eq10
+from ._nonsparse_newton import _products, gamma_star, nonsparse_newton
 from .._svm._dual import SVMDual, _bound_sets, bordered_solve, box_knapsack_max, svm_dual
 
 __all__ = ["MKLResult", "gamma_star", "lp_mkl", "nonsparse_mkl", "simple_mkl", "uniform_mkl"]
@@ -513,7 +513,7 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     any sequence of ``gamma``, so this changes the path, not the answer.
 
     ``newton``: after the first SVM, try Newton's method on the joint problem from
-    that SVM's active set (:func:`proxlearn.mkl._eq10_newton.newton_eq10`, dense
+    that SVM's active set (:func:`proxlearn.mkl._nonsparse_newton.nonsparse_newton`, dense
     stacks): quadratic instead of linear convergence, kept only when the result is
     the SVM (libsvm's test at ``svm_tol``) of the kernel its own ``gamma``
     defines; else the block ascent runs from where it was.
@@ -563,7 +563,7 @@ def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
             fallback = None
         jump = None
         if newton and t == 1:
-            jump = newton_eq10(Ks, y, C, sol.alpha, floor=gamma_floor, tol=svm_tol)
+            jump = nonsparse_newton(Ks, y, C, sol.alpha, floor=gamma_floor, tol=svm_tol)
         if jump is not None:
             gamma = jump.gamma
             sol = SVMDual(alpha=jump.alpha, b=jump.b, value=jump.value,

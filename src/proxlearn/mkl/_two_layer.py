@@ -64,7 +64,6 @@ random start finds a local maximum only).
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -74,7 +73,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from .._progress import IterationLog, check_verbose
-from .._validation import InvalidParameterError, check_option
+from .._validation import InvalidParameterError, check_int, check_option
 from ..base import PairwiseMixin
 from ._bank import (
     KernelBank,
@@ -465,10 +464,7 @@ class _AddedGaussians(_BaseMKL):
         raise NotImplementedError
 
     def _check_max_kernels(self):
-        if (isinstance(self.max_kernels, bool) or not isinstance(self.max_kernels, numbers.Integral)
-                or self.max_kernels < 0):
-            raise InvalidParameterError(
-                f"max_kernels must be an integer >= 0, got {self.max_kernels!r}.")
+        check_int(self.max_kernels, "max_kernels", 0)
 
     def _kernels(self, X):
         bank = KernelBank(per_feature=False) if self.bank is None else self.bank

@@ -126,6 +126,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted
 
+from .._multi_input import check_multi_similarity, check_multi_test
 from .._validation import (
     FeatureMatrixError,
     InvalidParameterError,
@@ -137,8 +138,7 @@ from .._validation import (
 from ..base import PairwiseMixin, row_chunks
 from ..solvers import simplex_qp_kkt_residual, solve_simplex_qp
 from ..transforms import modify_spectrum
-from ._bank import stack_combine, stack_entries, stack_mean_diagonal
-from ._input import check_multi_similarity, check_multi_test
+from ._bank import LazyKernelStack, stack_combine, stack_entries, stack_mean_diagonal
 
 __all__ = ["UMKL", "UMKLResult", "umkl", "umkl_objective"]
 
@@ -415,9 +415,9 @@ def umkl(Ks, P, *, B=10, gamma1=0.5, max_iter=30, tol=1e-6, init="knn",
 
     Parameters
     ----------
-    Ks : ndarray of shape (n, n, m)
+    Ks : array-like of shape (n, n, m), or a :class:`~proxlearn.mkl.LazyKernelStack`
         Base kernels stacked on the last axis (read only through
-        :func:`_combine` and :func:`_entries`).
+        :func:`_combine` and :func:`_entries`; used as given, not symmetrised).
     P : ndarray of shape (n, n)
         Gram matrix of the points' representation (``X X^T`` for features
         ``X``), PSD for the mu-step to be convex.
@@ -452,9 +452,17 @@ def umkl(Ks, P, *, B=10, gamma1=0.5, max_iter=30, tol=1e-6, init="knn",
     ConvergenceWarning
         When ``max_iter`` stops a run whose objective still decreases.
     """
-    n, n1, m = Ks.shape
-    if n != n1:
-        raise InvalidParameterError(f"Ks must be (n, n, m), got shape {Ks.shape}.")
+    if not isinstance(Ks, LazyKernelStack):  # a bank's kernels are valid by construction
+        Ks = check_multi_similarity(Ks, name="Ks", symmetric="allow",
+                                    dissimilarity_check=False, copy=False)
+    return _umkl(Ks, P, B=B, gamma1=gamma1, max_iter=max_iter, tol=tol, init=init,
+                 distortion=distortion)
+
+
+def _umkl(Ks, P, *, B, gamma1, max_iter, tol, init, distortion) -> UMKLResult:
+    """:func:`umkl` on a validated stack (dense or lazy), for :class:`UMKL`, which
+    validated its input; checks the parameters and ``P``."""
+    n = Ks.shape[0]
     P = _check_P(P, n)
     B = _check_B(B, n)
     gamma1 = check_positive(gamma1, "gamma1", allow_zero=True)
@@ -495,7 +503,7 @@ def umkl(Ks, P, *, B=10, gamma1=0.5, max_iter=30, tol=1e-6, init="knn",
         warnings.warn(
             f"umkl stopped at max_iter={max_iter} before the objective stopped decreasing"
             f"{last}; the best iterate is returned. Increase max_iter or tol.",
-            ConvergenceWarning, stacklevel=2)
+            ConvergenceWarning, stacklevel=3)
     f, mu, basis, res, K = best
     return UMKLResult(weights=mu, basis=basis, kernel=K, objective=f, kkt_residual=res,
                       n_iter=len(history), converged=converged,
@@ -703,8 +711,8 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
                     "one feature row per training sample, in X's order."
                 )
             P = Z @ Z.T
-        res = umkl(Ks, P, B=self.B, gamma1=self.gamma1, max_iter=self.max_iter,
-                   tol=self.tol, init=self.init, distortion=self.distortion)
+        res = _umkl(Ks, P, B=self.B, gamma1=self.gamma1, max_iter=self.max_iter,
+                    tol=self.tol, init=self.init, distortion=self.distortion)
         self._test_weights = res.weights / self.kernel_scales_
         self.weights_ = res.weights
         self.basis_ = res.basis

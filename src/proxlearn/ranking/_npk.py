@@ -144,6 +144,11 @@ def _check(K_text, D, n_neighbors, C, B):
     Kt = check_similarity(K_text, name="K_text", symmetric="symmetrize",
                           dissimilarity_check=False)
     D = check_similarity(D, name="D", symmetric="symmetrize", dissimilarity_check=False)
+    return _check_checked(Kt, D, n_neighbors, C, B)
+
+
+def _check_checked(Kt, D, n_neighbors, C, B):
+    """:func:`_check` on validated symmetric matrices (the caller checked them once)."""
     if D.shape != Kt.shape:
         raise InvalidParameterError(
             f"K_text {Kt.shape} and the visual distances D {D.shape} must be over the "
@@ -191,7 +196,12 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, n_compone
         ``kernel``, ``alpha``, ``pairs``, ``primal``, ``dual`` (``gap``),
         ``n_iter`` and the per-iteration ``history``.
     """
-    Kt, D, k, C, B = _check(K_text, D, n_neighbors, C, B)
+    return _npk_rank(*_check(K_text, D, n_neighbors, C, B), mutual, n_components, tol, max_iter)
+
+
+def _npk_rank(Kt, D, k, C, B, mutual, n_components, tol, max_iter) -> NPKRankResult:
+    """:func:`npk_rank` on checked input (:func:`_check`, or :func:`_check_checked` for
+    callers that validated the matrices themselves: :class:`NPKReranker`)."""
     pairs = neighbour_pairs(D, k, mutual=mutual)
     d2 = D[pairs[:, 0], pairs[:, 1]] ** 2
     HKtH = center_kernel(Kt)
@@ -279,7 +289,7 @@ def _protocol5(objective_matrix, pair_dist, G, d2, C, B, tol, max_iter):
     warnings.warn(
         f"npk_rank stopped at max_iter={max_iter} with duality gap {primal - dual:.3g} "
         f"(tol {tol:g}); increase max_iter or tol.",
-        ConvergenceWarning, stacklevel=3,
+        ConvergenceWarning, stacklevel=4,
     )
     return K, alpha, int(max_iter), primal, dual, history
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .._multi_input import check_multi_similarity
 from .._validation import InvalidParameterError, check_option, check_similarity
 
 __all__ = ["pair_kernel", "sample_tie_pairs"]
@@ -101,7 +102,7 @@ def sample_tie_pairs(ties, kernels=None, *, n_negative=1.0, top=None, random_sta
     ties : array-like of shape (n, n)
         Observed ties (the contact list), non-zero = tie.
     kernels : array-like of shape (n, n, m), optional
-        User kernels (:func:`proxlearn.mkl.check_kernel_stack` convention);
+        User kernels (:func:`proxlearn.mkl.check_multi_similarity` convention);
         ``None``: negatives are drawn among all non-ties.
     n_negative : float, default=1.0
         Negatives per positive of each user.
@@ -137,9 +138,8 @@ def sample_tie_pairs(ties, kernels=None, *, n_negative=1.0, top=None, random_sta
     top = max(1, n // 10) if top is None else int(top)
     allowed = ~tie & ~np.eye(n, dtype=bool)
     if kernels is not None:
-        from ..mkl import check_kernel_stack
-
-        Ks = check_kernel_stack(kernels)
+        Ks = check_multi_similarity(kernels, name="kernels", symmetric="allow",
+                                    dissimilarity_check=False)
         if Ks.shape[0] != n:
             raise InvalidParameterError(f"kernels are over {Ks.shape[0]} users, ties over {n}.")
         for t in range(Ks.shape[2]):

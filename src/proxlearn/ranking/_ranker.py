@@ -9,27 +9,25 @@ learned kernel to unseen items by kernel warping (eq. 6.9,
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    DissimilarityWarning,
     InvalidParameterError,
     LabelError,
     _first,
     _is_missing,
     check_int,
     check_option,
+    check_positive_or,
     check_similarity,
     check_test_similarity,
 )
 from ..base import PairwiseMixin, SampleColumnsMixin
 from ..kernel_learning import WarpedKernel
 from ..svm._normalize import ScaleNormalizeMixin
-from ._npk import npk_rank
+from ._npk import _check_checked, _npk_rank
 from ._visual_rank import visual_rank
 
 __all__ = ["NPKReranker", "kernel_affinity", "kernel_distances", "label_kernel"]
@@ -217,6 +215,7 @@ class NPKReranker(ScaleNormalizeMixin, PairwiseMixin, SampleColumnsMixin, Transf
         """
         check_option(self.affinity, "affinity", {"distance", "clip"})
         check_int(self.max_iter, "max_iter")
+        check_positive_or(self.ratio, "ratio", "auto")
         self._check_normalize()
         S = check_similarity(S, symmetric="symmetrize")
         n = S.shape[0]
@@ -226,19 +225,15 @@ class NPKReranker(ScaleNormalizeMixin, PairwiseMixin, SampleColumnsMixin, Transf
             )
         S = self._fit_scale(S)
         Kt = self._text_kernel(y, n)
-        self.result_ = npk_rank(
-            Kt, kernel_distances(S), n_neighbors=self.n_neighbors, C=self.C, B=self.B,
-            mutual=self.mutual, n_components=self.n_components, tol=self.tol,
-            max_iter=self.max_iter,
-        )
+        checked = _check_checked(Kt, kernel_distances(S), self.n_neighbors, self.C, self.B)
+        self.result_ = _npk_rank(*checked, self.mutual, self.n_components, self.tol,
+                                 self.max_iter)
         self.kernel_ = self.result_.kernel
         graph = kernel_affinity(self.kernel_) if self.affinity == "distance" else self.kernel_
         self.scores_ = visual_rank(graph, self.damping)
         self.ranking_ = np.argsort(-self.scores_, kind="stable")
         self.n_iter_ = self.result_.n_iter
-        with warnings.catch_warnings():  # S was checked (and warned about) above
-            warnings.simplefilter("ignore", DissimilarityWarning)
-            self.warping_ = WarpedKernel(self.kernel_, ratio=self.ratio).fit(S)
+        self.warping_ = WarpedKernel(self.kernel_, ratio=self.ratio)._fit_checked(S)
         self.warped_scores_ = visual_rank(self.warping_.kernel_, self.damping)
         self._in_weights = np.maximum(self.warping_.kernel_, 0.0).sum(axis=0)
         self.n_features_in_ = n
@@ -250,8 +245,8 @@ class NPKReranker(ScaleNormalizeMixin, PairwiseMixin, SampleColumnsMixin, Transf
         Training rows map to the warped Gram matrix (``fit_transform``).
         """
         check_is_fitted(self, "kernel_")
-        return self.warping_.transform(
-            self._scale_test(check_test_similarity(S_test, self.n_features_in_)))
+        rows = check_test_similarity(S_test, self.n_features_in_)  # once for the chain
+        return self.warping_._warp(self._scale_test(rows, checked=True))
 
     def fit_transform(self, S, y=None):
         """Fit and return the warped training Gram matrix (``transform(S)``)."""

@@ -6,7 +6,6 @@
 ...                    get_protocol("custom", n_splits=2))  # doctest: +SKIP
 """
 
-from ._loo import LOO_K, LOO_KRI_REG, loo_grid, loo_rows, loo_study, plot_perplexity_curves
 from ._methods import METHODS, Method, get_method, register_method
 from ._protocols import PROTOCOLS, Protocol, get_protocol, inner_folds, make_partitions
 from ._report import (
@@ -21,9 +20,16 @@ from ._report import (
 )
 from ._runner import CellResult, StudyResult, run_cell, run_study
 
-# methods defined next to their estimators register themselves on import
-from . import _methods_isvm, _methods_kundu, _methods_multi, _methods_simmkl, _methods_simsvm, _methods_svmca, _methods_zhuang_mkl  # noqa: E402,F401,E501  isort: skip
-from ._full_data import full_data_tables, table_5_1, table_5_2  # noqa: E402
+# the papers' plugins register their methods on import (proxlearn.study.papers)
+from .papers.chen2009._loo import (  # noqa: E402
+    LOO_K,
+    LOO_KRI_REG,
+    loo_grid,
+    loo_rows,
+    loo_study,
+    plot_perplexity_curves,
+)
+from .papers.chen2010._full_data import full_data_tables, table_5_1, table_5_2  # noqa: E402
 from ._reproduce import SECTIONS, reproduce  # noqa: E402
 
 __all__ = [

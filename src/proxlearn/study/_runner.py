@@ -18,6 +18,7 @@ detected, reported and recomputed.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import importlib
@@ -28,7 +29,7 @@ import shutil
 import time
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -187,22 +188,14 @@ def _take(S, rows, cols, pairwise):
     return S[np.ix_(rows, cols)] if pairwise else S[rows]
 
 
-def run_cell(
-    S, y, method_name, train, test, protocol: Protocol, seed: int, dataset: str | None = None,
-    pairwise: bool = True,
-) -> dict:
-    """Nested CV on ``train``, refit, and test error on ``test`` (a plain dict).
+def _nested_cv(S, y, method, train, test, protocol: Protocol, seed: int, pairwise: bool):
+    """Model selection on ``train`` and the refitted model's test predictions.
 
-    ``S`` is the full similarity matrix of the data set; ``train`` and ``test``
-    index its rows. Only ``S[train][:, train]`` is used for model selection and
-    fitting, ``S[test][:, train]`` for testing. ``dataset`` selects a
-    data-set-specific variant of the method if one is registered (see
-    :func:`~proxlearn.study.get_method`). ``pairwise=False``: ``S`` is a
-    feature matrix (a :class:`~proxlearn.datasets.FeatureDataset`) and only
-    its rows are sliced.
+    Returns ``(mistakes per grid point, grid, index of the chosen point, refitted
+    model, test predictions, S_test)``: the whole computation of a cell, shared by
+    :func:`run_cell` and the behaviour probe of the cache keys
+    (:func:`method_behaviour_fingerprint`).
     """
-    start = time.perf_counter()
-    method = get_method(method_name, dataset)
     S = np.asarray(S, dtype=np.float64)
     y = np.asarray(y)
     S_tr = _take(S, train, train, pairwise)
@@ -222,14 +215,35 @@ def run_cell(
         for g, pred in enumerate(preds):
             mistakes[g] += np.sum(np.asarray(pred) != y_tr[val_idx])
     best = int(np.argmin(mistakes))  # first minimum = first in grid order
+    model = method.build(**grid[best]).fit(S_tr, y_tr)
+    S_te = _take(S, test, train, pairwise)
+    return mistakes, grid, best, model, model.predict(S_te), S_te
+
+
+def run_cell(
+    S, y, method_name, train, test, protocol: Protocol, seed: int, dataset: str | None = None,
+    pairwise: bool = True,
+) -> dict:
+    """Nested CV on ``train``, refit, and test error on ``test`` (a plain dict).
+
+    ``S`` is the full similarity matrix of the data set; ``train`` and ``test``
+    index its rows. Only ``S[train][:, train]`` is used for model selection and
+    fitting, ``S[test][:, train]`` for testing. ``dataset`` selects a
+    data-set-specific variant of the method if one is registered (see
+    :func:`~proxlearn.study.get_method`). ``pairwise=False``: ``S`` is a
+    feature matrix (a :class:`~proxlearn.datasets.FeatureDataset`) and only
+    its rows are sliced.
+    """
+    start = time.perf_counter()
+    y = np.asarray(y)
+    mistakes, grid, best, _, y_pred, _ = _nested_cv(
+        S, y, get_method(method_name, dataset), train, test, protocol, seed, pairwise)
     params = grid[best]
-    model = method.build(**params).fit(S_tr, y_tr)
-    y_pred = model.predict(_take(S, test, train, pairwise))
     return {
         "error": _error_pct(y[test], y_pred),
         "f_score": f_score_pct(y[test], y_pred, np.unique(y)),
         "params": {k: (v.item() if hasattr(v, "item") else v) for k, v in params.items()},
-        "cv_error": float(100.0 * mistakes[best] / len(y_tr)),
+        "cv_error": float(100.0 * mistakes[best] / len(train)),
         "seconds": time.perf_counter() - start,
     }
 
@@ -248,43 +262,114 @@ def _fingerprint(*parts) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _module_source_hash(module: str) -> str:
-    """sha256 of a module's source text ('' when it has none, e.g. a compiled module)."""
+    """sha256 of a module's code, with its docstrings, comments and layout left out.
+
+    The module's source is parsed and printed back (``ast.unparse``) without the
+    docstrings of the module, its classes and functions, so that editing a
+    docstring or a comment, or reformatting, keeps the hash; the module's name and
+    file are not hashed, so a module renamed with the same code keeps it too.
+    ``''`` hashed when there is no source (e.g. a compiled module); a name that
+    does not import raises ``ImportError``.
+    """
+    mod = importlib.import_module(module)  # a name that does not import is an error
     try:
-        text = inspect.getsource(importlib.import_module(module))
-    except (ImportError, OSError, TypeError):
+        text = _code_without_docstrings(inspect.getsource(mod))
+    except (OSError, TypeError):
         text = ""
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def method_code_fingerprint(method, grid_set: str) -> str:
-    """What version of the code a study cell of ``method`` was computed with.
+def _code_without_docstrings(source: str) -> str:
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                node.body = body[1:] or [ast.Pass()]
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
+              and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "__doc__"):
+            node.value = ast.Constant(None)  # ``__doc__ = ...`` assembled docstrings
+    return ast.unparse(tree)
 
-    The package version and the source text of the modules behind the method:
-    the module that registers it (its ``build`` and fold evaluator), and the
-    proxlearn modules of the estimator it builds (its class hierarchy and the
-    estimators among its parameters, e.g. the steps of a pipeline). Part of every
-    cell's cache key, so that a report built from the cache (``--cached-only``)
-    never mixes cells computed by older code of the method (issue #18). Modules the
-    estimator calls into (solvers, transforms used internally) are not hashed: a
-    change there needs a new package version or a cleared cache.
+
+#: Part of every cell's key. Bump it when a change alters the numbers of cells in
+#: a way the behaviour probe cannot see (a path taken only on inputs larger than the
+#: probe, say): every cached cell is then recomputed.
+CELL_KEY_VERSION = 2
+#: The probe: the first ``max(PROBE_PER_CLASS, PROBE_SIZE / n_classes)`` samples of
+#: each class (in the data set's order), a quarter of them (at least one) held out,
+#: ``PROBE_CV`` inner folds; its outputs are hashed to ``PROBE_DECIMALS`` decimals
+#: of their largest magnitude.
+PROBE_PER_CLASS = 8
+PROBE_SIZE = 48
+PROBE_CV = 2
+PROBE_DECIMALS = 8
+
+
+def _probe_split(y):
+    train, test = [], []
+    classes = np.unique(y)
+    per_class = max(PROBE_PER_CLASS, -(-PROBE_SIZE // classes.size))
+    for c in classes:
+        idx = np.flatnonzero(y == c)[:per_class]
+        n_test = max(1, idx.size // 4) if idx.size > 1 else 0
+        train.extend(idx[: idx.size - n_test])
+        test.extend(idx[idx.size - n_test:])
+    return np.sort(np.array(train, dtype=int)), np.sort(np.array(test, dtype=int))
+
+
+def _rounded(values):
+    """Floating outputs as ``(largest magnitude, values relative to it)``, both rounded
+    (``-0.0`` as ``0.0``); other arrays as they are."""
+    a = np.asarray(values)
+    if a.dtype.kind not in "fc":
+        return 1.0, a
+    a = np.nan_to_num(np.asarray(a, dtype=np.float64), nan=0.0, posinf=0.0, neginf=0.0)
+    scale = float(np.max(np.abs(a))) if a.size else 0.0
+    if scale == 0.0:
+        return 0.0, a
+    # the largest magnitude to as many significant digits, the rest relative to it
+    return float(f"{scale:.{PROBE_DECIMALS}e}"), np.round(a / scale, PROBE_DECIMALS) + 0.0
+
+
+def method_behaviour_fingerprint(method_name: str, dataset: str | None, S, y,
+                                 protocol: Protocol, pairwise: bool = True) -> str:
+    """What the code behind a study method computes, seen on a probe of the data set.
+
+    Part of every cell's cache key, so that a report built from the cache
+    (``--cached-only``) never mixes cells computed by code that gave other
+    numbers (issue #18), while a change that moves code, renames modules, edits
+    docstrings or refactors without changing a number keeps every cached cell
+    (issue #36). The probe runs the cell's own computation (:func:`_nested_cv`:
+    the method's grid, its fold evaluator, the refit) on the first
+    ``PROBE_PER_CLASS`` samples of each class of the data set with ``PROBE_CV``
+    inner folds, and hashes the validation mistakes of every grid point, the
+    chosen point, the test predictions and the refitted model's decision values
+    and probabilities (rounded, :func:`_rounded`); an exception is hashed by its
+    class and message. What it cannot see: a change whose numbers differ only on
+    inputs larger than the probe (bump ``CELL_KEY_VERSION`` then).
     """
-    from .. import __version__
-
-    mods = {getattr(method.build, "__module__", None),
-            getattr(method.evaluate, "__module__", None)}
-    try:
-        combos = method.grid(grid_set)
-        est = method.build(**(combos[0] if combos else {}))
-        objs = [est]
-        if hasattr(est, "get_params"):
-            objs += list(est.get_params(deep=True).values())
-        for obj in objs:
-            for cls in type(obj).__mro__:
-                if cls.__module__.startswith("proxlearn"):
-                    mods.add(cls.__module__)
-    except Exception:  # noqa: BLE001 - a method that cannot be built bare: its modules only
-        pass
-    return _fingerprint(__version__, sorted(_module_source_hash(m) for m in mods if m))
+    method = get_method(method_name, dataset)
+    y = np.asarray(y)
+    train, test = _probe_split(y)
+    probe = replace(protocol, cv=PROBE_CV)
+    parts: list = [CELL_KEY_VERSION, method.name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            mistakes, grid, best, model, y_pred, S_te = _nested_cv(
+                S, y, method, train, test, probe, 0, pairwise)
+        except Exception as exc:  # noqa: BLE001 - a refusal is behaviour too
+            return _fingerprint(*parts, type(exc).__name__, str(exc))
+        parts += [mistakes, best, [str(v) for v in grid[best].values()], np.asarray(y_pred).astype(str)]
+        for name in ("decision_function", "predict_proba"):
+            if hasattr(model, name):
+                try:
+                    parts.extend(_rounded(getattr(model, name)(S_te)))
+                except Exception as exc:  # noqa: BLE001
+                    parts.append(type(exc).__name__)
+    return _fingerprint(*parts)
 
 
 class _Cache:
@@ -384,7 +469,8 @@ def run_study(
         data_fp = _fingerprint(S, y.astype(str))
         for m in methods:
             method = get_method(m, data.name)
-            code = method_code_fingerprint(method, protocol.grids)
+            code = method_behaviour_fingerprint(m, data.name, S, y, protocol,
+                                                getattr(data, "pairwise", True))
             for i, (tr, te) in enumerate(parts):
                 key = "/".join(
                     [

@@ -54,9 +54,10 @@ class ScaleNormalizeMixin:
         self.scale_ = similarity_scale(S) if normalize and S.any() else 1.0
         return S if self.scale_ == 1.0 else S / self.scale_
 
-    def _scale_test(self, S_test):
-        """Test rows in the units of the fitted problem (validated when divided)."""
+    def _scale_test(self, S_test, checked=False):
+        """Test rows in the units of the fitted problem (validated when divided, unless
+        ``checked``: the caller validated them)."""
         scale = getattr(self, "scale_", 1.0)
         if scale == 1.0:
             return S_test
-        return check_test_similarity(S_test, self.n_features_in_) / scale
+        return (S_test if checked else check_test_similarity(S_test, self.n_features_in_)) / scale

@@ -633,7 +633,13 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
             Rows of the transformed test-to-train kernel.
         """
         check_is_fitted(self, "n_features_in_")
-        arr = check_test_similarity(S_test, self.n_features_in_)
+        return self._transform_checked(check_test_similarity(S_test, self.n_features_in_),
+                                       S_test)
+
+    def _transform_checked(self, arr, S_test):
+        """:meth:`transform` of ``arr``, the output of ``check_test_similarity(S_test,
+        n_features_in_)``: for estimators that validated the test rows themselves
+        (``S_test``: what the caller passed, which the result never aliases)."""
         if self._test_transform == "raw":
             return _own_copy(arr, S_test)
         if self._method == "square":

@@ -1,4 +1,4 @@
-"""Newton's method for Kundu et al. eq. 10 (mkl._eq10_newton): what it returns is the
+"""Newton's method for Kundu et al. eq. 10 (mkl._nonsparse_newton): what it returns is the
 certified joint optimum, the same the block ascent and cvxpy reach."""
 
 import cvxpy as cp
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from proxlearn.mkl import box_knapsack_max, nonsparse_mkl, svm_dual
 from proxlearn.mkl import _solvers
-from proxlearn.mkl._eq10_newton import newton_eq10
+from proxlearn.mkl._nonsparse_newton import nonsparse_newton
 from proxlearn.mkl._solvers import gamma_star
 from proxlearn._svm._dual import kkt_violation
 
@@ -58,7 +58,7 @@ def test_newton_from_another_gammas_svm_reaches_the_cvxpy_optimum(seed, useless)
     Ks, y = _problem(seed=seed, useless=useless)
     m = Ks.shape[2]
     start = svm_dual(Ks @ np.full(m, float(m)), y, 1.0)  # the SVM at uniform gamma
-    r = newton_eq10(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
+    r = nonsparse_newton(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
     assert r is not None
     _check_certified(Ks, y, 1.0, 1e-3, 1e-7, r)
     value = _cvx_eq10(Ks, y, 1.0, 1e-3)
@@ -74,11 +74,11 @@ def test_nonsparse_mkl_takes_the_newton_path_and_certifies_the_block_ascent_opti
     taken = []
 
     def spy(*args, **kwargs):
-        out = newton_eq10(*args, **kwargs)
+        out = nonsparse_newton(*args, **kwargs)
         taken.append(out is not None)
         return out
 
-    monkeypatch.setattr(_solvers, "newton_eq10", spy)
+    monkeypatch.setattr(_solvers, "nonsparse_newton", spy)
     fast = nonsparse_mkl(Ks, y, 1.0, tol=1e-6)
     plain = nonsparse_mkl(Ks, y, 1.0, tol=1e-6, newton=False, accelerate=False,
                           max_iter=2000)
@@ -105,7 +105,7 @@ def test_newton_returns_only_certified_points(seed, n, m, C, floor):
     cands[3] = cands[3] @ cands[3].T  # rank one, unrelated to y
     Ks = np.stack(cands[:m], -1)
     start = svm_dual(Ks @ np.full(m, float(m)), y, C)
-    r = newton_eq10(Ks, y, C, start.alpha, floor=floor, tol=1e-7)
+    r = nonsparse_newton(Ks, y, C, start.alpha, floor=floor, tol=1e-7)
     if r is None:
         return
     K = _check_certified(Ks, y, C, floor, 1e-7, r)
@@ -119,15 +119,15 @@ def test_newton_returns_only_certified_points(seed, n, m, C, floor):
 def test_newton_reads_the_same_face_from_a_gathered_or_the_whole_stack(seed, monkeypatch):
     """_Face gathers the support's sub-stack when the support is small, else reads the
     whole stack at each step: both routes take the same steps to the same optimum."""
-    import proxlearn.mkl._eq10_newton as eq
+    import proxlearn.mkl._nonsparse_newton as eq
 
     Ks, y = _problem(n=50, seed=seed, useless=True)
     m = Ks.shape[2]
     start = svm_dual(Ks @ np.full(m, float(m)), y, 1.0)
     monkeypatch.setattr(eq, "SUB_STACK_MAX_FRACTION", 1.0)  # always gathered
-    gathered = newton_eq10(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
+    gathered = nonsparse_newton(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
     monkeypatch.setattr(eq, "SUB_STACK_MAX_FRACTION", 0.0)  # always the whole stack
-    whole = newton_eq10(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
+    whole = nonsparse_newton(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
     assert gathered is not None and whole is not None
     assert gathered.n_steps == whole.n_steps
     assert gathered.value == pytest.approx(whole.value, rel=1e-10)
@@ -184,7 +184,7 @@ def test_newton_returns_its_products_and_an_intercept_meeting_the_free_kkt(seed)
     Ks, y = _problem(n=50, seed=seed, useless=True)
     m = Ks.shape[2]
     start = svm_dual(Ks @ np.full(m, float(m)), y, 1.0)
-    r = newton_eq10(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
+    r = nonsparse_newton(Ks, y, 1.0, start.alpha, floor=1e-3, tol=1e-7)
     assert r is not None
     u = r.alpha * y
     np.testing.assert_allclose(r.products, np.einsum("ijk,j->ik", Ks, u), rtol=1e-10,
@@ -200,7 +200,7 @@ def test_newton_returns_its_products_and_an_intercept_meeting_the_free_kkt(seed)
 def test_products_are_the_same_for_every_stack_layout_and_support(layout, support):
     """``_products`` reads rows (kernel-major), columns (Fortran-ordered kernels), a column
     gather (interleaved) or whole kernels (large support): ``[K_k v]`` every time."""
-    from proxlearn.mkl._eq10_newton import _products
+    from proxlearn.mkl._nonsparse_newton import _products
 
     Ks, _ = _problem(n=50, seed=4, useless=True)
     if layout == "kernel-major":

@@ -95,7 +95,7 @@ CODE_VERSION = 1
 def _kernel(method, X, pc, *, C, B=1.0, p=2.0, k=5, random_state=0,
             laplacian="normalized"):
     """Learned kernel and the seconds it took (graph included)."""
-    from ..kernel_learning import NPKL, SimpleNPKL
+    from ....kernel_learning import NPKL, SimpleNPKL
 
     kw = dict(C=C, B=B, p=p, n_neighbors=k, laplacian=laplacian)
     est = {
@@ -112,7 +112,7 @@ def _kernel(method, X, pc, *, C, B=1.0, p=2.0, k=5, random_state=0,
 
 
 def _cluster(K, n_clusters, seed, normalize=None):
-    from ..cluster import KernelKMeans
+    from ....cluster import KernelKMeans
 
     return KernelKMeans(n_clusters, normalize=normalize, n_init=10,
                         random_state=seed).fit_predict(K)
@@ -134,7 +134,7 @@ def clustering_run(X, y, methods, run, *, r=0.7, k=5, B=1.0, p=2.0, C_grid=C_GRI
     """
     from sklearn.cluster import KMeans
 
-    from ..cluster import (
+    from ....cluster import (
         ConstrainedKMeans,
         PairwiseConstraints,
         make_pairwise_constraints,
@@ -183,7 +183,7 @@ def clustering_run(X, y, methods, run, *, r=0.7, k=5, B=1.0, p=2.0, C_grid=C_GRI
 def sweep_run(X, y, run, *, param, values, seed=0, r=0.7, k=5, laplacian="normalized",
               normalize=None):
     """Tables 3.4 / 3.5: SimpleNPKL-SHL with C = 1 and ``param`` in ``values``."""
-    from ..cluster import make_pairwise_constraints, rand_index
+    from ....cluster import make_pairwise_constraints, rand_index
 
     rs = seed * 1000 + run
     pc = make_pairwise_constraints(y, r=r, random_state=rs)
@@ -208,7 +208,7 @@ def scaling_run(sizes, *, seed=0, k=50, r=0.3, methods=("simplenpkl-ll", "simple
     """Time of the kernel learning against N on subsets of ``data = (X, y)`` (or, for
     N beyond it, a documented synthetic set):
     ``{method: [(N, seconds, nnz T, iterations)]}``."""
-    from ..cluster import make_pairwise_constraints
+    from ....cluster import make_pairwise_constraints
 
     X_all, y_all = data
     rng = np.random.default_rng(seed)
@@ -258,11 +258,11 @@ def npkl_tables(datasets, *, n_runs=20, npkl_runs=5, sweep_runs=20, seed=0, cach
     ``readings``: keys of :data:`READINGS`; Table 3.2's SimpleNPKL rows are computed
     under each (``"text"`` always; rows carry ``reading``).
     """
-    from .. import __version__
+    from .... import __version__
 
     bad = [r for r in readings if r not in READINGS]
     if bad or "text" not in readings:
-        from ..exceptions import InvalidParameterError
+        from ....exceptions import InvalidParameterError
 
         raise InvalidParameterError(
             f"readings must include 'text' and be among {sorted(READINGS)}, got {readings!r}.")
@@ -393,7 +393,7 @@ def _adult_run(X, y, run, seed):
     the table's constraint counts, see proxlearn._constraints)."""
     from sklearn.cluster import KMeans
 
-    from ..cluster import ConstrainedKMeans, make_pairwise_constraints, rand_index
+    from ....cluster import ConstrainedKMeans, make_pairwise_constraints, rand_index
 
     rs = seed * 1000 + run
     pc = make_pairwise_constraints(y, r=0.3, random_state=rs)

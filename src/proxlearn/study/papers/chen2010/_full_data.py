@@ -35,7 +35,7 @@ __all__ = ["full_data_tables", "table_5_1", "table_5_2"]
 def _load(item):
     """(name, S, y) from a data-set name, a SimilarityDataset or a tuple."""
     if isinstance(item, str):
-        from ..datasets import load_dataset
+        from ....datasets import load_dataset
 
         d = load_dataset(item)
         return item, np.asarray(d.matrix, dtype=np.float64), np.asarray(d.labels)
@@ -78,7 +78,7 @@ def full_data_tables(
     ``{table, dataset, method, metric, mean, std, n_draws, seconds}`` where
     ``seconds`` is the mean solver time of the method's runs.
     """
-    from ..kernel_learning._simsvm import SimSVM
+    from ....kernel_learning._simsvm import SimSVM
 
     t51, t52 = [], []
     for item in datasets:

@@ -1,12 +1,16 @@
 """Zhuang (2011) chapter 3 in the reproduction report: runs, tables, claims."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
 from proxlearn.datasets import FeatureDataset
-from proxlearn.study import _claims, _npkl, _reproduce
-from proxlearn.study._npkl import (
+from proxlearn.study import _reproduce
+from proxlearn.study.papers import zhuang2011
+from proxlearn.study.papers.zhuang2011 import _npkl
+from proxlearn.study.papers.zhuang2011._npkl import (
     C_GRID,
     CH3_METHODS,
     clustering_run,
@@ -14,7 +18,8 @@ from proxlearn.study._npkl import (
     npkl_tables,
 )
 from proxlearn.study._report import load_targets
-from proxlearn.study._reproduce import Section, _ch3_sigma, reproduce
+from proxlearn.study._reproduce import Section, reproduce
+from proxlearn.study.papers.zhuang2011 import _ch3_sigma
 
 
 def _tiny(n=30, seed=0, name="tiny"):
@@ -135,11 +140,12 @@ def test_printed_zero_std_uses_the_largest_std_of_the_row():
 
 def test_section_report_has_every_table_and_the_claims(monkeypatch, tmp_path):
     monkeypatch.setattr(_npkl, "SDP_MAX_SAMPLES", 40)
-    sec = Section("tiny-ch3", "Chapter 3", "zhuang2011-ch3", ("iris",), CH3_METHODS)
+    sec = replace(_reproduce._section("zhuang2011-ch3"), key="tiny-ch3", title="Chapter 3",
+                  datasets=("iris",), methods=CH3_METHODS)
     monkeypatch.setattr(_reproduce, "SECTIONS", (sec,))
     # a small Iris so the test is quick: the section loads by name
     small = _tiny(36, 3, "iris")
-    monkeypatch.setattr(_reproduce, "_load", lambda names, home: ([small], []))
+    monkeypatch.setattr(zhuang2011, "_load", lambda names, home: ([small], []))
     res = reproduce(["tiny-ch3"], splits=1, cache_dir=tmp_path / "c", out=tmp_path / "r.md",
                     json_path=tmp_path / "r.json")
     text = (tmp_path / "r.md").read_text()
@@ -155,7 +161,7 @@ def test_section_report_has_every_table_and_the_claims(monkeypatch, tmp_path):
     shl = [r for r in rows if r["method"] == "simplenpkl-shl"
            and r.get("paper_table") == "zhuang2011 3.2" and r["reading"] == "text"][0]
     assert shl["paper"] == 97.4 and shl["gap"] == pytest.approx(shl["mean"] - 97.4)
-    claims = dict(_claims._npkl_claims(res))
+    claims = dict(zhuang2011._npkl_claims(res))
     assert claims and not any(v.startswith("not run") for k, v in claims.items()
                               if k.startswith("Table 3.4"))
     again = reproduce(["tiny-ch3"], splits=1, cache_dir=tmp_path / "c", out=None,
@@ -165,7 +171,8 @@ def test_section_report_has_every_table_and_the_claims(monkeypatch, tmp_path):
 
 def test_section_cells_of_older_code_are_recomputed(tmp_path, monkeypatch):
     from proxlearn.study import _runner
-    from proxlearn.study._reproduce import SECTION_MODULES, _cached
+    from proxlearn.study._reproduce import _section
+    from proxlearn.study._section import _cached
 
     calls = []
 
@@ -173,7 +180,7 @@ def test_section_cells_of_older_code_are_recomputed(tmp_path, monkeypatch):
         calls.append(1)
         return {"x": len(calls)}
 
-    mods = SECTION_MODULES["zhuang2011-ch3"]
+    mods = _section("zhuang2011-ch3").modules
     assert _cached(tmp_path, "cell", [1, 2], compute, mods) == ({"x": 1}, pytest.approx(
         0, abs=1), False)
     assert _cached(tmp_path, "cell", [1, 2], compute, mods)[2] is True and len(calls) == 1

@@ -24,7 +24,7 @@ interior-point methods cannot be warm-started, so there is no warm start.
 
 from __future__ import annotations
 
-from ._methods import Method, _powers, register_method
+from ..._methods import Method, _powers, register_method
 
 __all__ = ["SIMSVM_ETA", "SIMSVM_GAMMA"]
 
@@ -35,7 +35,7 @@ SIMSVM_GAMMA = _powers(-4, 4)
 
 def _builder(regularizer: str, test_transform: str):
     def build(**params):
-        from ..kernel_learning._simsvm import SimSVM
+        from ....kernel_learning._simsvm import SimSVM
 
         # the thesis's reading (S as given), as simsvm_fold_decisions computes it
         return SimSVM(regularizer=regularizer, test_transform=test_transform, normalize=False,
@@ -46,7 +46,7 @@ def _builder(regularizer: str, test_transform: str):
 
 def _evaluator(regularizer: str, test_transform: str):
     def evaluate(S_train, y_train, S_test, params_list):
-        from ..kernel_learning._simsvm import simsvm_fold_decisions
+        from ....kernel_learning._simsvm import simsvm_fold_decisions
 
         out = simsvm_fold_decisions(
             S_train, y_train, S_test, params_list, regularizer=regularizer,

@@ -7,7 +7,8 @@ import pytest
 
 from proxlearn.datasets import FeatureDataset, make_ringnorm
 from proxlearn.study import get_method, get_protocol
-from proxlearn.study._reproduce import SECTIONS, ZHUANG_MKL_DATASETS
+from proxlearn.study._reproduce import SECTIONS
+from proxlearn.study.papers.zhuang2011 import ZHUANG_MKL_DATASETS
 from proxlearn.study._runner import run_cell, run_study
 
 
@@ -80,7 +81,8 @@ def test_section_lists_table_4_1_and_targets_exist():
 
 
 def test_competition_ranks_and_zhuang_claims_on_a_small_study():
-    from proxlearn.study._claims import _zhuang_claims, competition_ranks
+    from proxlearn.study._claims import competition_ranks
+    from proxlearn.study.papers.zhuang2011 import _zhuang_claims
 
     np.testing.assert_array_equal(competition_ranks([90.0, 95.0, 95.0, 80.0]), [3, 1, 1, 4])
     X, y = _data(40)

@@ -33,7 +33,7 @@ import warnings
 
 import numpy as np
 
-from ._methods import GU_GRID, Method, register_method
+from ..._methods import GU_GRID, Method, register_method
 
 __all__ = ["D_GRID", "SVMCA_FIXED", "svmca_fold_evaluator"]
 
@@ -45,7 +45,7 @@ SVMCA_FIXED = {"excess_components": "clamp", "normalize": False}
 
 
 def _svmca(**params):
-    from ..kernel_learning._svmca import SVMCA
+    from ....kernel_learning._svmca import SVMCA
 
     return SVMCA(**SVMCA_FIXED, **params)
 
@@ -57,8 +57,8 @@ def svmca_fold_evaluator(S_train, y_train, S_test, params_list, *, stats=None):
     ``iterations`` (their total), ``first_steps`` (shared first alpha-steps),
     ``reused`` (grid points answered by C-saturation reuse or clamping).
     """
-    from .._svm._multiclass import ovo_labels, ovo_problems
-    from ..kernel_learning._svmca import (
+    from ...._svm._multiclass import ovo_labels, ovo_problems
+    from ....kernel_learning._svmca import (
         ComponentsClampedWarning,
         _alpha_step,
         svmca_path,

@@ -17,7 +17,7 @@ judges the paper's rows by them (issue 40).
 
 from __future__ import annotations
 
-from ._methods import Method, register_method
+from ..._methods import Method, register_method
 
 __all__ = ["ESKL_C", "ESKL_RHO"]
 
@@ -30,7 +30,7 @@ _LOSSES = {"eskl-l1": "l1", "eskl-l2": "l2", "eskl-l3": "l3"}
 
 def _builder(loss, paper=True):
     def build(**params):
-        from ..kernel_learning._kundu import ESKL, PAPER_READING
+        from ....kernel_learning._kundu import ESKL, PAPER_READING
 
         return ESKL(loss=loss, **(PAPER_READING if paper else {}), **params)
 

@@ -44,11 +44,13 @@ import numpy as np
 from ._bank import stack_combine
 from .._svm._dual import _active_set_solution, _free_violators, bordered_solve, kkt_violation
 
-__all__ = ["Eq10Newton", "gamma_star", "newton_eq10"]
+__all__ = ["NonsparseNewtonResult", "gamma_star", "nonsparse_newton"]
 
 
 @dataclass
-class Eq10Newton:
+class NonsparseNewtonResult:
+    """What :func:`nonsparse_newton` returns: the certified joint optimum."""
+
     alpha: np.ndarray
     b: float
     gamma: np.ndarray  # gamma*(a(alpha)), on which alpha is the SVM
@@ -183,7 +185,7 @@ class _Face:
         return np.tensordot(w, np.moveaxis(self.Ks, -1, 0)[:, rows[:, None], rows], axes=1)
 
 
-def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
+def nonsparse_newton(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
     """The eq. 10 optimum reached by Newton steps from the active set of
     ``alpha`` (an SVM solution at a nearby ``gamma``), or ``None``.
 
@@ -288,7 +290,7 @@ def newton_eq10(Ks, y, C, alpha, *, floor, tol, max_steps=40, max_rounds=6):
         u, Q, a, g, Kgu = state
         value = float(alpha.sum() - 0.5 * np.sum(a / g))
         if kkt_violation(None, y, C, alpha, Ku=Kgu) <= tol:
-            return Eq10Newton(alpha=alpha, b=b, gamma=g, value=value, n_steps=steps,
+            return NonsparseNewtonResult(alpha=alpha, b=b, gamma=g, value=value, n_steps=steps,
                               products=Q)
         if not _free_violators(free, upper, y * (Kgu + b), tol):
             return None

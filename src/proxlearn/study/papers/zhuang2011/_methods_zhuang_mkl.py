@@ -51,7 +51,7 @@ C-UKL (Valizadegan & Jin) is not implemented.
 
 from __future__ import annotations
 
-from ._methods import Method, register_method
+from ..._methods import Method, register_method
 
 __all__ = ["ZHUANG_C", "ZHUANG_WIDTHS"]
 
@@ -63,7 +63,7 @@ _G = "zhuang2011"
 
 
 def _bank(normalize="trace", **kw):
-    from ..mkl import KernelBank
+    from ....mkl import KernelBank
 
     # the thesis's unit-trace bank (KernelBank's default is unit mean diagonal)
     return KernelBank(max_memory=_MEMORY, normalize=normalize, **kw)
@@ -79,7 +79,7 @@ def _svm_rbf(C, sigma):
 
 def _mkl(name, **fixed):
     def build(**p):
-        from .. import mkl
+        from .... import mkl
 
         return getattr(mkl, name)(bank=_bank(), **fixed, **p)
 
@@ -91,7 +91,7 @@ def _scaled(name, **fixed):
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import StandardScaler
 
-        from .. import mkl
+        from .... import mkl
 
         return make_pipeline(StandardScaler(), getattr(mkl, name)(**fixed, **p))
 
@@ -99,14 +99,14 @@ def _scaled(name, **fixed):
 
 
 def _two_layer_inf(**p):
-    from ..mkl import TwoLayerMKLInf
+    from ....mkl import TwoLayerMKLInf
 
     return TwoLayerMKLInf(bank=_bank(per_feature=False), tol=1e-3, max_iter=30, max_kernels=5,
                           penalty="thesis", **p)
 
 
 def _ikl(**p):
-    from ..mkl import IKL
+    from ....mkl import IKL
 
     return IKL(bank=_bank(per_feature=False), tol=1e-3, mkl_tol=1e-3, max_iter=100,
                max_kernels=10, **p)
@@ -132,7 +132,7 @@ class _AverageBankKernel:
     def transform(self, X):
         import numpy as np
 
-        from ..mkl._bank import stack_combine
+        from ....mkl._bank import stack_combine
 
         m = self.bank_.n_kernels_
         return stack_combine(self.bank_.stack(X), np.full(m, 1.0 / m))
@@ -150,7 +150,7 @@ def _kpca(first):
 
 
 def _umkl(unit_trace=True):
-    from ..mkl import UMKL
+    from ....mkl import UMKL
 
     # the printed (5.3): signed distortion, pinned (UMKL also has "abs")
     return UMKL(bank=_bank(normalize="trace" if unit_trace else None), B=10, tol=1e-4,
@@ -167,7 +167,7 @@ def _umkl_svm(C, unit_trace=True):
 def _default(name):
     """``name`` at its defaults on the default bank (the default reading, issue 40)."""
     def build(**p):
-        from .. import mkl
+        from .... import mkl
 
         return getattr(mkl, name)(bank=mkl.KernelBank(max_memory=_MEMORY), **p)
 
@@ -175,7 +175,7 @@ def _default(name):
 
 
 def _umkl_default():
-    from ..mkl import UMKL, KernelBank
+    from ....mkl import UMKL, KernelBank
 
     return UMKL(bank=KernelBank(max_memory=_MEMORY))
 
@@ -205,9 +205,9 @@ def _fixed_combination_evaluator(method_name):
     def evaluate(X_train, y_train, X_test, params_list):
         import numpy as np
 
-        from ..mkl import AverageKernelSVC, KTASVC, alignf
-        from ..mkl._bank import stack_combine
-        from .._svm._dual import svm_dual
+        from ....mkl import AverageKernelSVC, KTASVC, alignf
+        from ....mkl._bank import stack_combine
+        from ...._svm._dual import svm_dual
 
         classes = np.unique(y_train)
         cls = KTASVC if method_name == "kta" else AverageKernelSVC

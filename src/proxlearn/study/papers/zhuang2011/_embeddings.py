@@ -81,7 +81,7 @@ def make_embedder(method, *, sdp_solver="SCS", sdp_eps=1e-3, outer_tol=1e-3, out
     """A callable ``X -> (n, 2)`` embedding for one of :data:`EMBED_METHODS`."""
     from sklearn.decomposition import KernelPCA
 
-    from ..manifold import MVE, SPE
+    from ....manifold import MVE, SPE
 
     # scale=None: the thesis's problem in the input's units (the estimators' default
     # scale="auto" is scale-free and better conditioned; docs/methods.md)
@@ -101,7 +101,7 @@ def make_embedder(method, *, sdp_solver="SCS", sdp_eps=1e-3, outer_tol=1e-3, out
 
 def embedding_run(X, y, rep, methods=EMBED_METHODS) -> dict:
     """One repetition: ``{method: {"acc", "cpu"}}`` or ``{"error": message}``."""
-    from ..exceptions import SolverError
+    from ....exceptions import SolverError
 
     Xs, ys, rng = sample_two_largest(X, y, rep)
     split_seed = int(rng.integers(2**31))
@@ -122,7 +122,7 @@ def embedding_run(X, y, rep, methods=EMBED_METHODS) -> dict:
 
 def embedding_tables(datasets, *, reps=10, sdp_reps=2, seed=0, cache=None) -> dict:
     """Tables 3.8 and 3.9 over ``datasets`` (:class:`~proxlearn.datasets.FeatureDataset`)."""
-    from .. import __version__
+    from .... import __version__
 
     if cache is None:
         def cache(name, key, compute):

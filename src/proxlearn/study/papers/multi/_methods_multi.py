@@ -17,7 +17,7 @@ is the clip SVM on matrix ``i`` alone, ``svm-clip-average`` and
 
 from __future__ import annotations
 
-from ._methods import Method, register_method
+from ..._methods import Method, register_method
 
 __all__ = ["MULTI_C", "MULTI_RHO"]
 
@@ -29,7 +29,7 @@ def _on_combined(make, index=None):
     def build(**params):
         from sklearn.pipeline import make_pipeline
 
-        from ..transforms import CombineSimilarities
+        from ....transforms import CombineSimilarities
 
         return make_pipeline(CombineSimilarities(index=index), make(**params))
 
@@ -37,13 +37,13 @@ def _on_combined(make, index=None):
 
 
 def _svm(**p):
-    from ..svm import SimilaritySVC
+    from ....svm import SimilaritySVC
 
     return SimilaritySVC("clip", **p)
 
 
 def _isvm(**p):
-    from ..kernel_learning._indefinite_svm import PAPER_READING, IndefiniteSVM
+    from ....kernel_learning._indefinite_svm import PAPER_READING, IndefiniteSVM
 
     # the papers' reading, under which these cells were computed (docs/methods.md)
     return IndefiniteSVM(**{**PAPER_READING, **p})
@@ -51,7 +51,7 @@ def _isvm(**p):
 
 def _mkl(name):
     def build(**p):
-        from .. import mkl
+        from .... import mkl
 
         # the papers' reading, under which these cells were computed: the matrices as
         # given (the classifiers' default normalize=True divides each by tr K / n)
@@ -62,7 +62,7 @@ def _mkl(name):
 
 def _kl(name, **fixed):
     def build(**p):
-        from ..kernel_learning import _kundu
+        from ....kernel_learning import _kundu
 
         # the paper's reading, under which these cells were computed (docs/methods.md)
         return getattr(_kundu, name)(**_kundu.PAPER_READING, **fixed, **p)

@@ -5,15 +5,16 @@ import pytest
 from sklearn.datasets import load_wine
 
 from proxlearn.datasets import FeatureDataset
-from proxlearn.study import _embeddings, _reproduce
-from proxlearn.study._embeddings import (
+from proxlearn.study import _reproduce
+from proxlearn.study.papers.zhuang2011 import _embeddings
+from proxlearn.study.papers.zhuang2011._embeddings import (
     embedding_run,
     embedding_tables,
     knn_accuracy,
     sample_two_largest,
 )
-from proxlearn.study._claims import _embed_claims
-from proxlearn.study._reproduce import _embed_md
+from proxlearn.study.papers import zhuang2011
+from proxlearn.study.papers.zhuang2011 import _embed_claims, _embed_md
 
 
 def test_sample_takes_the_two_largest_classes_z_scored():
@@ -82,7 +83,7 @@ def test_one_repetition_runs_the_methods_on_real_data():
     for m in ("kpca", "spe-npkl"):
         assert 0 <= out[m]["acc"] <= 100 and out[m]["cpu"] >= 0
     assert out["kpca"]["acc"] > 80  # wine's two largest classes are nearly separable
-    assert _reproduce.RUNNERS["zhuang2011-ch3-embed"] is _reproduce._run_embed_section
+    assert _reproduce._section("zhuang2011-ch3-embed").runner is zhuang2011._run_embed_section
 
 
 @pytest.mark.parametrize("name", ["zhuang2011-ch3", "zhuang2011-ch3-embed"])

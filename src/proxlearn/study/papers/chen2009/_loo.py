@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_labels, check_similarity
-from ..metrics import normalized_cross_entropy, perplexity
-from ._methods import KRR_REG, _group_by_k, get_method
+from ...._validation import InvalidParameterError, check_labels, check_similarity
+from ....metrics import normalized_cross_entropy, perplexity
+from ..._methods import KRR_REG, _group_by_k, get_method
 
 __all__ = ["LOO_K", "LOO_KRI_REG", "loo_grid", "loo_rows", "loo_study", "plot_perplexity_curves"]
 
@@ -70,7 +70,7 @@ def loo_study(datasets, methods, *, epsilon: float = 1e-4) -> dict:
                 )
             grid = loo_grid(m, n)
             k_max = max(p["n_neighbors"] for p in grid)
-            from ..neighbors._knn import top_k_similar
+            from ....neighbors._knn import top_k_similar
 
             nbrs, sims = top_k_similar(R, k_max)
             model = get_method(m).build(n_neighbors=k_max).fit(S, y)

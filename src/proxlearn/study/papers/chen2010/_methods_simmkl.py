@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._methods import Method, _powers, _svc_over_C, register_method
+from ..._methods import Method, _powers, _svc_over_C, register_method
 
 __all__ = ["DEFAULT_KERNELS", "SIMMKL_KERNELS", "simmkl_methods"]
 
@@ -46,7 +46,7 @@ C_CH5 = _powers(-3, 3)
 
 def _simmkl_builder(kernels):
     def build(**params):
-        from ..kernel_learning._simmkl import SimMKL
+        from ....kernel_learning._simmkl import SimMKL
 
         # the thesis's reading (S as given), as the fold evaluator computes it
         return SimMKL(kernels=list(kernels), normalize=False, **params)
@@ -59,8 +59,8 @@ def _simmkl_evaluator(kernels):
     (eta, gamma) grid re-solves the same parametrised problem."""
 
     def evaluate(S_train, y_train, S_test, params_list):
-        from ..kernel_learning._full_kernel_svm import SolverFailedError
-        from ..kernel_learning._simmkl import SimMKL
+        from ....kernel_learning._full_kernel_svm import SolverFailedError
+        from ....kernel_learning._simmkl import SimMKL
 
         model = SimMKL(kernels=list(kernels), normalize=False)
         cache = _FoldCache(model, S_train, y_train, S_test)
@@ -81,8 +81,8 @@ class _FoldCache:
     """Everything of a SimMKL fit that does not depend on (eta, gamma)."""
 
     def __init__(self, model, S_train, y_train, S_test):
-        from .._validation import check_labels, check_similarity, check_test_similarity
-        from ..kernel_learning._simmkl import _check_kernels
+        from ...._validation import check_labels, check_similarity, check_test_similarity
+        from ....kernel_learning._simmkl import _check_kernels
 
         raw = check_similarity(S_train, symmetric="allow", dissimilarity_check=False)
         self.classes, self.y_idx = check_labels(y_train, raw.shape[0])
@@ -95,7 +95,7 @@ class _FoldCache:
         self.problems = [None] * (k * (k - 1) // 2)
 
     def predict(self, model):
-        from .._svm._multiclass import ovo_labels
+        from ...._svm._multiclass import ovo_labels
 
         eta, gamma, tau, tol = model._check_params()
         model._fit_from_kernels(
@@ -108,7 +108,7 @@ class _FoldCache:
 
 def _kernel_svc_builder(spec):
     def build(**params):
-        from ..kernel_learning._base_kernels import BaseKernelSVC
+        from ....kernel_learning._base_kernels import BaseKernelSVC
 
         return BaseKernelSVC(kernel=spec, normalize=False, **params)  # the thesis reading (issue 40)
 
@@ -117,7 +117,7 @@ def _kernel_svc_builder(spec):
 
 def _kernel_svc_evaluator(spec):
     def evaluate(S_train, y_train, S_test, params_list):
-        from ..kernel_learning._base_kernels import base_kernel_pair
+        from ....kernel_learning._base_kernels import base_kernel_pair
 
         K, K_test = base_kernel_pair(spec, S_train, S_test)
         return _svc_over_C(K, y_train, K_test, [p["C"] for p in params_list])
@@ -166,7 +166,7 @@ def simmkl_methods(kernels, suffix: str = "") -> list[Method]:
 for _m in simmkl_methods(DEFAULT_KERNELS):
     register_method(_m, replace=True)
 def _loadable(name: str) -> bool:
-    from ..datasets import REGISTRY
+    from ....datasets import REGISTRY
 
     return name in REGISTRY
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._methods import GU_GRID, Method, _powers, register_method
+from ..._methods import GU_GRID, Method, _powers, register_method
 
 __all__ = ["ISVM_GRID"]
 
@@ -24,7 +24,7 @@ ISVM_GRID = _powers(-3, 3)
 
 
 def _build(**params):
-    from ..kernel_learning._indefinite_svm import PAPER_READING, IndefiniteSVM
+    from ....kernel_learning._indefinite_svm import PAPER_READING, IndefiniteSVM
 
     # the papers' reading (S as given, the reference code's test heuristic)
     return IndefiniteSVM(**{**PAPER_READING, **params})
@@ -33,9 +33,9 @@ def _build(**params):
 def _evaluate(S_train, y_train, S_test, params_list):
     """Predictions for every (C, rho) of the grid, sharing eigendecompositions
     and warm starts (see the module docstring)."""
-    from .._svm._multiclass import ovo_fit, ovo_labels
-    from .._validation import check_labels, symmetrize
-    from ..kernel_learning._indefinite_svm import (
+    from ...._svm._multiclass import ovo_fit, ovo_labels
+    from ...._validation import check_labels, symmetrize
+    from ....kernel_learning._indefinite_svm import (
         _fit_binary,
         _Problem,
         _transform_rows,
