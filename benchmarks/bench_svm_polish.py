@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-import proxlearn.mkl._svm_dual as sd
+import proxlearn._svm._dual as sd
 from proxlearn.datasets import load_dataset
 from proxlearn.kernel_learning import ESKL
 from proxlearn.study._protocols import get_protocol, make_partitions

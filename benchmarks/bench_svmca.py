@@ -42,11 +42,11 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from _timing import timed_alternating  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from proxlearn._svm._multiclass import ovo_problems
 from proxlearn.datasets import load_dataset
 from proxlearn.kernel_learning._svmca import (
     SVMCA,
     _alpha_step,
-    _pair_index,
     svmca_path,
     v_step,
     v_step_nonsymmetric,
@@ -62,7 +62,7 @@ def run(name, repeats, max_iter, eps_rel):
     S, y = ds.matrix, ds.labels
     est = SVMCA(max_iter=max_iter)
     K0, classes, y_idx, lam, U = est._prepare(S, y)
-    pairs = _pair_index(y_idx, len(classes))
+    pairs = ovo_problems(y_idx, len(classes))
     n = K0.shape[0]
     # the paper's route needs K0^{-1}: on a singular K0 its V is infeasible
     P0, V0 = SVMCA._clip_start(lam, U, 5)
@@ -143,7 +143,7 @@ def v_step_scaling(sizes, ds, repeats, max_iter):
         for d in ds:
             est = SVMCA(n_components=d)
             K0, classes, y_idx, lam, U = est._prepare(S, y)
-            pairs = _pair_index(y_idx, len(classes))
+            pairs = ovo_problems(y_idx, len(classes))
             P0, _ = SVMCA._clip_start(lam, U, d)
             a = _alpha_step(P0 @ P0.T, pairs, 1.0, 1e-3)
             info = {}

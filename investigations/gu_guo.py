@@ -388,10 +388,10 @@ def svmca_replay(S, y, C, rho, d, max_iter=10):
     Returns the estimator's history, the replay's per-iteration checks and
     whether the replay reproduces the estimator (its kept kernel and coefficients).
     """
+    from proxlearn._svm._multiclass import ovo_problems
     from proxlearn.kernel_learning._svmca import (
         SVMCA,
         _alpha_step,
-        _pair_index,
         v_step,
         v_step_nonsymmetric,
     )
@@ -402,14 +402,14 @@ def svmca_replay(S, y, C, rho, d, max_iter=10):
         est.fit(S, y)
     K0, classes, y_idx, lam, U = est._prepare(S, y)
     d = est.n_components_
-    pairs = _pair_index(y_idx, len(classes))
+    pairs = ovo_problems(y_idx, len(classes))
     P, V = est._clip_start(lam, U, d)
     checks = []
     for t in range(1, est.n_iter_ + 1):
         Kv = P @ P.T
         a = _alpha_step(Kv, pairs, C, est.svm_tol, factor=P)
         kkt, eq, amin, amax = 0.0, 0.0, np.inf, -np.inf
-        for k, (idx, ypm) in enumerate(pairs):
+        for k, idx, ypm in ((p.k, p.idx, p.y) for p in pairs):
             blk = Kv[np.ix_(idx, idx)]
             coef = a.beta[k, idx]
             sup = np.flatnonzero(coef)

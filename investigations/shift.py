@@ -85,7 +85,7 @@ from proxlearn.study._methods import (  # noqa: E402
 from proxlearn.study._report import MIN_OWN_SIGMA_PARTITIONS, _paper_cell, agreement  # noqa: E402
 from proxlearn.study._section import _json_default  # noqa: E402
 from proxlearn.study._runner import run_cell  # noqa: E402
-from proxlearn.svm._kernel_svc import MAX_ITER  # noqa: E402
+from proxlearn._svm._libsvm import MAX_ITER  # noqa: E402
 
 #: Chen thesis sec. 5.3.2: "C (C-SVM shift) in {1e-5, ..., 1e3}" (9 values).
 THESIS_SHIFT_C = _powers(-5, 3)

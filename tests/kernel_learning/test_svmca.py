@@ -18,11 +18,11 @@ from proxlearn._validation import (
     SimilarityMatrixError,
     TestMatrixError,
 )
+from proxlearn._svm._multiclass import ovo_problems
 from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS, is_pairwise
 from proxlearn.kernel_learning._svmca import (
     SVMCA,
     ComponentsClampedWarning,
-    _pair_index,
     svmca_path,
     v_step,
     v_step_nonsymmetric,
@@ -417,7 +417,7 @@ def test_svmca_path_shares_first_step():
     S, y = blobs(2, 12, 3)
     lam, U = np.linalg.eigh(S)
     P0, V0 = SVMCA._clip_start(lam, U, 3)
-    pairs = _pair_index(y, 2)
+    pairs = ovo_problems(y, 2)
     a = svmca_path(S, pairs, 1.0, 0.1, P0, V0, max_iter=4)
     from proxlearn.kernel_learning._svmca import _alpha_step
 
@@ -480,7 +480,7 @@ def test_alpha_step_hands_a_stalled_smo_to_the_qp(monkeypatch):
 
     F, ypm = _overlapping_lowrank(n=40, d=3, seed=4)
     K = F @ F.T
-    pairs = [(np.arange(40), ypm)]
+    pairs = ovo_problems((ypm > 0).astype(int), 2)  # one pair: all 40 samples, labels ypm
     plain = m._alpha_step(K, pairs, 10.0, 1e-4)
     monkeypatch.setattr(m, "SMO_ITER_PER_SAMPLE", 0)  # cap = 1 iteration
     fast = m._alpha_step(K, pairs, 10.0, 1e-4, factor=F)

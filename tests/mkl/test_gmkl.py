@@ -13,7 +13,7 @@ from sklearn.utils.estimator_checks import check_estimator
 from proxlearn.base import FEATURE_CHECK_EXCEPTIONS, is_pairwise
 from proxlearn.exceptions import FeatureMatrixError, InvalidParameterError, LabelError
 from proxlearn.mkl._gmkl import GMKL, gmkl, gmkl_gradient, product_gaussian_kernel
-from proxlearn.mkl._svm_dual import svm_dual
+from proxlearn._svm._dual import svm_dual
 
 
 def _binary(n=80, d=4, seed=0, shift=2.0):

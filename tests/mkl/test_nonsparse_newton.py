@@ -11,7 +11,7 @@ from proxlearn.mkl import box_knapsack_max, nonsparse_mkl, svm_dual
 from proxlearn.mkl import _solvers
 from proxlearn.mkl._nonsparse_newton import nonsparse_newton
 from proxlearn.mkl._solvers import gamma_star
-from proxlearn.mkl._svm_dual import kkt_violation
+from proxlearn._svm._dual import kkt_violation
 
 
 def _problem(n=40, seed=0, useless=False):

@@ -3,14 +3,12 @@
 import cvxpy as cp
 import numpy as np
 import pytest
-import scipy.optimize
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
 from proxlearn.mkl import (
-    box_knapsack_max,
     lp_mkl,
     nonsparse_mkl,
     simple_mkl,
@@ -120,42 +118,6 @@ def test_one_kernel_is_the_svm_and_two_copies_split_the_mass():
     np.testing.assert_allclose(f, svc.decision_function(K), atol=1e-4)
 
 
-def test_svm_dual_value_is_the_svm_objective():
-    Ks, y = _problem(seed=6)
-    sol = svm_dual(Ks[:, :, 1], y, 2.0)
-    assert sol.alpha.min() >= 0 and sol.alpha.max() <= 2.0
-    assert abs(y @ sol.alpha) < 1e-8
-    value, _ = _cvx_dual(Ks[:, :, 1:2], y, 2.0, "simple")
-    assert sol.value == pytest.approx(value, rel=1e-6)
-
-
-def test_svm_dual_binding_and_svc_fallback_agree(monkeypatch):
-    from proxlearn.svm import _small_svc
-
-    Ks, y = _problem(seed=7)
-    K = Ks[:, :, 0]
-    fast = svm_dual(K, y, 0.5)
-    monkeypatch.setattr(_small_svc, "_use_binding", False)
-    slow = svm_dual(K, y, 0.5)
-    np.testing.assert_allclose(fast.alpha, slow.alpha, atol=1e-10)
-    assert fast.b == pytest.approx(slow.b, abs=1e-10)
-    svc = SVC(kernel="precomputed", C=0.5, tol=1e-7).fit(K, y)
-    np.testing.assert_allclose(K @ (fast.alpha * y) + fast.b, svc.decision_function(K),
-                               atol=1e-10)
-
-
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), n=st.integers(2, 12))
-def test_box_knapsack_equals_linprog(seed, n):
-    rng = np.random.default_rng(seed)
-    y = rng.choice([-1.0, 1.0], n)
-    y[0], y[-1] = 1.0, -1.0
-    g = rng.normal(size=n)
-    C = rng.uniform(0.1, 3.0)
-    lp = scipy.optimize.linprog(-g, A_eq=y[None], b_eq=[0.0], bounds=[(0, C)] * n)
-    assert box_knapsack_max(g, y, C) == pytest.approx(-lp.fun, abs=1e-8)
-
-
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), m=st.integers(1, 6),
        floor=st.sampled_from([0.0, 1e-3, 0.05]))
@@ -172,156 +134,6 @@ def test_gamma_star_solves_its_problem(seed, m, floor):
     prob.solve(solver="CLARABEL")
     value = np.sum(a[a > 0] / g[a > 0])
     assert value <= prob.value * (1 + 1e-5) + 1e-9
-
-
-def test_svm_dual_falls_back_when_libsvm_hits_its_iteration_cap(monkeypatch):
-    """libsvm never reached tol 1e-7 on a nearly constant kernel (entries 1 +- 6e-6, a
-    2LMKL line-search trial on Liver) and ran for minutes; svm_dual caps the SMO
-    iterations, re-solves at libsvm's default 1e-3 and polishes that solution by the
-    monotone active-set method. A tiny cap makes an ordinary problem take that
-    route: the answer passes the test at 1e-7 and is the cvxpy optimum, and the
-    chain is marked for the fast route."""
-    from proxlearn.mkl._svm_dual import kkt_violation
-
-    import cvxpy as cp
-
-    import proxlearn.mkl._svm_dual as sd
-
-    calls = []
-    real = sd.libsvm_fit
-
-    def spy(K, y, C, *, tol, max_iter):
-        out = real(K, y, C, tol=tol, max_iter=max_iter)
-        calls.append((tol, int(np.max(out["n_iter"]))))
-        return out
-
-    rng = np.random.default_rng(0)
-    Z = rng.normal(size=(60, 3))
-    K = Z @ Z.T + 0.1 * np.eye(60)
-    y = np.where(Z[:, 0] + 0.3 * rng.normal(size=60) > 0, 1.0, -1.0)
-    enc = (y > 0).astype(float)
-    n7 = int(np.max(real(K, enc, 1.0, tol=1e-7, max_iter=-1)["n_iter"]))
-    n3 = int(np.max(real(K, enc, 1.0, tol=1e-3, max_iter=-1)["n_iter"]))
-    assert n3 + 1 < n7  # a cap between the two makes 1e-7 fail and 1e-3 succeed
-    monkeypatch.setattr(sd, "MAX_SMO_ITER", n3 + 1)
-    monkeypatch.setattr(sd, "libsvm_fit", spy)
-    sol = sd.svm_dual(K, y, 1.0)
-    assert calls[0] == (1e-7, n3 + 1) and calls[1] == (1e-3, n3)  # capped, then the fallback
-    assert np.all(sol.alpha >= 0) and np.all(sol.alpha <= 1.0) and abs(sol.alpha @ y) < 1e-8
-    a = cp.Variable(60)
-    L = np.linalg.cholesky(K)
-    prob = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.sum_squares(L.T @ cp.multiply(y, a))),
-                      [y @ a == 0, a >= 0, a <= 1.0])
-    prob.solve(solver="CLARABEL")
-    assert sol.value <= prob.value + 1e-6
-    assert sol.value == pytest.approx(prob.value, rel=1e-6)
-    assert kkt_violation(K, y, 1.0, sol.alpha) <= 1e-7 and sol.polish
-    # without the polish the answer is libsvm's at 1e-3 (feasible, near-optimal)
-    monkeypatch.setattr(sd, "_monotone_active_set", lambda *a, **k: None)
-    loose = sd.svm_dual(K, y, 1.0)
-    assert np.all(loose.alpha >= 0) and np.all(loose.alpha <= 1.0)
-    assert abs(loose.alpha @ y) < 1e-8 and not loose.polish
-    assert loose.value == pytest.approx(prob.value, rel=1e-2)
-
-
-def _random_svm(seed, n=80):
-    rng = np.random.default_rng(seed)
-    r = int(rng.integers(3, 30))
-    Z = rng.normal(size=(n, r))
-    y = np.where(Z[:, 0] + rng.normal(size=n) * rng.uniform(0.3, 2.0) > 0, 1.0, -1.0)
-    return Z @ Z.T / r, y, float(rng.choice([1.0, 10.0, 100.0])), Z / np.sqrt(r)
-
-
-@pytest.mark.parametrize("seed", [0, 5, 17, 42, 120, 275, 283])
-def test_monotone_active_set_polishes_a_loose_solution_to_the_optimum(seed):
-    """From libsvm's solution at 1e-3 (low-rank kernels, C up to 100; seeds 17 and 42
-    are cases where the clipping heuristic of the warm start oscillates), the
-    monotone active-set method returns a solution that passes libsvm's test at 1e-7,
-    is feasible, and has the cvxpy optimum's value. On seeds 42, 120, 275 and 283 the
-    free set outgrows the kernel's rank; before the uphill line step the polish cycled
-    there on some BLAS core types (42 and 283 under Prescott, 120 under SkylakeX, 275
-    under both)."""
-    import proxlearn.mkl._svm_dual as sd
-
-    K, y, C, L = _random_svm(seed)
-    alpha, _, _ = sd._libsvm(K, y, C, 1e-3)
-    sol = sd._monotone_active_set(K, y, C, alpha, 1e-7, sd.POLISH_ROUNDS)
-    assert sol is not None
-    assert sd.kkt_violation(K, y, C, sol.alpha) <= 1e-7
-    assert sol.alpha.min() >= 0 and sol.alpha.max() <= C and abs(sol.alpha @ y) < 1e-9 * C
-    a = cp.Variable(y.size)
-    value = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.sum_squares(L.T @ cp.multiply(y, a))),
-                       [y @ a == 0, a >= 0, a <= C]).solve(solver="CLARABEL")
-    assert sol.value == pytest.approx(value, rel=1e-6)
-    u = sol.alpha * y
-    assert sol.value == pytest.approx(sol.alpha.sum() - 0.5 * u @ K @ u, rel=1e-12)
-    loose_value = alpha.sum() - 0.5 * (alpha * y) @ K @ (alpha * y)
-    assert sol.value >= loose_value - 1e-9 * abs(loose_value)  # ascent from the start
-
-
-@pytest.mark.parametrize("sign", [1.0, -1.0])
-@pytest.mark.parametrize("seed", [17, 42])
-def test_monotone_active_set_climbs_a_singular_free_set_whichever_sign_the_solve_gives(
-        seed, sign, monkeypatch):
-    """When the free set outgrows the kernel's rank the bordered system is singular and
-    its computed solution is dominated by a null vector whose sign the last bits of the
-    factorisation decide (it changed with OPENBLAS_CORETYPE). Both signs are forced
-    here: the polish must reach the optimum with either (before the fix one sign made
-    it free and fix the same point until POLISH_ROUNDS ran out)."""
-    import proxlearn.mkl._svm_dual as sd
-
-    K, y, C, L = _random_svm(seed)
-    real = sd._bordered_solve
-    singular = []
-
-    def forced(K, y, F, B, C):
-        x = real(K, y, F, B, C)
-        A = np.zeros((F.size + 1, F.size + 1))
-        A[:-1, :-1] = K[np.ix_(F, F)]
-        A[:-1, -1] = A[-1, :-1] = 1.0
-        w, V = np.linalg.eigh(A)
-        null = np.flatnonzero(np.abs(w) <= 1e-9 * np.abs(w).max())
-        if x is None or null.size == 0:
-            return x
-        singular.append(F.size)
-        z = V[:, null[0]]
-        return x - z * (z @ x) + sign * 1e8 * z  # the null component, with a chosen sign
-
-    monkeypatch.setattr(sd, "_bordered_solve", forced)
-    alpha, _, _ = sd._libsvm(K, y, C, 1e-3)
-    sol = sd._monotone_active_set(K, y, C, alpha, 1e-7, sd.POLISH_ROUNDS)
-    assert singular  # the case under test occurred
-    assert sol is not None and sd.kkt_violation(K, y, C, sol.alpha) <= 1e-7
-    assert sol.alpha.min() >= 0 and sol.alpha.max() <= C and abs(sol.alpha @ y) < 1e-9 * C
-    a = cp.Variable(y.size)
-    value = cp.Problem(cp.Maximize(cp.sum(a) - 0.5 * cp.sum_squares(L.T @ cp.multiply(y, a))),
-                       [y @ a == 0, a >= 0, a <= C]).solve(solver="CLARABEL")
-    assert sol.value == pytest.approx(value, rel=1e-6)
-
-
-def test_slow_smo_switches_the_chain_to_loose_solve_and_polish(monkeypatch):
-    """A solve that took libsvm SLOW_SMO_PER_SAMPLE n iterations or more marks its
-    chain; the next kernel of the chain is solved by libsvm at 1e-3 plus the polish
-    (never libsvm at 1e-7), and its answer is the SVM of that kernel."""
-    import proxlearn.mkl._svm_dual as sd
-
-    Ks, y = _problem(n=60, seed=2)
-    K0 = Ks[:, :, :3] @ np.array([0.5, 0.3, 0.2])
-    K1 = Ks[:, :, :3] @ np.array([0.2, 0.3, 0.5])
-    exact1 = sd.svm_dual(K1, y, 1.0)
-    assert not exact1.polish  # an ordinary problem: libsvm is fast
-    monkeypatch.setattr(sd, "SLOW_SMO_PER_SAMPLE", 0)
-    prev = sd.svm_dual(K0, y, 1.0)
-    assert prev.polish
-    tols = []
-    real = sd.libsvm_fit
-    monkeypatch.setattr(sd, "libsvm_fit",
-                        lambda *a, **k: tols.append(k["tol"]) or real(*a, **k))
-    monkeypatch.setattr(sd, "_active_set_solution", lambda *a, **k: None)  # no warm start
-    sol = sd.svm_dual(K1, y, 1.0, alpha0=prev)
-    assert tols == [1e-3] and sol.polish
-    assert sd.kkt_violation(K1, y, 1.0, sol.alpha) <= 1e-7
-    assert sol.value == pytest.approx(exact1.value, rel=1e-7)
 
 
 def _bank_problem(seed):
@@ -420,65 +232,6 @@ def test_projected_step_decreases_the_objective_on_the_simplex(step):
     assert trial.min() >= 0 and trial.sum() == pytest.approx(1.0)
 
 
-def _libsvm_forbidden(monkeypatch):
-    import proxlearn.mkl._svm_dual as sd
-
-    def boom(*args, **kwargs):
-        raise AssertionError("libsvm was called: the warm start did not hold")
-
-    monkeypatch.setattr(sd, "libsvm_fit", boom)
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_warm_started_svm_dual_is_the_svm_of_the_new_kernel(seed, monkeypatch):
-    """From the solution on K, the active-set warm start on a nearby kernel K' gives
-    the SVM of K' (same value and decision values as a cold libsvm solve, libsvm's
-    own stopping test passed) without calling libsvm."""
-    from proxlearn.mkl._svm_dual import kkt_violation
-
-    Ks, y = _problem(n=60, seed=seed)
-    K0 = Ks[:, :, :3] @ np.array([0.5, 0.3, 0.2])
-    K1 = Ks[:, :, :3] @ np.array([0.49, 0.31, 0.2])
-    cold0 = svm_dual(K0, y, 1.0)
-    cold1 = svm_dual(K1, y, 1.0)
-    _libsvm_forbidden(monkeypatch)
-    warm = svm_dual(K1, y, 1.0, alpha0=cold0.alpha)
-    assert kkt_violation(K1, y, 1.0, warm.alpha) <= 1e-7
-    assert abs(y @ warm.alpha) < 1e-10
-    assert warm.alpha.min() >= 0 and warm.alpha.max() <= 1.0
-    assert warm.value == pytest.approx(cold1.value, rel=1e-7)
-    np.testing.assert_allclose(K1 @ (warm.alpha * y) + warm.b,
-                               K1 @ (cold1.alpha * y) + cold1.b, atol=1e-5)
-
-
-def test_warm_start_from_a_wrong_active_set_falls_back_to_libsvm():
-    """A random alpha0 (wrong active set), one of the wrong length and one with no
-    free variable: the answer is still the SVM (libsvm's), never the wrong set's."""
-    Ks, y = _problem(n=50, seed=3)
-    K = Ks[:, :, 1]
-    cold = svm_dual(K, y, 1.0)
-    rng = np.random.default_rng(0)
-    for alpha0 in (rng.uniform(0, 1, size=50), np.zeros(7), np.zeros(50), np.ones(50)):
-        sol = svm_dual(K, y, 1.0, alpha0=alpha0)
-        assert sol.value == pytest.approx(cold.value, rel=1e-7)
-        np.testing.assert_allclose(K @ (sol.alpha * y) + sol.b,
-                                   K @ (cold.alpha * y) + cold.b, atol=1e-5)
-
-
-def test_kkt_violation_is_libsvm_stopping_measure():
-    """At libsvm's answer the measure is below its tol; a feasible non-optimal alpha
-    (all at C/2, balanced classes) is far above it."""
-    from proxlearn.mkl._svm_dual import kkt_violation
-
-    Ks, y = _problem(n=40, seed=4)
-    K = Ks[:, :, 0]
-    for tol in (1e-3, 1e-7):
-        sol = svm_dual(K, y, 1.0, tol=tol)
-        assert kkt_violation(K, y, 1.0, sol.alpha) <= tol * (1 + 1e-6)
-    y = np.where(np.arange(40) % 2 == 0, 1.0, -1.0)
-    assert kkt_violation(K, y, 1.0, np.full(40, 0.5)) > 1e-2
-
-
 @pytest.mark.parametrize("seed", [0, 1])
 def test_nonsparse_mkl_extrapolation_reaches_the_same_certified_optimum(seed):
     """The SQUAREM path and the plain block ascent certify the same optimum (their
@@ -502,29 +255,6 @@ def test_nonsparse_mkl_extrapolation_reaches_the_same_certified_optimum(seed):
     assert fast.gap <= 1e-6 * abs(fast.objective) and plain.gap <= 1e-6 * abs(plain.objective)
     assert fast.objective == pytest.approx(plain.objective, rel=2e-6)
     assert fast.objective == pytest.approx(value, rel=1e-4)
-
-
-def test_warm_start_is_tried_only_when_the_cost_model_expects_a_gain(monkeypatch):
-    """An SVMDual passed as alpha0 carries libsvm's work on its chain: a solve that
-    took libsvm no work is not worth an active-set attempt (libsvm runs), one that
-    took it a million iterations is; both give the SVM of the new kernel."""
-    import dataclasses
-
-    import proxlearn.mkl._svm_dual as sd
-
-    Ks, y = _problem(n=60, seed=1)
-    K0 = Ks[:, :, :3] @ np.array([0.5, 0.3, 0.2])
-    K1 = Ks[:, :, :3] @ np.array([0.49, 0.31, 0.2])
-    prev = svm_dual(K0, y, 1.0)
-    assert 0 < prev.smo_work < np.inf  # n x libsvm's iterations
-    calls = []
-    real = sd.libsvm_fit
-    monkeypatch.setattr(sd, "libsvm_fit", lambda *a, **k: calls.append(1) or real(*a, **k))
-    cheap = sd.svm_dual(K1, y, 1.0, alpha0=dataclasses.replace(prev, smo_work=0.0))
-    assert calls == [1]
-    costly = sd.svm_dual(K1, y, 1.0, alpha0=dataclasses.replace(prev, smo_work=60e6))
-    assert calls == [1] and costly.smo_work == 60e6  # warm, and the work is inherited
-    assert costly.value == pytest.approx(cheap.value, rel=1e-7)
 
 
 @pytest.mark.parametrize("solver", ["spg", "reduced-gradient"])

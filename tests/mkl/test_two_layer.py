@@ -15,7 +15,7 @@ from sklearn.utils.estimator_checks import check_estimator
 from proxlearn.base import FEATURE_CHECK_EXCEPTIONS, is_pairwise
 from proxlearn.exceptions import FeatureMatrixError, InvalidParameterError, LabelError
 from proxlearn.mkl import KernelBank, TwoLayerMKL, TwoLayerMKLInf, two_layer_mkl
-from proxlearn.mkl._svm_dual import svm_dual
+from proxlearn._svm._dual import svm_dual
 from proxlearn.mkl._two_layer import kernel_scales
 from sklearn.exceptions import ConvergenceWarning
 

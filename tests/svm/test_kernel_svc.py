@@ -15,6 +15,7 @@ from proxlearn._validation import (
     TestMatrixError,
 )
 from proxlearn._scale import similarity_scale
+from proxlearn._svm import _libsvm
 from proxlearn.svm import SimilaritySVC
 from proxlearn.transforms import SpectrumTransformer
 
@@ -210,7 +211,7 @@ def test_smo_iteration_cap_is_passed_and_warns(est_cls):
     y = (X[:, 0] + 0.5 * rng.normal(size=40) > 0).astype(int)  # overlapping classes
     S = X @ X.T
     cls = getattr(psvm, est_cls)
-    assert cls().get_params()["max_iter"] == psvm._kernel_svc.MAX_ITER > 0
+    assert cls().get_params()["max_iter"] == _libsvm.MAX_ITER > 0
     with pytest.warns(ConvergenceWarning):
         clf = cls(C=1e3, max_iter=3).fit(S, y)
     assert clf.svc_.max_iter == 3

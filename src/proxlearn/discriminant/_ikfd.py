@@ -29,7 +29,7 @@ from .._validation import (
 )
 from .._linalg import top_eigh
 from ..base import PairwiseMixin
-from ..svm._ovo import fit_ovo, ovo_decision_ovr
+from .._svm._multiclass import fit_ovo, ovo_decision
 
 __all__ = ["IndefiniteKFD"]
 
@@ -218,13 +218,13 @@ class IndefiniteKFD(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
             Binary: ``a^T k0(x)`` minus the midpoint threshold (positive means
             ``classes_[1]``). ``"eig"``: minus the squared distance to each
             projected class mean. ``"ovo"``: votes plus a tie-breaking term in
-            ``(-1/3, 1/3)`` (see :mod:`proxlearn.svm._ovo`).
+            ``(-1/3, 1/3)`` (see :mod:`proxlearn._svm._multiclass`).
         """
         Z = self.transform(S_test)
         if self._mode == "binary":
             return Z[:, 0] + self.intercept_[0]
         if self._mode == "ovo":
-            return ovo_decision_ovr(Z, len(self.classes_))
+            return ovo_decision(Z, len(self.classes_))
         d2 = ((Z[:, None, :] - self.means_[None, :, :]) ** 2).sum(axis=2)
         return -d2
 

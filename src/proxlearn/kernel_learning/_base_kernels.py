@@ -73,8 +73,9 @@ from .._validation import (
 )
 from ..base import PairwiseMixin, SampleColumnsMixin
 from ..neighbors._knn import top_k_similar
-from ..svm._probability import PlattProbabilityMixin
-from ..svm._kernel_svc import MAX_ITER, TransformedSVCMixin
+from .._svm._platt import PlattProbabilityMixin
+from .._svm._libsvm import MAX_ITER
+from ..svm._kernel_svc import TransformedSVCMixin
 
 __all__ = [
     "BaseKernelSVC",
@@ -515,7 +516,7 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         (identical for unit-diagonal ``S``).
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
 
     Attributes
     ----------

@@ -42,7 +42,13 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
+from .._svm._multiclass import (
+    ovo_decision,
+    ovo_fit,
+    ovo_labels,
+    transductive_outputs,
+    unlabelled_decisions,
+)
 from ._completion import CompletionResult, em_complete
 from ._full_kernel_svm import SOLVERS, psd_pinv_solve, solve_problem, transductive_labels
 
@@ -410,13 +416,10 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
         n1 = K11.shape[0]
         n_unl = N - n
         self._aux, self._K11 = A, K11
-        self.kernels_, self.weights_, self.pair_indices_, self.dual_coef_ = [], [], [], []
-        intercept, objective, self._ranges = [], [], []
-        pairs = ovo_pairs(len(classes))
-        trans_raw = np.zeros((n_unl, len(pairs)))
-        for k, (i, j) in enumerate(pairs):
-            idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-            full_idx = np.concatenate([idx, np.arange(n, N)])
+        self._ranges = []
+
+        def fit_binary(p):
+            full_idx = p.rows
             if full_idx.size > self.max_samples:
                 raise InvalidParameterError(
                     f"CompletionSVC solves an SDP with about {full_idx.size}^2 variables "
@@ -425,29 +428,28 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
                 )
             known = np.flatnonzero(full_idx < n1)
             sub = full_idx[known]
-            y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
             sol = _solve_completion_svm(
-                A[np.ix_(full_idx, full_idx)], K11[np.ix_(sub, sub)], known, y_pm, eta, gamma,
+                A[np.ix_(full_idx, full_idx)], K11[np.ix_(sub, sub)], known, p.y, eta, gamma,
                 n_unl, self.solver, self.solver_options,
             )
-            Kall = sol["K"]
-            KT = Kall[: idx.size, : idx.size]
-            c, V, d = psd_pinv_solve(KT, sol["z"], self._rank_tol)
-            self.kernels_.append(Kall)
-            self.weights_.append(sol["weights"])
-            self.pair_indices_.append(idx)
-            self.dual_coef_.append(c)
-            intercept.append(sol["b"])
-            objective.append(sol["objective"])
-            if n_unl:
-                trans_raw[:, k] = Kall[idx.size:, : idx.size] @ c + sol["b"]
-        self.intercept_ = np.asarray(intercept)
-        self.objective_ = np.asarray(objective)
+            c, V, d = psd_pinv_solve(sol["K"][: p.idx.size, : p.idx.size], sol["z"],
+                                     self._rank_tol)
+            return sol, c
+
+        problems, fits = ovo_fit(y_idx, len(classes), fit_binary, n_total=N)
+        self.kernels_ = [sol["K"] for sol, _ in fits]
+        self.weights_ = [sol["weights"] for sol, _ in fits]
+        self.pair_indices_ = [p.idx for p in problems]
+        self.dual_coef_ = [c for _, c in fits]
+        self.intercept_ = np.asarray([sol["b"] for sol, _ in fits])
+        self.objective_ = np.asarray([sol["objective"] for sol, _ in fits])
         self.classes_ = classes
-        self.kernel_ = self.kernels_[0] if len(pairs) == 1 else None
+        self.kernel_ = self.kernels_[0] if len(problems) == 1 else None
         self.n_features_in_ = n
         if self.transductive:
-            self.transduction_ = classes[ovo_predict_index(trans_raw, len(classes))]
+            _, self.transduction_ = transductive_outputs(
+                unlabelled_decisions(problems, self.kernels_, self.dual_coef_, self.intercept_),
+                classes)
         return self
 
     def _raw(self, K_aux_test, aux_self, known, known_self):
@@ -497,11 +499,8 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
             ``k_aux(x, x)``; the mean training diagonal by default.
         known, known_self : case 2 (see :func:`complete_test_row`).
         """
-        raw = self._raw(K_aux_test, aux_self, known, known_self)
-        if len(self.classes_) == 2:
-            return raw[:, 0]
-        return ovo_decision_ovr(raw, len(self.classes_))
+        return ovo_decision(self._raw(K_aux_test, aux_self, known, known_self),
+                            len(self.classes_))
 
     def predict(self, K_aux_test, aux_self=None, known=None, known_self=None):
-        raw = self._raw(K_aux_test, aux_self, known, known_self)
-        return self.classes_[ovo_predict_index(raw, len(self.classes_))]
+        return ovo_labels(self._raw(K_aux_test, aux_self, known, known_self), self.classes_)

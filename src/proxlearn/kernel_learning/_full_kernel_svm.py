@@ -70,7 +70,13 @@ from .._validation import (
 from ..base import PairwiseMixin
 from ..exceptions import SolverFailedError
 from ..svm._normalize import ScaleNormalizeMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
+from .._svm._multiclass import (
+    ovo_decision,
+    ovo_fit,
+    ovo_labels,
+    transductive_outputs,
+    unlabelled_decisions,
+)
 
 __all__ = ["FullKernelSVM", "SolverFailedError", "modify_test_rows"]
 
@@ -364,52 +370,37 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         classes, y_idx, n = transductive_labels(y, N, self.transductive, "S")
         S = self._fit_scale(S)
         n_unl = N - n
-        pairs = ovo_pairs(len(classes))
-        self.kernels_, self.pair_indices_, self.dual_coef_ = [], [], []
-        self._ranges = []
-        intercept, objective = [], []
-        trans_raw = np.zeros((n_unl, len(pairs)))
-        for k, (i, j) in enumerate(pairs):
-            idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-            size = idx.size + n_unl
-            if size > self.max_samples:
+
+        def fit_binary(p):
+            if p.rows.size > self.max_samples:
                 raise InvalidParameterError(
-                    f"FullKernelSVM solves an SDP with about {size}^2/2 variables for "
-                    f"{size} samples, more than max_samples={self.max_samples}. It is "
+                    f"FullKernelSVM solves an SDP with about {p.rows.size}^2/2 variables for "
+                    f"{p.rows.size} samples, more than max_samples={self.max_samples}. It is "
                     "practical only for small problems (n <= 150); raise max_samples "
                     "knowingly or use SimSVM / SimMKL, which scale far better."
                 )
-            full_idx = np.concatenate([idx, np.arange(n, N)])
-            y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
             sol = _solve_full_kernel(
-                S[np.ix_(full_idx, full_idx)], y_pm, eta, gamma, n_unl,
+                S[np.ix_(p.rows, p.rows)], p.y, eta, gamma, n_unl,
                 self.solver, self.solver_options,
             )
-            Kall = sol["K"]
-            K11 = Kall[: idx.size, : idx.size]
-            c, V, d = psd_pinv_solve(K11, sol["z"], rank_tol)
-            self.kernels_.append(Kall)
-            self.pair_indices_.append(idx)
-            self.dual_coef_.append(c)
-            self._ranges.append((V, d))
-            intercept.append(sol["b"])
-            objective.append(sol["objective"])
-            if n_unl:
-                trans_raw[:, k] = Kall[idx.size :, : idx.size] @ c + sol["b"]
-        self.intercept_ = np.asarray(intercept)
-        self.objective_ = np.asarray(objective)
+            c, V, d = psd_pinv_solve(sol["K"][: p.idx.size, : p.idx.size], sol["z"], rank_tol)
+            return sol, c, (V, d)
+
+        problems, fits = ovo_fit(y_idx, len(classes), fit_binary, n_total=N)
+        self.kernels_ = [sol["K"] for sol, _, _ in fits]
+        self.pair_indices_ = [p.idx for p in problems]
+        self.dual_coef_ = [c for _, c, _ in fits]
+        self._ranges = [r for _, _, r in fits]
+        self.intercept_ = np.asarray([sol["b"] for sol, _, _ in fits])
+        self.objective_ = np.asarray([sol["objective"] for sol, _, _ in fits])
         self.classes_ = classes
-        self.kernel_ = self.kernels_[0] if len(pairs) == 1 else None
+        self.kernel_ = self.kernels_[0] if len(problems) == 1 else None
         self.n_features_in_ = n
         if self.transductive:
-            self.transductive_decision_ = self._shape_decision(trans_raw)
-            self.transduction_ = classes[ovo_predict_index(trans_raw, len(classes))]
+            self.transductive_decision_, self.transduction_ = transductive_outputs(
+                unlabelled_decisions(problems, self.kernels_, self.dual_coef_, self.intercept_),
+                classes)
         return self
-
-    def _shape_decision(self, raw):
-        if len(self.classes_) == 2:
-            return raw[:, 0]
-        return ovo_decision_ovr(raw, len(self.classes_))
 
     def modified_test_rows(self, S_test, self_similarity=None, pair=0):
         """Test rows modified by the corrected QCQP (5.13/5.14) for one pair.
@@ -469,9 +460,8 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         ndarray of shape (m,) (binary, positive means ``classes_[1]``) or
         (m, n_classes) (one-vs-one votes plus a tie-breaking term).
         """
-        return self._shape_decision(self._raw(S_test, self_similarity))
+        return ovo_decision(self._raw(S_test, self_similarity), len(self.classes_))
 
     def predict(self, S_test, self_similarity=None):
         """Predict labels for test-to-train similarities ``(m, n)``."""
-        raw = self._raw(S_test, self_similarity)
-        return self.classes_[ovo_predict_index(raw, len(self.classes_))]
+        return ovo_labels(self._raw(S_test, self_similarity), self.classes_)

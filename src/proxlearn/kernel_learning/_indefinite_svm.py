@@ -111,17 +111,16 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ..svm._normalize import ScaleNormalizeMixin
-from ..svm._probability import PlattProbabilityMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
+from .._svm._dual import frank_wolfe_gap, kkt_intercept, max_violating_pair
+from .._svm._platt import PlattProbabilityMixin
+from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 
 __all__ = [
     "PAPER_READING",
     "IndefiniteSVM",
     "bordered_rows",
-    "frank_wolfe_gap",
     "heuristic_rows",
     "isvm_objective",
-    "kkt_violation",
     "project_box_hyperplane",
 ]
 
@@ -175,45 +174,6 @@ def project_box_hyperplane(z, y, C):
             hi, h_hi = mid, h_mid
     nu = bp[lo] + h_lo * (bp[hi] - bp[lo]) / (h_lo - h_hi)
     return np.clip(z - nu * y, 0.0, C)
-
-
-def kkt_violation(g, alpha, y, C):
-    """Maximal violating pair of the KKT conditions of ``max f`` over the feasible set.
-
-    With ``b_i = y_i g_i`` (``g`` = gradient of the concave objective), the
-    KKT conditions hold iff ``max_{i in I_lo} b_i <= min_{i in I_up} b_i``,
-    ``I_lo = {y_i = 1, alpha_i < C} u {y_i = -1, alpha_i > 0}``,
-    ``I_up = {y_i = 1, alpha_i > 0} u {y_i = -1, alpha_i < C}``; returns the
-    difference (libsvm's stopping quantity, scale-free in ``C``).
-    """
-    b = y * g
-    lo = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
-    up = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
-    if not lo.any() or not up.any():
-        return 0.0
-    return max(0.0, float(b[lo].max() - b[up].min()))
-
-
-def frank_wolfe_gap(g, alpha, y, C):
-    """``max_{alpha' feasible} g^T (alpha' - alpha)`` (>= 0 for feasible ``alpha``).
-
-    The linear maximisation over ``{0 <= alpha' <= C, y^T alpha' = 0}`` has the
-    Lagrangian dual ``min_nu C sum_i max(g_i - nu y_i, 0)``, a convex piecewise
-    linear function of ``nu`` minimised at a breakpoint ``y_i g_i``; all
-    breakpoints are evaluated with prefix sums (``O(n log n)``).
-    """
-    b = y * g
-    bp_pos = np.sort(b[y > 0])  # terms max(b_i - nu, 0)
-    bp_neg = np.sort(b[y < 0])  # terms max(nu - b_i, 0)
-    cand = np.concatenate([bp_pos, bp_neg])
-    # sum over positives of max(b - nu, 0)
-    cs_pos = np.concatenate([[0.0], np.cumsum(bp_pos[::-1])])  # sums of largest
-    k_pos = bp_pos.size - np.searchsorted(bp_pos, cand, side="right")
-    val = cs_pos[k_pos] - k_pos * cand
-    cs_neg = np.concatenate([[0.0], np.cumsum(bp_neg)])
-    k_neg = np.searchsorted(bp_neg, cand, side="left")
-    val += k_neg * cand - cs_neg[k_neg]
-    return max(0.0, float(C * val.min() - g @ alpha))
 
 
 # --------------------------------------------------------------------------
@@ -622,7 +582,7 @@ def _solve(prob, C, rho, alpha0, max_iter, tol, history=None):
     t = 1.0
     gap = frank_wolfe_gap(gx, x, y, C)
     it = 0
-    converged = kkt_violation(gx, x, y, C) <= tol
+    converged = max_violating_pair(y * gx, x, y, C) <= tol
     while not converged and it < max_iter:
         it += 1
         while True:
@@ -642,7 +602,7 @@ def _solve(prob, C, rho, alpha0, max_iter, tol, history=None):
         gap = frank_wolfe_gap(gx, x, y, C)
         if history is not None:
             history.append((fx, gap))
-        converged = kkt_violation(gx, x, y, C) <= tol
+        converged = max_violating_pair(y * gx, x, y, C) <= tol
         if beta > 0.0 and not converged:
             yk = project_box_hyperplane(yk_new, y, C)
             _, gy, _ = prob.evaluate(yk, rho)
@@ -652,24 +612,6 @@ def _solve(prob, C, rho, alpha0, max_iter, tol, history=None):
     return x, fx, gap, it, converged
 
 
-def _bias(alpha, y, Ka, C):
-    """Bias from the KKT conditions: mean over free support vectors
-    (``tol < alpha_i < C - tol``) of ``y_i - (K Y alpha)_i``; without free
-    SVs, the middle of the interval the KKT conditions allow (as libsvm)."""
-    eps = 1e-8 * C
-    free = (alpha > eps) & (alpha < C - eps)
-    r = y - Ka
-    if free.any():
-        return float(r[free].mean())
-    low = ((alpha <= eps) & (y > 0)) | ((alpha >= C - eps) & (y < 0))  # b >= r_i
-    up = ((alpha <= eps) & (y < 0)) | ((alpha >= C - eps) & (y > 0))  # b <= r_i
-    lb = r[low].max() if low.any() else -np.inf
-    ub = r[up].min() if up.any() else np.inf
-    if np.isfinite(lb) and np.isfinite(ub):
-        return 0.5 * (lb + ub)
-    return float(lb if np.isfinite(lb) else ub if np.isfinite(ub) else 0.0)
-
-
 def _fit_binary(prob, C, rho, alpha0=None, max_iter=3000, tol=1e-3, keep_history=True):
     """Solve one binary problem; returns a dict with everything prediction needs."""
     hist = [] if keep_history else None
@@ -677,7 +619,7 @@ def _fit_binary(prob, C, rho, alpha0=None, max_iter=3000, tol=1e-3, keep_history
     f, K, mu, Q, etol = prob.exact(alpha, rho)
     a = prob.y * alpha
     Ka = K @ a
-    b = _bias(alpha, prob.y, Ka, C)
+    b = kkt_intercept(alpha, prob.y, Ka, C)
     return {
         "alpha": alpha,
         "coef": a,
@@ -851,7 +793,7 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
         Both give the same iterates up to rounding.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Solve (5.8) on ``S / scale_`` with ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity) and divide test rows and
@@ -936,15 +878,10 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
         S = self._fit_scale(S)
         self.classes_ = classes
         n = S.shape[0]
-        pairs = ovo_pairs(len(classes))
-        self.models_ = []
-        self.pair_indices_ = []
-        alpha = np.zeros((len(pairs), n))
-        for k, (i, j) in enumerate(pairs):
-            idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-            y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
-            prob = _Problem(S[np.ix_(idx, idx)], y_pm, eig_update=self.eig_update)
-            model = _fit_binary(prob, C, rho, None, max_iter, tol)
+        problems, self.models_ = ovo_fit(y_idx, len(classes), lambda p: _fit_binary(
+            _Problem(S[np.ix_(p.idx, p.idx)], p.y, eig_update=self.eig_update),
+            C, rho, None, max_iter, tol))
+        for model in self.models_:
             if not model["converged"]:
                 warnings.warn(
                     f"IndefiniteSVM did not converge in {max_iter} iterations "
@@ -952,10 +889,9 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
                     ConvergenceWarning,
                     stacklevel=2,
                 )
-            self.models_.append(model)
-            self.pair_indices_.append(idx)
-            alpha[k, idx] = model["alpha"]
-        binary = len(pairs) == 1
+        self.pair_indices_ = [p.idx for p in problems]
+        alpha = scatter_pairs(problems, [m["alpha"] for m in self.models_], n)
+        binary = len(problems) == 1
         self.alpha_ = alpha[0] if binary else alpha
         self.intercept_ = np.array([m["b"] for m in self.models_])
         ks = [m["K"] for m in self.models_]
@@ -1000,16 +936,12 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
     def decision_function(self, S_test):
         """``k~(x)^T Y alpha + b`` per pair (binary: shape (m,), positive means
         ``classes_[1]``; multiclass: (m, n_classes) one-vs-one votes with the
-        tie-breaking of :mod:`proxlearn.svm._ovo`)."""
-        raw = self._raw_decision(S_test)
-        if len(self.classes_) == 2:
-            return raw[:, 0]
-        return ovo_decision_ovr(raw, len(self.classes_))
+        tie-breaking of :mod:`proxlearn._svm._multiclass`)."""
+        return ovo_decision(self._raw_decision(S_test), len(self.classes_))
 
     def predict(self, S_test):
         """Predict class labels for test-to-train similarities ``(m, n)``."""
-        raw = self._raw_decision(S_test)
-        return self.classes_[ovo_predict_index(raw, len(self.classes_))]
+        return ovo_labels(self._raw_decision(S_test), self.classes_)
 
 
 #: Test rows are transformed in chunks of about this many entries (8 MB per

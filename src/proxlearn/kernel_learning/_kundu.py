@@ -85,9 +85,9 @@ from .._scale import similarity_scale
 from .._progress import IterationLog, check_verbose
 from ..mkl._classifiers import _BaseMKL
 from ..mkl._solvers import nonsparse_mkl
-from ..mkl._svm_dual import svm_dual
+from .._svm._dual import svm_dual
 from ..solvers import project_simplex
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
+from .._svm._multiclass import ovo_fit, scatter_pairs, transductive_outputs
 from ._full_kernel_svm import transductive_labels
 from ._entropic import (
     matrix_loss,
@@ -254,26 +254,21 @@ class _KunduBase(_BaseMKL):
         if self.normalize:
             Ss = Ss / self.scales_
         self.tau_ = _tau(Ss, self.tau)
-        pairs = ovo_pairs(len(classes))
-        self.coef_ = np.zeros((len(pairs), n, m))
-        self.intercept_ = np.zeros(len(pairs))
         self.spectra_ = []  # the learned kernels replace _BaseMKL's spectrum transforms
-        trans_raw = np.zeros((N - n, len(pairs)))
-        fits = []
-        for k, idx, y_pm in ovo_subproblems(y_idx, len(classes)):
-            rows = np.concatenate([idx, np.arange(n, N)])  # labelled first, then unlabelled
-            fit = self._fit_binary(Ss[np.ix_(rows, rows)], y_pm, self._pair_state(k))
-            if self.transductive:
-                trans_raw[:, k] = fit["unlabelled_decision"]
-            else:
-                self.coef_[k, idx] = fit["w"]
-            self.intercept_[k] = fit["b"]
-            fits.append(fit)
+        problems, fits = ovo_fit(  # a pair's rows: its labelled samples, then the unlabelled
+            y_idx, len(classes), lambda p: self._fit_binary(
+                Ss[np.ix_(p.rows, p.rows)], p.y, self._pair_state(p.k)), n_total=N)
+        if self.transductive:
+            self.coef_ = np.zeros((len(problems), n, m))
+            trans_raw = np.column_stack([f["unlabelled_decision"] for f in fits])
+        else:
+            self.coef_ = scatter_pairs(problems, [f["w"] for f in fits], n)
         self.coef_ /= self.scales_  # the decision is linear in the raw test rows
+        self.intercept_ = np.array([f["b"] for f in fits], dtype=np.float64)
         self.classes_ = classes
         self.n_features_in_ = n
         self.n_kernels_ = m
-        binary = len(pairs) == 1
+        binary = len(problems) == 1
         self.fits_ = fits
         self.objective_ = fits[0]["objective"] if binary else np.array(
             [f["objective"] for f in fits])
@@ -282,9 +277,8 @@ class _KunduBase(_BaseMKL):
         self.gap_ = fits[0]["gap"] if binary else np.array([f["gap"] for f in fits])
         self._set_learned(fits, binary)
         if self.transductive:
-            self.transductive_decision_ = (trans_raw[:, 0] if binary
-                                           else ovo_decision_ovr(trans_raw, len(classes)))
-            self.transduction_ = classes[ovo_predict_index(trans_raw, len(classes))]
+            self.transductive_decision_, self.transduction_ = transductive_outputs(trans_raw,
+                                                                                   classes)
         else:  # a refit drops what an earlier transductive fit left (predict keys on it)
             for name in ("transduction_", "transductive_decision_"):
                 self.__dict__.pop(name, None)

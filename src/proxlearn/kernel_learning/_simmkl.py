@@ -70,8 +70,8 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ..svm._normalize import ScaleNormalizeMixin
-from ..svm._probability import PlattProbabilityMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index
+from .._svm._platt import PlattProbabilityMixin
+from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 from ..transforms._spectrum import default_tol
 from ._base_kernels import make_base_kernel
 from ._full_kernel_svm import SOLVERS, psd_pinv_solve, solve_problem
@@ -415,7 +415,7 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         Zero-eigenvalue tolerance of ``S`` (None: ``n eps max|lambda|``).
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Divide ``S`` and the test rows by ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity) before the eigendecomposition and the base
@@ -523,41 +523,29 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
 
     def _fit_from_kernels(self, Ssym, y_idx, classes, Ks, eta, gamma, tau, tol, problems=None):
         n = Ssym.shape[0]
-        pairs = ovo_pairs(len(classes))
-        m = len(Ks)
-        dual = np.zeros((len(pairs), n))
-        simcoef = np.zeros((len(pairs), n))
-        weights = np.zeros((len(pairs), m))
-        intercept, objective, taus = [], [], []
-        self.alphas_, self.eigenvalues_ = [], []
-        for k, (i, j) in enumerate(pairs):
-            idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-            if problems is not None and problems[k] is not None:
-                prob = problems[k]
+
+        def fit_binary(p):
+            if problems is not None and problems[p.k] is not None:
+                prob = problems[p.k]
             else:
-                y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
                 prob = SimMKLProblem(
-                    Ssym[np.ix_(idx, idx)], y_pm, [K[np.ix_(idx, idx)] for K in Ks],
+                    Ssym[np.ix_(p.idx, p.idx)], p.y, [K[np.ix_(p.idx, p.idx)] for K in Ks],
                     tau=tau, reference=self.reference, tol=tol,
                 )
                 if problems is not None:
-                    problems[k] = prob
-            sol = prob.solve(eta, gamma, self.solver, self.solver_options)
-            U = prob.U
-            dual[k, idx] = sol["c"]
-            simcoef[k, idx] = U @ (sol["test_factor"] * (U.T @ sol["c"]))
-            weights[k] = sol["weights"]
-            intercept.append(sol["b"])
-            objective.append(sol["objective"])
-            taus.append(prob.tau)
-            self.alphas_.append(sol["alpha"])
-            self.eigenvalues_.append(prob.lam)
-        self.dual_coef_ = dual
-        self.similarity_coef_ = simcoef
-        self.weights_ = weights
-        self.intercept_ = np.asarray(intercept)
-        self.objective_ = np.asarray(objective)
-        self.tau_ = np.asarray(taus)
+                    problems[p.k] = prob
+            return prob, prob.solve(eta, gamma, self.solver, self.solver_options)
+
+        pairs, fits = ovo_fit(y_idx, len(classes), fit_binary)
+        self.dual_coef_ = scatter_pairs(pairs, [sol["c"] for _, sol in fits], n)
+        self.similarity_coef_ = scatter_pairs(
+            pairs, [prob.U @ (sol["test_factor"] * (prob.U.T @ sol["c"])) for prob, sol in fits], n)
+        self.weights_ = np.array([sol["weights"] for _, sol in fits], dtype=np.float64)
+        self.intercept_ = np.asarray([sol["b"] for _, sol in fits])
+        self.objective_ = np.asarray([sol["objective"] for _, sol in fits])
+        self.tau_ = np.asarray([prob.tau for prob, _ in fits])
+        self.alphas_ = [sol["alpha"] for _, sol in fits]
+        self.eigenvalues_ = [prob.lam for prob, _ in fits]
         self.classes_ = classes
         self.alpha_ = self.alphas_[0] if len(pairs) == 1 else None
         self.n_features_in_ = n
@@ -581,13 +569,9 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         Shape ``(m,)`` for two classes (positive means ``classes_[1]``), else
         ``(m, n_classes)`` (one-vs-one votes plus a tie-breaking term).
         """
-        raw = self._raw(S_test)
-        if len(self.classes_) == 2:
-            return raw[:, 0]
-        return ovo_decision_ovr(raw, len(self.classes_))
+        return ovo_decision(self._raw(S_test), len(self.classes_))
 
     def predict(self, S_test):
         """Predict class labels for test-to-train similarities ``(m, n)``."""
-        raw = self._raw(S_test)
-        return self.classes_[ovo_predict_index(raw, len(self.classes_))]
+        return ovo_labels(self._raw(S_test), self.classes_)
 

@@ -64,7 +64,7 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ..svm._normalize import ScaleNormalizeMixin
-from ..svm._probability import PlattProbabilityMixin
+from .._svm._platt import PlattProbabilityMixin
 from ..solvers._simsvm_dual import SimSVMDualQP, dual_qp_applicable
 from ..solvers._simsvm_socp import (
     SimSVMSOCP,
@@ -74,7 +74,7 @@ from ..solvers._simsvm_socp import (
     solve_simsvm_lp,
     solve_simsvm_sdp,
 )
-from ..svm._ovo import _OvOLinearMixin, ovo_pairs, ovo_predict_index
+from .._svm._multiclass import _OvOLinearMixin, ovo_fit, ovo_labels, scatter_pairs
 
 __all__ = ["REGULARIZERS", "SIMSVM_SOLVERS", "SimSVM", "SimSVMProblem"]
 
@@ -341,7 +341,7 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
         internal CV of ``probability=True``.
     probability : bool, default=False
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Solve (5.20) on ``S / scale_`` with ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity) and divide test rows likewise, so that
@@ -472,27 +472,24 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
         rng = check_random_state(self.random_state)
         n = S.shape[0]
         self.classes_ = classes
-        pairs = ovo_pairs(len(classes))
-        coef = np.zeros((len(pairs), n))
-        kcoef = np.zeros((len(pairs), n))
-        intercept = np.zeros(len(pairs))
-        models, idxs, used = [], [], []
-        for k, (i, j) in enumerate(pairs):
-            idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-            y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
-            prob = SimSVMProblem(S[np.ix_(idx, idx)], y_pm, self.regularizer, eig_tol)
+
+        def fit_binary(p):
+            prob = SimSVMProblem(S[np.ix_(p.idx, p.idx)], p.y, self.regularizer, eig_tol)
             sol = prob.solve(eta, gamma, self.solver, self.n_basis, rng)
-            used.append(prob.last_solver)
-            m = prob.finish(sol, eta, gamma)
-            coef[k, idx] = m.kernel_coef if self.test_transform == "raw" else m.coef_consistent
-            kcoef[k, idx] = m.kernel_coef
-            intercept[k] = m.intercept
-            models.append(m)
-            idxs.append(idx)
+            used = prob.last_solver
+            return used, prob.finish(sol, eta, gamma)
+
+        problems, fits = ovo_fit(y_idx, len(classes), fit_binary)
+        used = [u for u, _ in fits]
+        models = [m for _, m in fits]
+        coef = scatter_pairs(problems, [m.kernel_coef if self.test_transform == "raw"
+                                        else m.coef_consistent for m in models], n)
+        kcoef = scatter_pairs(problems, [m.kernel_coef for m in models], n)
+        intercept = np.array([m.intercept for m in models], dtype=np.float64)
         self.coef_, self.intercept_, self.kernel_coef_ = coef / self.scale_, intercept, kcoef
         self.pair_models_ = models
-        self.pair_indices_ = idxs
-        binary = len(pairs) == 1
+        self.pair_indices_ = [p.idx for p in problems]
+        binary = len(problems) == 1
 
         def collect(attr, as_array=True):
             vals = [getattr(m, attr) for m in models]
@@ -565,21 +562,24 @@ def simsvm_fold_decisions(
     """
     S, classes, y_idx = check_classification_data(S_train, y_train, symmetric="symmetrize")
     S_test = check_test_similarity(S_test, S.shape[0])
-    pairs = ovo_pairs(len(classes))
-    raw = {tt: np.zeros((len(params_list), S_test.shape[0], len(pairs))) for tt in test_transforms}
-    for k, (i, j) in enumerate(pairs):
-        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-        y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
-        prob = SimSVMProblem(S[np.ix_(idx, idx)], y_pm, regularizer, eig_tol)
-        St = S_test[:, idx]
+
+    def decisions(pair):
+        """The pair's decision values ``(n_params, m)`` per test transform."""
+        prob = SimSVMProblem(S[np.ix_(pair.idx, pair.idx)], pair.y, regularizer, eig_tol)
+        St = S_test[:, pair.idx]
+        out = {tt: np.zeros((len(params_list), S_test.shape[0])) for tt in test_transforms}
         for g, p in enumerate(params_list):
             eta, gamma = check_positive(p["eta"], "eta"), check_positive(p["gamma"], "gamma")
             m = prob.finish(prob.solve(eta, gamma), eta, gamma)
             for tt in test_transforms:
                 w = m.kernel_coef if tt == "raw" else m.coef_consistent
-                raw[tt][g, :, k] = St @ w + m.intercept
+                out[tt][g] = St @ w + m.intercept
+        return out
+
+    _, per_pair = ovo_fit(y_idx, len(classes), decisions)
     return {
-        tt: [classes[ovo_predict_index(r, len(classes))] for r in raw[tt]]
+        tt: [ovo_labels(np.stack([d[tt][g] for d in per_pair], axis=1), classes)
+             for g in range(len(params_list))]
         for tt in test_transforms
     }
 

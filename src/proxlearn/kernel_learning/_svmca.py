@@ -22,7 +22,7 @@ Algorithm (section 2.4 of the paper, pseudo-code of digest section 2.6):
 * **alpha-step**: one libsvm C-SVC per pair on the PSD block
   ``K_v[L_ab, L_ab]`` (scikit-learn's libsvm wrapper with a precomputed
   kernel, see ``_binary_svm``), labels -1 / +1 for the lower / higher class
-  as in :mod:`proxlearn.svm._ovo`.
+  as in :mod:`proxlearn._svm._multiclass`.
 * **V-step** (eqs. 21-25): ``max_V tr(V^T K0 M K0 V)`` s.t. ``V^T K0 V = I``,
   ``M = rho I + 1/2 sum_ab beta_ab beta_ab^T`` (eq. 22). Solved through the
   **symmetric** eigenproblem of ``B = M^{1/2} K0 M^{1/2}`` (digest 2.5) instead
@@ -94,7 +94,6 @@ import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
@@ -109,12 +108,11 @@ from .._validation import (
 )
 from .._linalg import top_eigh, top_eigh_warm
 from ..base import PairwiseMixin
-from ..svm._probability import PlattProbabilityMixin
+from .._svm._platt import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
-from ..svm._kernel_svc import MAX_ITER
-from ..svm._ovo import _OvOLinearMixin, ovo_pairs
+from .._svm._multiclass import _OvOLinearMixin, fit_pairs, ovo_problems, scatter_pairs
 from ..svm._normalize import ScaleNormalizeMixin
-from ..svm._small_svc import libsvm_fit
+from .._svm._libsvm import MAX_ITER, binary_libsvm, binary_svc
 
 __all__ = [
     "PREPROCESS_OPTIONS",
@@ -307,15 +305,6 @@ class _AlphaStep:
     svm_iter: np.ndarray
 
 
-def _pair_index(y_idx, n_classes):
-    """Sample indices and +-1 labels per pair (class i: -1, class j: +1)."""
-    out = []
-    for i, j in ovo_pairs(n_classes):
-        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-        out.append((idx, np.where(y_idx[idx] == j, 1.0, -1.0)))
-    return out
-
-
 #: SMO iterations per training sample after which an alpha-step SVM is handed to
 #: the low-rank primal QP (:func:`_lowrank_svm_qp`); see :func:`_binary_svm`.
 SMO_ITER_PER_SAMPLE = 200
@@ -376,7 +365,7 @@ def _binary_svm(K, ypm, C, svm_tol, factor=None):
     """libsvm C-SVC on a precomputed kernel: ``(dual_coef, support, b, n_iter)``.
 
     Calls scikit-learn's compiled libsvm wrapper directly
-    (:func:`proxlearn.svm._small_svc.libsvm_fit`): the estimator
+    (:func:`proxlearn._svm._libsvm.binary_libsvm`): the estimator
     :class:`sklearn.svm.SVC` adds about 3 ms of input validation per fit, ten
     times the solve itself on the small pair blocks of the alpha-step
     (measured). Signs follow ``SVC``: ``f = K[:, support] @ dual_coef + b``,
@@ -394,25 +383,16 @@ def _binary_svm(K, ypm, C, svm_tol, factor=None):
     objective, and higher where libsvm stopped early; tested with the KKT
     conditions). If that solver fails, libsvm runs to its own stopping rule.
     """
-    y_enc = (ypm > 0).astype(np.float64)
     cap = MAX_ITER
     if factor is not None:
         cap = max(1, SMO_ITER_PER_SAMPLE * K.shape[0])
-    fit = libsvm_fit(K, y_enc, C, tol=svm_tol, max_iter=cap)
-    if fit is not None and factor is not None and int(np.ravel(fit["n_iter"])[0]) >= cap:
+    fit = binary_libsvm(K, ypm, C, tol=svm_tol, max_iter=cap)
+    if fit is not None and factor is not None and fit[3] >= cap:
         qp = _lowrank_svm_qp(np.asarray(factor, dtype=np.float64), ypm, C)
         if qp is not None:
             return qp[0], qp[1], qp[2], cap + qp[3]
-        fit = libsvm_fit(K, y_enc, C, tol=svm_tol, max_iter=MAX_ITER)
-    if fit is not None:
-        # libsvm's first label is class 0 (ypm = -1): flip to SVC's convention
-        return (-fit["dual_coef"][0], fit["support"], -float(fit["intercept"][0]),
-                int(np.ravel(fit["n_iter"])[0]))
-    svc = SVC(kernel="precomputed", C=C, tol=svm_tol, max_iter=MAX_ITER)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        svc.fit(K, ypm)
-    return svc.dual_coef_[0], svc.support_, float(svc.intercept_[0]), int(np.ravel(svc.n_iter_)[0])
+        fit = binary_libsvm(K, ypm, C, tol=svm_tol, max_iter=MAX_ITER)
+    return fit or binary_svc(K, ypm, C, tol=svm_tol, max_iter=MAX_ITER)
 
 
 def _alpha_step(Kv, pairs, C, svm_tol, factor=None) -> _AlphaStep:
@@ -421,21 +401,20 @@ def _alpha_step(Kv, pairs, C, svm_tol, factor=None) -> _AlphaStep:
     ``factor``: ``P`` with ``K_v = P P^T``, for the low-rank fallback of
     :func:`_binary_svm`.
     """
-    n = Kv.shape[0]
-    beta = np.zeros((len(pairs), n))
-    intercept = np.zeros(len(pairs))
-    n_iter = np.zeros(len(pairs), dtype=np.int64)
-    saturated = False
-    for k, (idx, ypm) in enumerate(pairs):
-        block = np.ascontiguousarray(Kv[np.ix_(idx, idx)])
+
+    def fit_binary(p):
         coef, support, b, it = _binary_svm(
-            block, ypm, C, svm_tol, None if factor is None else factor[idx]
+            np.ascontiguousarray(Kv[np.ix_(p.idx, p.idx)]), p.y, C, svm_tol,
+            None if factor is None else factor[p.idx]
         )
-        beta[k, idx[support]] = coef
-        intercept[k] = b
-        n_iter[k] = it
-        saturated = saturated or bool(np.abs(coef).max(initial=0.0) >= C * (1.0 - 1e-12))
-    return _AlphaStep(beta, intercept, saturated, n_iter)
+        u = np.zeros(p.idx.size)
+        u[support] = coef
+        return u, b, it, bool(np.abs(coef).max(initial=0.0) >= C * (1.0 - 1e-12))
+
+    fits = fit_pairs(pairs, fit_binary)
+    return _AlphaStep(scatter_pairs(pairs, [f[0] for f in fits], Kv.shape[0]),
+                      np.array([f[1] for f in fits], dtype=np.float64),
+                      any(f[3] for f in fits), np.array([f[2] for f in fits], dtype=np.int64))
 
 
 @dataclass
@@ -478,8 +457,8 @@ def svmca_path(
     ----------
     K0 : ndarray of shape (n, n)
         Symmetric training kernel (preprocessed).
-    pairs : list of (indices, labels)
-        One-vs-one pairs, see ``_pair_index``.
+    pairs : list of BinaryProblem
+        One-vs-one pairs (:func:`proxlearn._svm._multiclass.ovo_problems`).
     C, rho : float
     P0, V0 : ndarray of shape (n, d)
         Starting transform (the rank-``d`` clip in :class:`SVMCA`).
@@ -516,8 +495,8 @@ def svmca_path(
         sum_alpha = float(np.abs(a.beta).sum())
         tr = float(np.trace(Kv))
         hinge = 0.0
-        for k, (idx, ypm) in enumerate(pairs):
-            hinge += np.maximum(0.0, 1.0 - ypm * (Kb[idx, k] + a.intercept[k])).sum()
+        for p in pairs:
+            hinge += np.maximum(0.0, 1.0 - p.y * (Kb[p.idx, p.k] + a.intercept[p.k])).sum()
         primal = 0.5 * quad + C * hinge - rho * tr
         svm_dual = sum_alpha - 0.5 * quad - rho * tr
         info = {"solver": "nonsymmetric"}
@@ -633,7 +612,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
         ``history_`` names the route of each step.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
 
     Attributes
     ----------
@@ -823,7 +802,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
         d = self._resolve_d(lam)
         P0, V0 = self._clip_start(lam, U, d)
         res = svmca_path(
-            K0, _pair_index(y_idx, len(classes)), float(self.C), float(self.rho), P0, V0,
+            K0, ovo_problems(y_idx, len(classes)), float(self.C), float(self.rho), P0, V0,
             max_iter=int(self.max_iter), tol=float(self.tol), svm_tol=float(self.svm_tol),
             eigen_solver=self.eigen_solver,
         )

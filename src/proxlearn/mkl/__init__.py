@@ -29,7 +29,7 @@ from ._ikl import IKL
 from ._gmkl import GMKL, GMKLResult, gmkl, gmkl_gradient, product_gaussian_kernel
 from ._kta import alignf, check_kernel_stack
 from ._solvers import MKLResult, lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
-from ._svm_dual import box_knapsack_max, svm_dual
+from .._svm._dual import box_knapsack_max, svm_dual
 from ._umkl import UMKL, UMKLResult, umkl, umkl_objective
 from ._two_layer import TwoLayerMKL, TwoLayerMKLCV, TwoLayerMKLInf, two_layer_mkl
 

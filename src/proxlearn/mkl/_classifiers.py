@@ -44,7 +44,7 @@ from .._multi_input import (
 )
 from .._scale import similarity_scale
 from ..base import PairwiseMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
+from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 from ..transforms import SpectrumTransformer
 from ._bank import stack_combine, stack_take
 from ._solvers import (
@@ -260,31 +260,30 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self._uw = []
         if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
             raise LabelError("Unknown label type: continuous. Pass class labels.")
-        pairs = ovo_pairs(len(classes))
-        self.coef_ = np.zeros((len(pairs), n, m))
-        self.intercept_ = np.zeros(len(pairs))
-        weights, objective, gaps, n_iter, results = [], [], [], [], []
-        for k, idx, y_pm in ovo_subproblems(y_idx, len(classes)):
-            Kp = stack_take(Ks, idx, idx)
-            res = self._solve(Kp, y_pm)
-            self._check_learned(Ks, Kp, res, None if len(pairs) == 1 else
-                                tuple(classes[list(pairs[k])].tolist()))
-            self.coef_[k, idx] = (res.alpha * y_pm)[:, None] * res.kernel_weights[None, :]
-            u = np.zeros(n)
-            u[idx] = res.alpha * y_pm
-            self._uw.append(u)
-            self.intercept_[k] = res.b
-            weights.append(res.weights)
-            objective.append(res.objective)
-            gaps.append(res.gap)
-            n_iter.append(res.n_iter)
-            results.append(res)
+        binary = len(classes) == 2
+
+        def fit_binary(p):
+            Kp = stack_take(Ks, p.idx, p.idx)
+            res = self._solve(Kp, p.y)
+            self._check_learned(Ks, Kp, res, None if binary else
+                                tuple(classes[list(p.pair)].tolist()))
+            return res
+
+        problems, results = ovo_fit(y_idx, len(classes), fit_binary)
+        self.coef_ = scatter_pairs(problems, [(r.alpha * p.y)[:, None] * r.kernel_weights[None, :]
+                                              for p, r in zip(problems, results)], n)
+        self._uw = list(scatter_pairs(problems, [r.alpha * p.y for p, r in
+                                                 zip(problems, results)], n))
+        self.intercept_ = np.array([r.b for r in results], dtype=np.float64)
+        weights = [r.weights for r in results]
+        objective = [r.objective for r in results]
+        gaps = [r.gap for r in results]
+        n_iter = [r.n_iter for r in results]
         self.classes_ = classes
         self.n_features_in_ = self.bank_.n_features_in_ if getattr(self, "bank", None) \
             is not None else n
         self.n_train_ = n
         self.n_kernels_ = m
-        binary = len(pairs) == 1
         self.weights_ = weights[0] if binary else np.array(weights)
         self.objective_ = objective[0] if binary else np.array(objective)
         self.gap_ = gaps[0] if binary else np.array(gaps)
@@ -317,10 +316,7 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         Binary: ``(n_test,)``, positive for ``classes_[1]``; several classes:
         ``(n_test, n_classes)`` one-vs-one votes with a tie-breaking term.
         """
-        raw = self._raw(X_test)
-        if len(self.classes_) == 2:
-            return raw[:, 0]
-        return ovo_decision_ovr(raw, len(self.classes_))
+        return ovo_decision(self._raw(X_test), len(self.classes_))
 
     def predict(self, X_test):
         """Class labels for ``(n_test, n_train, m)`` test rows."""
@@ -328,7 +324,7 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def _labels(self, raw):
         """Class labels from one-vs-one decision values."""
-        return self.classes_[ovo_predict_index(raw, len(self.classes_))]
+        return ovo_labels(raw, self.classes_)
 
 
 _SPECTRUM_LEARNED = """ The learned combination
@@ -559,7 +555,7 @@ class KTASVC(_BaseMKL):
 
     def _solve(self, Ks, y_pm):
         from ._kta import alignf_checked
-        from ._svm_dual import svm_dual
+        from .._svm._dual import svm_dual
 
         check_option(self.weight_norm, "weight_norm", {"l1", "l2"})
         dense = Ks if isinstance(Ks, np.ndarray) else Ks.toarray()

@@ -71,10 +71,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import InvalidParameterError, check_int, check_positive
 from ..base import FeatureMixin
-from ..svm._ovo import ovo_decision_ovr, ovo_pairs, ovo_predict_index, ovo_subproblems
+from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 from ._arccos import _check_class_labels, _check_features
 from ._bank import zscore_params
-from ._svm_dual import svm_dual
+from .._svm._dual import svm_dual
 
 __all__ = ["GMKL", "GMKLResult", "gmkl", "gmkl_gradient", "product_gaussian_kernel"]
 
@@ -354,16 +354,12 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
         n, d = X.shape
         C, reg, tol, max_iter, theta0 = self._check_params(d)
         classes, y_idx = _check_class_labels(y, n)
-        pairs = ovo_pairs(len(classes))
-        self.dual_coef_ = np.zeros((len(pairs), n))
-        self.intercept_ = np.zeros(len(pairs))
-        results = []
-        for k, idx, y_pm in ovo_subproblems(y_idx, len(classes)):
-            res = gmkl(X[idx], y_pm, C, reg=reg, theta0=theta0, tol=tol, max_iter=max_iter)
-            self.dual_coef_[k, idx] = res.alpha * y_pm
-            self.intercept_[k] = res.b
-            results.append(res)
-        binary = len(pairs) == 1
+        problems, results = ovo_fit(y_idx, len(classes), lambda p: gmkl(
+            X[p.idx], p.y, C, reg=reg, theta0=theta0, tol=tol, max_iter=max_iter))
+        self.dual_coef_ = scatter_pairs(problems, [r.alpha * p.y for p, r in
+                                                   zip(problems, results)], n)
+        self.intercept_ = np.array([r.b for r in results], dtype=np.float64)
+        binary = len(problems) == 1
         self.theta_ = results[0].theta if binary else np.array([r.theta for r in results])
         self.objective_ = (results[0].objective if binary
                            else np.array([r.objective for r in results]))
@@ -397,14 +393,10 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (m,) or (m, n_classes)
             Binary: ``f(x) = sum_i alpha_i y_i K_theta(x_i, x) + b``, positive
             for ``classes_[1]``. Several classes: one-vs-one votes with the
-            tie-breaking term of :func:`proxlearn.svm._ovo.ovo_decision_ovr`.
+            tie-breaking term of :func:`proxlearn._svm._multiclass.ovo_decision_ovr`.
         """
-        raw = self._raw(X)
-        if len(self.classes_) == 2:
-            return raw[:, 0]
-        return ovo_decision_ovr(raw, len(self.classes_))
+        return ovo_decision(self._raw(X), len(self.classes_))
 
     def predict(self, X):
         """Class labels for test features ``(m, d)``."""
-        raw = self._raw(X)  # checks the fit first
-        return self.classes_[ovo_predict_index(raw, len(self.classes_))]
+        return ovo_labels(self._raw(X), self.classes_)  # _raw checks the fit first

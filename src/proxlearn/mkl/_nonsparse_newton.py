@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._bank import stack_combine
-from ._svm_dual import _active_set_solution, _free_violators, bordered_solve, kkt_violation
+from .._svm._dual import _active_set_solution, _free_violators, bordered_solve, kkt_violation
 
 __all__ = ["NonsparseNewtonResult", "gamma_star", "nonsparse_newton"]
 

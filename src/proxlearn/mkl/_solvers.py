@@ -49,7 +49,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ._bank import StackPasses, stack_combine, stack_quad
 from ._nonsparse_newton import _products, gamma_star, nonsparse_newton
-from ._svm_dual import SVMDual, _bound_sets, bordered_solve, box_knapsack_max, svm_dual
+from .._svm._dual import SVMDual, _bound_sets, bordered_solve, box_knapsack_max, svm_dual
 
 __all__ = ["MKLResult", "gamma_star", "lp_mkl", "nonsparse_mkl", "simple_mkl", "uniform_mkl"]
 

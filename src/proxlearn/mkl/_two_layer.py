@@ -86,7 +86,7 @@ from ._bank import (
 from ._classifiers import _BaseMKL
 from ._cv import ZHUANG_CS, RefittedMixin, fit_grid
 from ._solvers import MKLResult
-from ._svm_dual import svm_dual
+from .._svm._dual import svm_dual
 
 __all__ = ["TwoLayerMKL", "TwoLayerMKLCV", "TwoLayerMKLInf", "two_layer_mkl"]
 
@@ -481,24 +481,19 @@ class _AddedGaussians(_BaseMKL):
         self._check_params()
         Ks = self._kernels(X)
         from .._validation import LabelError, check_labels
-        from ..svm._ovo import ovo_pairs, ovo_subproblems
+        from .._svm._multiclass import ovo_fit, scatter_pairs
 
         n = Ks.shape[0]
         classes, y_idx = check_labels(y, n, rows_of=self._rows_of())
         if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
             raise LabelError("Unknown label type: continuous. Pass class labels.")
-        pairs = ovo_pairs(len(classes))
-        self.intercept_ = np.zeros(len(pairs))
-        self._uw, self.results_, self._pair_idx = [], [], []
-        for k, idx, y_pm in ovo_subproblems(y_idx, len(classes)):
-            res = self._solve(Ks[np.ix_(idx, idx)], y_pm, idx)
-            u = np.zeros(n)
-            u[idx] = res.alpha * y_pm
-            self._uw.append(u)
-            self.results_.append(res)
-            self.intercept_[k] = res.b
+        problems, self.results_ = ovo_fit(
+            y_idx, len(classes), lambda p: self._solve(Ks[np.ix_(p.idx, p.idx)], p.y, p.idx))
+        self._uw = list(scatter_pairs(problems, [r.alpha * p.y for p, r in
+                                                 zip(problems, self.results_)], n))
+        self.intercept_ = np.array([r.b for r in self.results_], dtype=np.float64)
         del self._D2
-        binary = len(pairs) == 1
+        binary = len(problems) == 1
         pick = (lambda v: v[0]) if binary else list
         self.classes_ = classes
         self.coef_ = np.array(self._uw)

@@ -22,7 +22,7 @@ from proxlearn._validation import (
 )
 from proxlearn.base import PairwiseMixin, row_chunks
 from proxlearn.svm._normalize import ScaleNormalizeMixin
-from proxlearn.svm._small_svc import small_svc
+from proxlearn._svm._libsvm import small_svc
 
 from ._knn import choose_k_by_cv, top_k_similar
 from ._local_spectrum import local_eigh, modify_local, reconstruct, spectrum_map

@@ -145,7 +145,7 @@ def _svc_over_C(K, y, K_test, Cs) -> list:
     """
     from sklearn.svm import SVC
 
-    from ..svm._kernel_svc import MAX_ITER
+    from .._svm._libsvm import MAX_ITER
 
     order = sorted(range(len(Cs)), key=lambda i: Cs[i])
     out: list = [None] * len(Cs)
@@ -235,24 +235,22 @@ def _lp_machine_evaluator(S_train, y_train, S_test, params_list) -> list:
     vote are those of :class:`~proxlearn.svm.LPMachine`.
     """
     from ..svm._lp_machine import lp_machine_path
-    from ..svm._ovo import ovo_pairs, ovo_predict_index, ovo_subproblems
+    from .._svm._multiclass import ovo_fit, ovo_labels, scatter_pairs
 
     S_train = np.asarray(S_train, dtype=np.float64)
     classes, y_idx = np.unique(y_train, return_inverse=True)
-    n_pairs = len(ovo_pairs(len(classes)))
     Cs = [p["C"] for p in params_list]
     n = S_train.shape[0]
-    coef = np.zeros((len(Cs), n_pairs, n))
-    intercept = np.zeros((len(Cs), n_pairs))
-    for k, idx, y_pm in ovo_subproblems(y_idx, len(classes)):
-        for g, (w, b, _) in enumerate(lp_machine_path(S_train[np.ix_(idx, idx)], y_pm, Cs)):
-            coef[g, k, idx] = w
-            intercept[g, k] = b
+    # per pair, the path over the grid: (coef, intercept, info) per C
+    problems, paths = ovo_fit(y_idx, len(classes), lambda p: lp_machine_path(
+        S_train[np.ix_(p.idx, p.idx)], p.y, Cs))
     S_test = np.asarray(S_test, dtype=np.float64)
-    return [
-        classes[ovo_predict_index(S_test @ coef[g].T + intercept[g], len(classes))]
-        for g in range(len(Cs))
-    ]
+    out = []
+    for g in range(len(Cs)):
+        coef = scatter_pairs(problems, [path[g][0] for path in paths], n)
+        intercept = np.array([path[g][1] for path in paths], dtype=np.float64)
+        out.append(ovo_labels(S_test @ coef.T + intercept, classes))
+    return out
 
 
 def _group_by_k(params_list) -> dict[int, list[int]]:

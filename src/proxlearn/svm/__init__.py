@@ -1,7 +1,7 @@
 """Support vector machines on similarity data.
 
 Every SVM-type classifier takes ``probability=True`` (Platt scaling by internal
-cross-validation, :mod:`proxlearn.svm._probability`);
+cross-validation, :mod:`proxlearn._svm._platt`);
 :class:`SimilarityCalibratedClassifier` calibrates any similarity classifier
 (scikit-learn's ``CalibratedClassifierCV`` slices only rows of the matrix).
 """

@@ -26,7 +26,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
-from ._probability import calibrated_proba, fit_calibrators, input_warnings_said
+from .._svm._platt import calibrated_proba, fit_calibrators, input_warnings_said
 
 __all__ = ["SimilarityCalibratedClassifier"]
 
@@ -50,7 +50,7 @@ class SimilarityCalibratedClassifier(PairwiseMixin, MetaEstimatorMixin, Classifi
         A proxlearn classifier (``fit(S, y)`` on an ``n x n`` matrix). ``None``
         uses :class:`~proxlearn.svm.SimilaritySVC`.
     method : {"sigmoid", "isotonic"}, default="sigmoid"
-        Platt's sigmoid (:func:`~proxlearn.svm._probability.fit_platt_sigmoid`) or
+        Platt's sigmoid (:func:`~proxlearn._svm._platt.fit_platt_sigmoid`) or
         :class:`sklearn.isotonic.IsotonicRegression`, one per class (one-vs-rest,
         normalised).
     cv : int, default=5

@@ -13,9 +13,10 @@ from .._validation import (
     check_similarity,
 )
 from ..base import PairwiseMixin
-from ._probability import PlattProbabilityMixin
+from .._svm._platt import PlattProbabilityMixin
 from ..transforms._features import FEATURE_KERNELS, SimilarityFeatures
-from ._kernel_svc import MAX_ITER, TransformedSVCMixin
+from .._svm._libsvm import MAX_ITER
+from ._kernel_svc import TransformedSVCMixin
 
 __all__ = ["SimilarityFeatureSVC"]
 
@@ -41,10 +42,10 @@ class SimilarityFeatureSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCM
         RBF width (> 0), ignored by ``"linear"``.
     max_iter : int, default=10_000_000
         Iteration cap of libsvm's SMO (``-1``: none), see
-        :data:`proxlearn.svm._kernel_svc.MAX_ITER`.
+        :data:`proxlearn._svm._libsvm.MAX_ITER`.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Divide ``S`` and the test rows by ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity) before forming the kernel, so that the

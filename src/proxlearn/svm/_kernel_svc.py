@@ -19,25 +19,16 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ._normalize import ScaleNormalizeMixin
-from ._ovo import ovo_decision_ovr, ovo_pairs
-from ._probability import PlattProbabilityMixin
+from .._svm._libsvm import MAX_ITER, svc_pairwise_coef
+from .._svm._multiclass import libsvm_vote, ovo_decision
+from .._svm._platt import PlattProbabilityMixin
 from ..transforms._spectrum import (
     SPECTRUM_METHODS,
     TEST_TRANSFORMS,
     SpectrumTransformer,
 )
 
-__all__ = ["MAX_ITER", "SimilaritySVC", "TransformedSVCMixin"]
-
-#: Default cap on libsvm's SMO iterations. Unbounded SMO can cycle for tens of
-#: minutes at the papers' largest C values on ill-conditioned similarity
-#: kernels (measured: 20 million iterations without convergence at C = 1e3 on
-#: an inner fold of voting with the linear similarity-feature kernel, where
-#: neighbouring folds converge in under 1e6). At about 1 s per million
-#: iterations the cap bounds one fit to seconds; scikit-learn then warns with
-#: ``ConvergenceWarning`` and the iterate reached is used.
-MAX_ITER = 10_000_000
-
+__all__ = ["SimilaritySVC", "TransformedSVCMixin"]
 
 class TransformedSVCMixin(ScaleNormalizeMixin):
     """``decision_function`` / ``predict`` of an SVM on a fitted kernel transform.
@@ -91,26 +82,12 @@ class TransformedSVCMixin(ScaleNormalizeMixin):
         ``K_test = S_test M``, are ``S_test @ (M[:, sv] @ coef) + b``: one
         ``(n, n_pairs)`` weight matrix computed here makes prediction
         ``O(m n n_pairs)`` instead of the ``O(m n^2)`` of forming ``K_test``
-        (issue #19). Pairwise values use the :mod:`proxlearn.svm._ovo`
-        sign (positive favours the pair's second class); libsvm's own sign
-        (``svc_._dual_coef_``) is the opposite, which scikit-learn's public
-        ``dual_coef_`` / ``intercept_`` already undo for two classes only.
+        (issue #19). Pairwise values use the :mod:`proxlearn._svm._multiclass`
+        sign (:func:`~proxlearn._svm._libsvm.svc_pairwise_coef`).
         """
         svc = self.svc_
         cols = getattr(self, "_svc_columns", None)
-        sv = svc.support_ if cols is None else cols[svc.support_]
-        n_classes = len(svc.classes_)
-        V = np.zeros((n, n_classes * (n_classes - 1) // 2))
-        if n_classes == 2:
-            V[sv, 0] = svc.dual_coef_[0]
-            b = svc.intercept_.copy()
-        else:
-            start = np.concatenate([[0], np.cumsum(svc.n_support_)])
-            for p, (i, j) in enumerate(ovo_pairs(n_classes)):
-                si, sj = slice(start[i], start[i + 1]), slice(start[j], start[j + 1])
-                V[sv[si], p] = -svc.dual_coef_[j - 1, si]
-                V[sv[sj], p] = -svc.dual_coef_[i, sj]
-            b = -svc.intercept_
+        V, b = svc_pairwise_coef(svc, svc.support_ if cols is None else cols[svc.support_], n)
         # the transformer reads S_test / scale_: fold that factor in as well
         self._folded_coef = self.transformer_.transform_coef(V) / getattr(self, "scale_", 1.0)
         self._folded_intercept = b
@@ -129,26 +106,15 @@ class TransformedSVCMixin(ScaleNormalizeMixin):
         check_is_fitted(self, "svc_")
         if getattr(self, "_folded_coef", None) is None:
             return self.svc_.decision_function(self._svc_input(S_test))
-        raw = self._pairwise_decision(S_test)
-        if raw.shape[1] == 1:
-            return raw[:, 0]
-        return ovo_decision_ovr(raw, len(self.classes_))
+        return ovo_decision(self._pairwise_decision(S_test), len(self.classes_))
 
     def predict(self, S_test):
         """Predict class labels for test-to-train similarities ``(m, n)``."""
         check_is_fitted(self, "svc_")
         if getattr(self, "_folded_coef", None) is None:
             return self.svc_.predict(self._svc_input(S_test))
-        raw = self._pairwise_decision(S_test)
-        n_classes = len(self.classes_)
-        # libsvm's vote: a pairwise value >= 0 (libsvm's own <= 0) votes for the
-        # second class of the pair; ties between classes go to the lowest index
-        votes = np.zeros((raw.shape[0], n_classes))
-        for p, (i, j) in enumerate(ovo_pairs(n_classes)):
-            second = raw[:, p] >= 0
-            votes[:, j] += second
-            votes[:, i] += ~second
-        return self.classes_[np.argmax(votes, axis=1)]
+        # libsvm's vote, as SVC.predict (not the tie-breaks of ovo_labels)
+        return self.classes_[libsvm_vote(self._pairwise_decision(S_test), len(self.classes_))]
 
 
 class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, ClassifierMixin, BaseEstimator):
@@ -181,7 +147,7 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         Iteration cap of libsvm's SMO (``-1``: none), see ``MAX_ITER``.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Divide ``S`` and the test rows by ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity), so that ``C`` does not depend on the units

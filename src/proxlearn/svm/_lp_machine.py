@@ -26,9 +26,9 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ._normalize import ScaleNormalizeMixin
-from ._probability import PlattProbabilityMixin
+from .._svm._platt import PlattProbabilityMixin
 from ..solvers._hinge import central_hinge_intercept as _central_intercept
-from ._ovo import _OvOLinearMixin, fit_ovo
+from .._svm._multiclass import _OvOLinearMixin, fit_ovo
 
 __all__ = ["LPMachine", "lp_machine_binary", "lp_machine_path"]
 
@@ -219,7 +219,7 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOL
     ``LPMachine(C=c).fit(S)`` for every ``s > 0``. The
     l1 norm makes ``w`` sparse. Multiclass problems are solved one-vs-one:
     the machine for classes ``(i, j)`` uses the rows and columns of those two
-    classes only (see :mod:`proxlearn.svm._ovo`).
+    classes only (see :mod:`proxlearn._svm._multiclass`).
 
     Parameters
     ----------
@@ -229,7 +229,7 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOL
         Shape of ``decision_function`` for more than two classes.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
     normalize : bool, default=True
         Solve the LP on ``S / scale_`` with ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity), so that ``C`` does not depend on the units of

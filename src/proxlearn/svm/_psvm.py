@@ -30,10 +30,10 @@ from .._validation import (
     check_positive,
 )
 from ..base import PairwiseMixin
-from ._probability import PlattProbabilityMixin
+from .._svm._platt import PlattProbabilityMixin
 from ..solvers import box_lasso
 from ._normalize import ScaleNormalizeMixin
-from ._ovo import _OvOLinearMixin, fit_ovo
+from .._svm._multiclass import _OvOLinearMixin, fit_ovo
 
 __all__ = ["PotentialSVM"]
 
@@ -67,7 +67,7 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _O
     **Multiclass.** One-vs-one (as the other SVMs of Chen et al.): the machine
     for classes ``(i, j)`` uses the rows and columns of those two classes
     only; votes, ties broken by the summed decision values, then by the
-    lowest class index. See :mod:`proxlearn.svm._ovo`.
+    lowest class index. See :mod:`proxlearn._svm._multiclass`.
 
     Parameters
     ----------
@@ -97,7 +97,7 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _O
         Maximum interior-point iterations per binary problem.
     probability, random_state : bool, default=False; int or None, default=None
         ``predict_proba`` by Platt scaling on an internal CV, see
-        :class:`~proxlearn.svm._probability.PlattProbabilityMixin`.
+        :class:`~proxlearn._svm._platt.PlattProbabilityMixin`.
 
     Attributes
     ----------

@@ -33,29 +33,29 @@ def _build(**params):
 def _evaluate(S_train, y_train, S_test, params_list):
     """Predictions for every (C, rho) of the grid, sharing eigendecompositions
     and warm starts (see the module docstring)."""
+    from ...._svm._multiclass import ovo_fit, ovo_labels
     from ...._validation import check_labels, symmetrize
     from ....kernel_learning._indefinite_svm import (
         _fit_binary,
         _Problem,
         _transform_rows,
     )
-    from ....svm._ovo import ovo_pairs, ovo_predict_index
 
     S = symmetrize(S_train)
     S_test = np.asarray(S_test, dtype=np.float64)
     classes, y_idx = check_labels(y_train, S.shape[0])
-    pairs = ovo_pairs(len(classes))
     defaults = _build().get_params()  # the reading _build uses
     psi = float(np.mean(np.diag(S)))
-    raw = np.zeros((len(params_list), S_test.shape[0], len(pairs)))
     order = sorted(range(len(params_list)), key=lambda g: (params_list[g]["rho"], params_list[g]["C"]))
-    for k, (i, j) in enumerate(pairs):
-        idx = np.flatnonzero((y_idx == i) | (y_idx == j))
-        y_pm = np.where(y_idx[idx] == j, 1.0, -1.0)
+
+    def decisions(pair):
+        """The pair's decision values ``(n_params, m)`` along the warm-started path."""
         prob = _Problem(
-            S[np.ix_(idx, idx)], y_pm, eig_update={**defaults, **params_list[0]}["eig_update"]
+            S[np.ix_(pair.idx, pair.idx)], pair.y,
+            eig_update={**defaults, **params_list[0]}["eig_update"],
         )
-        St = S_test[:, idx]
+        St = S_test[:, pair.idx]
+        out = np.zeros((len(params_list), S_test.shape[0]))
         by_C: dict[float, np.ndarray] = {}  # last alpha per C (previous rho)
         prev = None
         prev_rho = None
@@ -70,8 +70,12 @@ def _evaluate(S_train, y_train, S_test, params_list):
             prev = model["alpha"]
             by_C[C] = prev
             R = _transform_rows(model, St, p["test_transform"], psi)
-            raw[g, :, k] = R @ model["coef"] + model["b"]
-    return [classes[ovo_predict_index(raw[g], len(classes))] for g in range(len(params_list))]
+            out[g] = R @ model["coef"] + model["b"]
+        return out
+
+    _, per_pair = ovo_fit(y_idx, len(classes), decisions)
+    raw = np.stack(per_pair, axis=2)  # (n_params, m, n_pairs)
+    return [ovo_labels(raw[g], classes) for g in range(len(params_list))]
 
 
 register_method(

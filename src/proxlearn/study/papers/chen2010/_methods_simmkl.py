@@ -95,7 +95,7 @@ class _FoldCache:
         self.problems = [None] * (k * (k - 1) // 2)
 
     def predict(self, model):
-        from ....svm._ovo import ovo_predict_index
+        from ...._svm._multiclass import ovo_labels
 
         eta, gamma, tau, tol = model._check_params()
         model._fit_from_kernels(
@@ -103,7 +103,7 @@ class _FoldCache:
             problems=self.problems,
         )
         raw = model._raw_from_kernels(self.S_test, self.K_tests)
-        return self.classes[ovo_predict_index(raw, len(self.classes))]
+        return ovo_labels(raw, self.classes)
 
 
 def _kernel_svc_builder(spec):

@@ -57,18 +57,16 @@ def svmca_fold_evaluator(S_train, y_train, S_test, params_list, *, stats=None):
     ``iterations`` (their total), ``first_steps`` (shared first alpha-steps),
     ``reused`` (grid points answered by C-saturation reuse or clamping).
     """
+    from ...._svm._multiclass import ovo_labels, ovo_problems
     from ....kernel_learning._svmca import (
         ComponentsClampedWarning,
         _alpha_step,
-        _pair_index,
         svmca_path,
     )
-    from ....svm._ovo import ovo_predict_index
 
     est = _svmca()
     K0, classes, y_idx, lam, U = est._prepare(S_train, y_train)
-    pairs = _pair_index(y_idx, len(classes))
-    k = len(classes)
+    pairs = ovo_problems(y_idx, len(classes))
     S_test = np.asarray(S_test, dtype=np.float64)
     if est.preprocess_scale_ != 1.0 or est.preprocess_shift_ != 0.0:
         S_test = est.preprocess_shift_ + est.preprocess_scale_ * S_test
@@ -122,7 +120,7 @@ def svmca_fold_evaluator(S_train, y_train, S_test, params_list, *, stats=None):
             counters["paths"] += 1
             counters["iterations"] += res.n_iter
             raw = S_test @ res.coef().T + res.intercept
-            pred = classes[ovo_predict_index(raw, k)]
+            pred = ovo_labels(raw, classes)
             out[i] = done[(d, rho, C)] = pred
             if not res.saturated:
                 free = pred

@@ -207,7 +207,7 @@ def _fixed_combination_evaluator(method_name):
 
         from ....mkl import AverageKernelSVC, KTASVC, alignf
         from ....mkl._bank import stack_combine
-        from ....mkl._svm_dual import svm_dual
+        from ...._svm._dual import svm_dual
 
         classes = np.unique(y_train)
         cls = KTASVC if method_name == "kta" else AverageKernelSVC

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC
 
-from proxlearn.svm import _small_svc
-from proxlearn.svm._small_svc import small_svc
+from proxlearn._svm import _libsvm
+from proxlearn._svm._libsvm import small_svc
 
 
 def _problem(seed, n=24, m=9, n_classes=2):
@@ -33,6 +33,6 @@ def test_matches_svc(n_classes, C):
 def test_fallback_to_svc_gives_the_same(monkeypatch):
     K, y, K_test = _problem(7, n_classes=3)
     fast = small_svc(K, y, K_test, 10.0)
-    monkeypatch.setattr(_small_svc, "_use_binding", False)
+    monkeypatch.setattr(_libsvm, "_use_binding", False)
     slow = small_svc(K, y, K_test, 10.0)
     assert np.array_equal(fast[0], slow[0]) and fast[1] == pytest.approx(slow[1])

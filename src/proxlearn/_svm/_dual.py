@@ -6,7 +6,7 @@ the inner problem of SimpleMKL and Lp-MKL). Solved by libsvm through
 scikit-learn (the field's standard SMO solver: no reason to hand-write one),
 at a tight tolerance because the MKL certificates are built on its ``alpha``.
 MKL and the Kundu methods call it hundreds of times per fit, so it goes through
-:func:`proxlearn.svm._small_svc.libsvm_fit` (the binding ``SVC.fit`` calls,
+:func:`proxlearn._svm._libsvm.libsvm_fit` (the binding ``SVC.fit`` calls,
 without the ~1 ms of argument validation per call that dominated at n = 200;
 falls back to ``SVC`` with the same answers).
 
@@ -42,11 +42,19 @@ import numpy as np
 from scipy.linalg.lapack import dpotrf as _potrf
 from scipy.linalg.lapack import dpotrs as _potrs
 from scipy.linalg.lapack import dsysv as _sysv
-from sklearn.svm import SVC
 
-from ..svm._small_svc import libsvm_fit
+from ._libsvm import binary_libsvm, binary_svc
 
-__all__ = ["SVMDual", "bordered_solve", "box_knapsack_max", "kkt_violation", "svm_dual"]
+__all__ = [
+    "SVMDual",
+    "bordered_solve",
+    "box_knapsack_max",
+    "frank_wolfe_gap",
+    "kkt_intercept",
+    "kkt_violation",
+    "max_violating_pair",
+    "svm_dual",
+]
 
 
 @dataclass
@@ -103,22 +111,63 @@ POLISH_ROUNDS = 100
 SLOW_SMO_PER_SAMPLE = 500
 
 
-def kkt_violation(K, y, C, alpha, u=None, Ku=None):
-    """libsvm's stopping measure at ``alpha``: the maximal violating pair
-    ``max_{I_up} v - min_{I_low} v`` with ``v = y - K (y o alpha)``
-    (Fan, Chen & Lin 2005; ``<= tol`` is libsvm's convergence test)."""
-    y = np.asarray(y, dtype=np.float64)
-    if Ku is None:
-        u = alpha * y if u is None else u
-        sv = np.flatnonzero(u)
-        Ku = K[:, sv] @ u[sv]
-    v = y - Ku
+def max_violating_pair(v, alpha, y, C):
+    """libsvm's stopping measure at a feasible ``alpha`` of a concave maximisation
+    over the SVM's feasible set ``{0 <= alpha <= C, y^T alpha = 0}``.
+
+    ``v = y o grad f(alpha)``; the KKT conditions hold iff
+    ``max_{I_up} v <= min_{I_low} v`` with ``I_up = {y_i = 1, alpha_i < C} u
+    {y_i = -1, alpha_i > 0}`` and ``I_low = {y_i = 1, alpha_i > 0} u {y_i = -1,
+    alpha_i < C}`` (Fan, Chen & Lin 2005). Returns ``max_{I_up} v - min_{I_low} v``
+    (``<= tol`` is libsvm's convergence test; negative strictly inside), 0 when a
+    set is empty.
+    """
     below, above = alpha < C, alpha > 0
     up = (below & (y > 0)) | (above & (y < 0))
     low = (below & (y < 0)) | (above & (y > 0))
     if not up.any() or not low.any():
         return 0.0
     return float(v[up].max() - v[low].min())
+
+
+def kkt_violation(K, y, C, alpha, u=None, Ku=None):
+    """libsvm's stopping measure at ``alpha`` for the SVM dual on ``K``:
+    :func:`max_violating_pair` of ``v = y - K (y o alpha)`` (``y`` times the
+    gradient ``1 - y o K (y o alpha)``)."""
+    y = np.asarray(y, dtype=np.float64)
+    if Ku is None:
+        u = alpha * y if u is None else u
+        sv = np.flatnonzero(u)
+        Ku = K[:, sv] @ u[sv]
+    return max_violating_pair(y - Ku, alpha, y, C)
+
+
+def frank_wolfe_gap(g, alpha, y, C):
+    """``max_{alpha' feasible} g^T (alpha' - alpha)`` over the SVM's feasible set
+    (``>= 0`` for a feasible ``alpha``; clipped at 0): the Frank-Wolfe gap of a
+    concave objective with gradient ``g`` at ``alpha``, an upper bound on its
+    suboptimality (:func:`box_knapsack_max`)."""
+    return max(0.0, box_knapsack_max(g, y, C) - float(g @ alpha))
+
+
+def kkt_intercept(alpha, y, Ku, C):
+    """The intercept ``b`` of the SVM decision ``K (y o alpha) + b`` from the KKT
+    conditions at ``alpha`` (``Ku = K (y o alpha)``), as libsvm computes it: the
+    mean of ``y_i - Ku_i`` over the free support vectors (``1e-8 C < alpha_i <
+    C - 1e-8 C``); without free ones, the middle of the interval of intercepts
+    that the bounded ones allow (or its finite end)."""
+    eps = 1e-8 * C
+    free = (alpha > eps) & (alpha < C - eps)
+    r = y - Ku
+    if free.any():
+        return float(r[free].mean())
+    low = ((alpha <= eps) & (y > 0)) | ((alpha >= C - eps) & (y < 0))  # b >= r_i
+    up = ((alpha <= eps) & (y < 0)) | ((alpha >= C - eps) & (y > 0))  # b <= r_i
+    lb = r[low].max() if low.any() else -np.inf
+    ub = r[up].min() if up.any() else np.inf
+    if np.isfinite(lb) and np.isfinite(ub):
+        return 0.5 * (lb + ub)
+    return float(lb if np.isfinite(lb) else ub if np.isfinite(ub) else 0.0)
 
 
 #: Largest ratio ``max_i A_ii / min_i L_ii^2`` of a Cholesky factor ``A = L L^T``
@@ -351,29 +400,10 @@ def _libsvm(K, y, C, tol):
     """``alpha``, ``b`` and the SMO iterations of libsvm at ``tol`` (at most
     :data:`MAX_SMO_ITER`; that many means the tolerance was not reached)."""
     alpha = np.zeros(K.shape[0])
-    fit = libsvm_fit(K, (y > 0).astype(np.float64), C, tol=tol, max_iter=MAX_SMO_ITER)
-    if fit is not None:
-        n_iter = int(np.max(fit["n_iter"]))
-        # libsvm's sign convention is the negative of SVC's for two classes
-        support = fit["support"]
-        alpha[support] = -fit["dual_coef"][0] * y[support]
-        b = -float(fit["intercept"][0])
-    else:  # the private binding is unavailable or changed (tested by monkeypatching)
-        import warnings
-
-        from sklearn.exceptions import ConvergenceWarning
-
-        clf = SVC(kernel="precomputed", C=float(C), tol=tol, shrinking=True,
-                  max_iter=MAX_SMO_ITER)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ConvergenceWarning)
-            clf.fit(K, y)
-        n_iter = int(np.max(clf.n_iter_))
-        if any(issubclass(w.category, ConvergenceWarning) for w in caught):
-            n_iter = max(n_iter, MAX_SMO_ITER)
-        # dual_coef_ = alpha_i y_i of the support vectors (classes_ = [-1, 1])
-        alpha[clf.support_] = clf.dual_coef_[0] * y[clf.support_]
-        b = float(clf.intercept_[0])
+    # the SVC route when the private binding is unavailable (tested by monkeypatching)
+    coef, support, b, n_iter = (binary_libsvm(K, y, C, tol=tol, max_iter=MAX_SMO_ITER)
+                                or binary_svc(K, y, C, tol=tol, max_iter=MAX_SMO_ITER))
+    alpha[support] = coef * y[support]
     return np.clip(alpha, 0.0, float(C)), b, n_iter
 
 
