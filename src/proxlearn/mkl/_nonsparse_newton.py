@@ -16,11 +16,11 @@ floored kernels ``L`` (``gamma_k = floor``) and the others ``U`` fixed,
 
 On the face of the box where the free ``alpha`` are ``F`` (the others at 0 or
 ``C``), each step solves the bordered system ``[M_FF 1; 1^T 0] [du; b] =
-[y_F - (K_gamma u)_F; -1^T u]`` (:func:`proxlearn.mkl._svm_dual.bordered_solve`),
+[y_F - (K_gamma u)_F; -1^T u]`` (:func:`proxlearn._svm._dual.bordered_solve`),
 takes the longest step in the box with Armijo backtracking on ``h`` itself, and
 moves a variable that hits its bound off the face. When the face is solved, the
 result is kept only if it passes libsvm's stopping test
-(:func:`proxlearn.mkl._svm_dual.kkt_violation` ``<= tol``) for the SVM on
+(:func:`proxlearn._svm._dual.kkt_violation` ``<= tol``) for the SVM on
 ``K_gamma`` at ``gamma = gamma*(a(alpha))``: then ``alpha`` is the
 SVM of the kernel its own ``gamma`` defines, a joint stationary point of a concave
 problem, i.e. the optimum up to ``tol``; otherwise the bounded points that violate

@@ -110,7 +110,7 @@ SECTIONS: tuple[Section, ...] = (
         "is not printed; ours is a Gaussian kernel on z-scored features plus symmetric "
         "N(0, 0.1^2) noise (datasets._uci). Protocol and grids as section kundu2010. "
         "Liver's ESKL-L1 cells took about 2,100 s each until libsvm's slow solves on its "
-        "learned kernels were polished (mkl._svm_dual, 2026-11-27: 280-380 s now). "
+        "learned kernels were polished (_svm._dual, 2026-11-27: 280-380 s now). "
         "Diabetes (2026-11-27) is the costliest row: its 15 ESKL cells (81 fits of 300 "
         "iterations each, at the inner folds' 342 rows) took 618-1,067 s each "
         "(11,753 s for the row's 35 cells, 100.3 minutes on 2 workers).",
