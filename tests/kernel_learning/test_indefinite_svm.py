@@ -537,3 +537,26 @@ def test_study_computes_the_papers_reading():
 
     params = _build(C=1.0, rho=1.0).get_params()
     assert {k: params[k] for k in PAPER_READING} == PAPER_READING
+
+
+@pytest.mark.parametrize("normalize", [True, False])
+def test_grid_predictions_of_one_point_equal_the_fit(normalize):
+    """The grid-path protocol: without warm starts (one point) the path is the cold fit;
+    along a path every point is a fit to tol from a warm start."""
+    from sklearn.base import clone
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 2))
+    y = np.digitize(X[:, 0], [-0.4, 0.4])
+    N = rng.normal(scale=0.5, size=(40, 40))
+    S = 5.0 * (X @ X.T + (N + N.T) / 2)
+    S_tr, y_tr, S_te = S[:30, :30], y[:30], S[30:, :30]
+    model = IndefiniteSVM(normalize=normalize)
+    one = model.grid_predictions(S_tr, y_tr, S_te, [{"C": 1.0, "rho": 0.1}])
+    np.testing.assert_array_equal(one[0], clone(model).set_params(C=1.0, rho=0.1)
+                                  .fit(S_tr, y_tr).predict(S_te))
+    grid = [{"C": c, "rho": r} for r in (0.1, 1.0) for c in (0.1, 1.0, 10.0)]
+    path = model.grid_predictions(S_tr, y_tr, S_te, grid)
+    agree = np.mean([np.mean(pred == clone(model).set_params(**p).fit(S_tr, y_tr)
+                             .predict(S_te)) for p, pred in zip(grid, path, strict=True)])
+    assert agree >= 0.9

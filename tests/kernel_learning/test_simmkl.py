@@ -314,3 +314,21 @@ def test_study_methods_registered_with_dataset_kernels():
     fast = mk.evaluate_grid(S[:15, :15], y[:15], S[15:, :15], [{"C": 1.0}])
     np.testing.assert_array_equal(fast[0], mk.build(C=1.0).fit(S[:15, :15], y[:15]).predict(
         S[15:, :15]))
+
+
+def test_grid_predictions_equal_one_fit_per_point():
+    """The grid-path protocol: entry i is what set_params(**grid[i]).fit(...).predict does."""
+    from sklearn.base import clone
+
+    S, y = indefinite_problem(36, 4, k=3)
+    idx = np.random.default_rng(0).permutation(36)
+    tr, te = idx[:27], idx[27:]
+    S_tr, y_tr, S_te = S[np.ix_(tr, tr)], y[tr], S[np.ix_(te, tr)]
+    model = SimMKL(kernels=["linear", ("rbf", 0.1)])
+    grid = [{"eta": 1e-2, "gamma": 0.1}, {"eta": 1e-2, "gamma": 10.0}, {"eta": 1.0, "gamma": 1.0}]
+    path = model.grid_predictions(S_tr, y_tr, S_te, grid)
+    for p, pred in zip(grid, path, strict=True):
+        np.testing.assert_array_equal(pred, clone(model).set_params(**p).fit(S_tr, y_tr)
+                                      .predict(S_te))
+    with pytest.raises(InvalidParameterError, match="on_failure"):
+        model.grid_predictions(S_tr, y_tr, S_te, grid, on_failure="skip")

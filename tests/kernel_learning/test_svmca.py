@@ -597,3 +597,20 @@ def test_auto_components_is_min_of_ten_and_d0():
         SVMCA(n_components="all").fit(S, y)
     with pytest.raises(InvalidParameterError, match="normalize"):
         SVMCA(normalize=1).fit(S, y)
+
+
+def test_grid_predictions_equal_one_fit_per_point():
+    """The grid-path protocol of SVMCA (the study's fold evaluator delegates to it)."""
+    from sklearn.base import clone
+
+    S, y = make_noisy_blobs(3, 15, random_state=1)[:2]
+    idx = np.random.default_rng(1).permutation(45)
+    tr, te = idx[:33], idx[33:]
+    model = SVMCA(excess_components="clamp")
+    grid = [{"C": c, "rho": r, "n_components": d}
+            for c in (0.1, 10.0) for r in (0.1, 10.0) for d in (2, 5)]
+    path = model.grid_predictions(S[np.ix_(tr, tr)], y[tr], S[np.ix_(te, tr)], grid)
+    for p, pred in zip(grid, path, strict=True):
+        np.testing.assert_array_equal(
+            pred, clone(model).set_params(**p).fit(S[np.ix_(tr, tr)], y[tr])
+            .predict(S[np.ix_(te, tr)]))

@@ -333,3 +333,25 @@ def test_test_rows_are_validated_once_per_predict():
     with recorded_validations() as calls:
         est.predict(S[30:, :30])
     assert [c[0] for c in calls] == ["check_multi_test"]
+
+
+@pytest.mark.parametrize("cls", [SimpleMKL, LpMKL, AverageKernelSVC])
+def test_grid_predictions_equal_one_fit_per_point(cls):
+    """The grid-path protocol, with a bank (built once) and on a stack."""
+    rng = np.random.default_rng(2)
+    F = rng.normal(size=(45, 3))
+    y = np.digitize(F[:, 0] + 0.3 * rng.normal(size=45), [-0.5, 0.5])
+    tr, te = np.arange(33), np.arange(33, 45)
+    grid = [{"C": 0.1}, {"C": 1.0}, {"C": 10.0}]
+    model = cls(bank=KernelBank(widths=(1.0, 4.0), degrees=(1,)))
+    for p, pred in zip(grid, model.grid_predictions(F[tr], y[tr], F[te], grid), strict=True):
+        np.testing.assert_array_equal(pred, clone(model).set_params(**p).fit(F[tr], y[tr])
+                                      .predict(F[te]))
+    X, ys = _stack(seed=3)
+    stacked = cls()
+    path = stacked.grid_predictions(X[:30, :30], ys[:30], X[30:, :30], grid)
+    for p, pred in zip(grid, path, strict=True):
+        np.testing.assert_array_equal(pred, clone(stacked).set_params(**p)
+                                      .fit(X[:30, :30], ys[:30]).predict(X[30:, :30]))
+    with pytest.raises(InvalidParameterError, match="must not change the bank"):
+        model.grid_predictions(F[tr], y[tr], F[te], [{"bank__widths": (2.0,)}])

@@ -105,10 +105,13 @@ from .._validation import (
     InvalidParameterError,
     check_classification_data,
     check_int,
+    check_labels,
     check_option,
     check_positive,
     check_test_similarity,
+    symmetrize,
 )
+from .._scale import similarity_scale
 from ..base import PairwiseMixin
 from ..svm._normalize import ScaleNormalizeMixin
 from .._svm._dual import frank_wolfe_gap, kkt_intercept, max_violating_pair
@@ -942,6 +945,73 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
     def predict(self, S_test):
         """Predict class labels for test-to-train similarities ``(m, n)``."""
         return ovo_labels(self._raw_decision(S_test), self.classes_)
+
+    def grid_predictions(self, S, y, S_test, params_list):
+        """Labels of ``S_test`` for every parameter set of ``params_list``, fitted on ``S, y``.
+
+        One call for a whole grid (the grid-path protocol, docs/architecture.md).
+        Here: one eigendecomposition of each one-vs-one block of ``S`` serves every
+        point (all rank-one updates start from it), and ``alpha`` is warm-started
+        along the path: for each ``rho``, ``C`` increasing, the previous solution
+        projected onto the new box; the first ``C`` of each ``rho`` starts from the
+        previous ``rho``'s solution at the same ``C``. So each entry is a fit of
+        ``set_params(**params)`` to its tolerance ``tol`` from another start, not
+        bit for bit the cold fit. With ``normalize=True`` the matrices are divided
+        by the training scale, as ``fit`` does.
+
+        Parameters
+        ----------
+        S : array-like of shape (n, n)
+        y : array-like of shape (n,)
+        S_test : array-like of shape (m, n)
+        params_list : list of dict
+            Each with ``C`` and ``rho`` (other parameters of the estimator may be
+            given too; ``eig_update`` is taken from the first).
+
+        Returns
+        -------
+        list of ndarray of shape (m,)
+        """
+        S = symmetrize(S)
+        S_test = np.asarray(S_test, dtype=np.float64)
+        classes, y_idx = check_labels(y, S.shape[0])
+        if self._check_normalize() and S.any():
+            scale = similarity_scale(S)
+            S, S_test = S / scale, S_test / scale
+        defaults = self.get_params()
+        psi = float(np.mean(np.diag(S)))
+        order = sorted(range(len(params_list)),
+                       key=lambda g: (params_list[g]["rho"], params_list[g]["C"]))
+
+        def decisions(pair):
+            """The pair's decision values ``(n_params, m)`` along the warm-started path."""
+            prob = _Problem(
+                S[np.ix_(pair.idx, pair.idx)], pair.y,
+                eig_update={**defaults, **params_list[0]}["eig_update"],
+            )
+            St = S_test[:, pair.idx]
+            out = np.zeros((len(params_list), S_test.shape[0]))
+            by_C: dict[float, np.ndarray] = {}  # last alpha per C (previous rho)
+            prev = None
+            prev_rho = None
+            for g in order:
+                p = {**defaults, **params_list[g]}
+                C, rho = p["C"], p["rho"]
+                if rho != prev_rho:
+                    prev = by_C.get(C)
+                    prev_rho = rho
+                start = None if prev is None else np.minimum(prev, C)
+                model = _fit_binary(prob, C, rho, start, p["max_iter"], p["tol"],
+                                    keep_history=False)
+                prev = model["alpha"]
+                by_C[C] = prev
+                R = _transform_rows(model, St, p["test_transform"], psi)
+                out[g] = R @ model["coef"] + model["b"]
+            return out
+
+        _, per_pair = ovo_fit(y_idx, len(classes), decisions)
+        raw = np.stack(per_pair, axis=2)  # (n_params, m, n_pairs)
+        return [ovo_labels(raw[g], classes) for g in range(len(params_list))]
 
 
 #: Test rows are transformed in chunks of about this many entries (8 MB per

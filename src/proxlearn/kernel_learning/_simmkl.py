@@ -55,7 +55,7 @@ import warnings
 
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from ..exceptions import DissimilarityWarning
@@ -74,7 +74,7 @@ from .._svm._platt import PlattProbabilityMixin
 from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 from ..transforms._spectrum import default_tol
 from ._base_kernels import make_base_kernel
-from ._full_kernel_svm import SOLVERS, psd_pinv_solve, solve_problem
+from ._full_kernel_svm import SOLVERS, SolverFailedError, psd_pinv_solve, solve_problem
 
 __all__ = ["SimMKL", "SimMKLProblem"]
 
@@ -520,6 +520,62 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         self._fit_from_kernels(Ssym, y_idx, classes, Ks, eta, gamma, tau, tol)
         self.kernel_transformers_ = transformers
         return self._fit_probability(S, y)
+
+    def grid_predictions(self, S, y, S_test, params_list, *, on_failure="raise"):
+        """Labels of ``S_test`` for every parameter set of ``params_list``, fitted on ``S, y``.
+
+        One call for a whole grid (the grid-path protocol, docs/architecture.md).
+        Entry ``i`` equals ``clone(self).set_params(**params_list[i]).fit(S, y).predict(S_test)``.
+        Shared: the base kernels of the training and test rows, each one-vs-one
+        block's eigendecomposition and its compiled conic problem (the grid's
+        ``eta`` and ``gamma`` are its parameters; Chen 2010, sec. 5.4).
+
+        Parameters
+        ----------
+        S : array-like of shape (n, n)
+        y : array-like of shape (n,)
+        S_test : array-like of shape (m, n)
+        params_list : list of dict
+            Values of ``eta`` and ``gamma`` (and other parameters that do not change
+            the base kernels).
+        on_failure : {"raise", "none"}, default="raise"
+            A grid point whose conic solver fails (``SolverFailedError``): raise, or
+            return an object array of ``None`` for it (the reproduction study counts
+            such a point as wrong on every validation sample).
+
+        Returns
+        -------
+        list of ndarray of shape (m,)
+        """
+        check_option(on_failure, "on_failure", ("raise", "none"))
+        model = clone(self)
+        model._check_params()
+        transformers = _check_kernels(model.kernels)
+        raw = check_similarity(S, symmetric="allow", dissimilarity_check=False)
+        classes, y_idx = check_labels(y, raw.shape[0])
+        Ssym = model._fit_scale(check_similarity(raw, symmetric="symmetrize"))
+        raw = raw / model.scale_
+        S_test = check_test_similarity(S_test, raw.shape[0]) / model.scale_
+        with warnings.catch_warnings():  # S was checked just above: warn once, not per kernel
+            warnings.simplefilter("ignore", DissimilarityWarning)
+            Ks = [tf.fit_transform(raw) for tf in transformers]
+        K_tests = [tf.transform(S_test) for tf in transformers]
+        k = len(classes)
+        problems = [None] * (k * (k - 1) // 2)
+        out = []
+        for p in params_list:
+            model.set_params(**p)
+            eta, gamma, tau, tol = model._check_params()
+            try:
+                model._fit_from_kernels(Ssym, y_idx, classes, Ks, eta, gamma, tau, tol,
+                                        problems=problems)
+            except SolverFailedError:
+                if on_failure == "raise":
+                    raise
+                out.append(np.full(S_test.shape[0], None, dtype=object))
+                continue
+            out.append(ovo_labels(model._raw_from_kernels(S_test, K_tests), classes))
+        return out
 
     def _fit_from_kernels(self, Ssym, y_idx, classes, Ks, eta, gamma, tau, tol, problems=None):
         n = Ssym.shape[0]

@@ -92,7 +92,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
@@ -110,7 +110,7 @@ from .._linalg import top_eigh, top_eigh_warm
 from ..base import PairwiseMixin
 from .._svm._platt import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
-from .._svm._multiclass import _OvOLinearMixin, fit_pairs, ovo_problems, scatter_pairs
+from .._svm._multiclass import _OvOLinearMixin, fit_pairs, ovo_labels, ovo_problems, scatter_pairs
 from ..svm._normalize import ScaleNormalizeMixin
 from .._svm._libsvm import MAX_ITER, binary_libsvm, binary_svc
 
@@ -781,6 +781,98 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
         self.support_ = np.flatnonzero(nz)
         self.n_support_ = np.bincount(y_idx[nz], minlength=len(self.classes_)).astype(np.int32)
         self.n_features_in_ = n
+
+    def grid_predictions(self, S, y, S_test, params_list, *, stats=None):
+        """Labels of ``S_test`` for every parameter set of ``params_list``, fitted on ``S, y``.
+
+        One call for a whole grid (the grid-path protocol, docs/architecture.md).
+        Entry ``i`` equals ``clone(self).set_params(**params_list[i]).fit(S, y).predict(S_test)``
+        (tested). Shared: the preparation of ``S`` (scaling, eigendecomposition), the
+        clipped start per ``n_components``, the first alpha-step per ``(d, C)``, and the
+        predictions of a path on which no dual coefficient reached its bound, reused
+        for every larger ``C`` (they satisfy its KKT conditions too).
+
+        Parameters
+        ----------
+        S : array-like of shape (n, n)
+        y : array-like of shape (n,)
+        S_test : array-like of shape (m, n)
+        params_list : list of dict
+            Values of ``C``, ``rho`` and ``n_components`` (missing ones: this
+            estimator's).
+        stats : dict, optional
+            Receives counters: ``paths`` (alternations run), ``iterations`` (their
+            total), ``first_steps`` (shared first alpha-steps), ``reused`` (grid
+            points answered by reuse or clamping).
+
+        Returns
+        -------
+        list of ndarray of shape (m,)
+        """
+        est = clone(self)
+        K0, classes, y_idx, lam, U = est._prepare(S, y)
+        pairs = ovo_problems(y_idx, len(classes))
+        S_test = np.asarray(S_test, dtype=np.float64)
+        if est.preprocess_scale_ != 1.0 or est.preprocess_shift_ != 0.0:
+            S_test = est.preprocess_shift_ + est.preprocess_scale_ * S_test
+        counters = {"paths": 0, "iterations": 0, "first_steps": 0, "reused": 0}
+
+        def d_eff(p):
+            est.set_params(n_components=p.get("n_components", est.n_components))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ComponentsClampedWarning)
+                return est._resolve_d(lam)
+
+        # (d, rho) -> [(C, i), ...]
+        groups: dict[tuple, list] = {}
+        for i, p in enumerate(params_list):
+            key = (d_eff(p), float(p.get("rho", self.rho)))
+            groups.setdefault(key, []).append((float(p.get("C", self.C)), i))
+        out: list = [None] * len(params_list)
+        starts: dict[int, tuple] = {}
+        firsts: dict[tuple, object] = {}  # (d, C) -> _AlphaStep
+        first_free: dict[int, tuple] = {}  # d -> (C, step) of an unsaturated first step
+        done: dict[tuple, np.ndarray] = {}  # (d, rho, C) -> predictions
+        for (d, rho), items in sorted(groups.items()):
+            if d not in starts:
+                P0, V0 = est._clip_start(lam, U, d)
+                starts[d] = (P0, V0, P0 @ P0.T)
+            P0, V0, Kv0 = starts[d]
+            free = None  # predictions of an all-unsaturated trajectory
+            for C, i in sorted(items):
+                if (d, rho, C) in done:
+                    out[i] = done[(d, rho, C)]
+                    counters["reused"] += 1
+                    continue
+                if free is not None:
+                    out[i] = done[(d, rho, C)] = free
+                    counters["reused"] += 1
+                    continue
+                if (d, C) not in firsts:
+                    prev = first_free.get(d)
+                    if prev is not None and prev[0] <= C:
+                        firsts[(d, C)] = prev[1]
+                    else:
+                        step = _alpha_step(Kv0, pairs, C, est.svm_tol, factor=P0)
+                        counters["first_steps"] += 1
+                        firsts[(d, C)] = step
+                        if not step.saturated and d not in first_free:
+                            first_free[d] = (C, step)
+                res = svmca_path(
+                    K0, pairs, C, rho, P0, V0, max_iter=est.max_iter, tol=est.tol,
+                    svm_tol=est.svm_tol, first=firsts[(d, C)],
+                )
+                counters["paths"] += 1
+                counters["iterations"] += res.n_iter
+                raw = S_test @ res.coef().T + res.intercept
+                pred = ovo_labels(raw, classes)
+                out[i] = done[(d, rho, C)] = pred
+                if not res.saturated:
+                    free = pred
+        if isinstance(stats, dict):
+            for key, val in counters.items():
+                stats[key] = stats.get(key, 0) + val
+        return out
 
     def fit(self, S, y):
         """Fit on the ``n x n`` training similarity matrix.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
@@ -243,6 +243,43 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         """
         self._check_params()
         return self._fit_stack(self._kernels(X), y)
+
+    def grid_predictions(self, X, y, X_test, params_list):
+        """Labels of ``X_test`` for every parameter set of ``params_list``, fitted on ``X, y``.
+
+        One call for a whole grid (the grid-path protocol, docs/architecture.md).
+        Entry ``i`` equals ``clone(self).set_params(**params_list[i]).fit(X, y).predict(X_test)``
+        (tested). With a ``bank``, the bank is fitted and its training and test stacks
+        are built once for the whole grid (the 793 kernels of Splice's 400 rows take
+        seconds); ``params_list`` must then not change the bank. Without one, each
+        point is fitted in turn.
+
+        Parameters
+        ----------
+        X : array-like
+            Features (with a ``bank``) or an ``(n, n, m)`` stack.
+        y : array-like of shape (n,)
+        X_test : array-like
+            Test features, or the ``(n_test, n, m)`` test stack.
+        params_list : list of dict
+
+        Returns
+        -------
+        list of ndarray of shape (n_test,)
+        """
+        if getattr(self, "bank", None) is None:
+            return [clone(self).set_params(**p).fit(X, y).predict(X_test) for p in params_list]
+        if any("bank" in p or any(k.startswith("bank__") for k in p) for p in params_list):
+            raise InvalidParameterError(
+                "grid_predictions builds the bank once for the whole grid: the grid must "
+                "not change the bank; fit one estimator per bank instead.")
+        bank_ = clone(self.bank).fit(X)
+        Ks, T = bank_.stack(), bank_.stack(X_test)
+        out = []
+        for p in params_list:
+            est = clone(self).set_params(**p)._fit_prebuilt(bank_, Ks, y)
+            out.append(est._labels(est._raw_stack(T)))
+        return out
 
     def _fit_prebuilt(self, bank_, Ks, y):
         """``fit(X, y)`` of an estimator with a ``bank``, given ``bank_`` (its bank

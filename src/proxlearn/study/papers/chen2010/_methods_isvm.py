@@ -13,7 +13,6 @@ from the previous rho's solution at the same C).
 
 from __future__ import annotations
 
-import numpy as np
 
 from ..._methods import GU_GRID, Method, _powers, register_method
 
@@ -31,51 +30,10 @@ def _build(**params):
 
 
 def _evaluate(S_train, y_train, S_test, params_list):
-    """Predictions for every (C, rho) of the grid, sharing eigendecompositions
-    and warm starts (see the module docstring)."""
-    from ...._svm._multiclass import ovo_fit, ovo_labels
-    from ...._validation import check_labels, symmetrize
-    from ....kernel_learning._indefinite_svm import (
-        _fit_binary,
-        _Problem,
-        _transform_rows,
-    )
-
-    S = symmetrize(S_train)
-    S_test = np.asarray(S_test, dtype=np.float64)
-    classes, y_idx = check_labels(y_train, S.shape[0])
-    defaults = _build().get_params()  # the reading _build uses
-    psi = float(np.mean(np.diag(S)))
-    order = sorted(range(len(params_list)), key=lambda g: (params_list[g]["rho"], params_list[g]["C"]))
-
-    def decisions(pair):
-        """The pair's decision values ``(n_params, m)`` along the warm-started path."""
-        prob = _Problem(
-            S[np.ix_(pair.idx, pair.idx)], pair.y,
-            eig_update={**defaults, **params_list[0]}["eig_update"],
-        )
-        St = S_test[:, pair.idx]
-        out = np.zeros((len(params_list), S_test.shape[0]))
-        by_C: dict[float, np.ndarray] = {}  # last alpha per C (previous rho)
-        prev = None
-        prev_rho = None
-        for g in order:
-            p = {**defaults, **params_list[g]}
-            C, rho = p["C"], p["rho"]
-            if rho != prev_rho:
-                prev = by_C.get(C)
-                prev_rho = rho
-            start = None if prev is None else np.minimum(prev, C)
-            model = _fit_binary(prob, C, rho, start, p["max_iter"], p["tol"], keep_history=False)
-            prev = model["alpha"]
-            by_C[C] = prev
-            R = _transform_rows(model, St, p["test_transform"], psi)
-            out[g] = R @ model["coef"] + model["b"]
-        return out
-
-    _, per_pair = ovo_fit(y_idx, len(classes), decisions)
-    raw = np.stack(per_pair, axis=2)  # (n_params, m, n_pairs)
-    return [ovo_labels(raw[g], classes) for g in range(len(params_list))]
+    """Predictions for every (C, rho) of the grid: the estimator's grid path
+    (:meth:`~proxlearn.kernel_learning.IndefiniteSVM.grid_predictions`: shared
+    eigendecompositions and warm starts, see the module docstring)."""
+    return _build(**params_list[0]).grid_predictions(S_train, y_train, S_test, params_list)
 
 
 register_method(

@@ -24,8 +24,6 @@ Grids (``chen2009``, thesis section 5.4.3): SimMKL ``eta`` in 1e-4..1 (5 values)
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..._methods import Method, _powers, _svc_over_C, register_method
 
 __all__ = ["DEFAULT_KERNELS", "SIMMKL_KERNELS", "simmkl_methods"]
@@ -56,54 +54,16 @@ def _simmkl_builder(kernels):
 
 def _simmkl_evaluator(kernels):
     """Base kernels, eigendecomposition and SOCP compiled once per fold; the
-    (eta, gamma) grid re-solves the same parametrised problem."""
+    (eta, gamma) grid re-solves the same parametrised problem (the estimator's grid
+    path, :meth:`~proxlearn.kernel_learning.SimMKL.grid_predictions`). A failed grid
+    point counts as wrong on every validation sample."""
+    build = _simmkl_builder(kernels)
 
     def evaluate(S_train, y_train, S_test, params_list):
-        from ....kernel_learning._full_kernel_svm import SolverFailedError
-        from ....kernel_learning._simmkl import SimMKL
-
-        model = SimMKL(kernels=list(kernels), normalize=False)
-        cache = _FoldCache(model, S_train, y_train, S_test)
-        out = []
-        for p in params_list:
-            model.set_params(**p)
-            try:
-                out.append(cache.predict(model))
-            except SolverFailedError:
-                # a failed grid point counts as wrong on every validation sample
-                out.append(np.full(cache.S_test.shape[0], None, dtype=object))
-        return out
+        return build(**params_list[0]).grid_predictions(S_train, y_train, S_test, params_list,
+                                                        on_failure="none")
 
     return evaluate
-
-
-class _FoldCache:
-    """Everything of a SimMKL fit that does not depend on (eta, gamma)."""
-
-    def __init__(self, model, S_train, y_train, S_test):
-        from ...._validation import check_labels, check_similarity, check_test_similarity
-        from ....kernel_learning._simmkl import _check_kernels
-
-        raw = check_similarity(S_train, symmetric="allow", dissimilarity_check=False)
-        self.classes, self.y_idx = check_labels(y_train, raw.shape[0])
-        self.Ssym = check_similarity(raw, symmetric="symmetrize")
-        tfs = _check_kernels(model.kernels)
-        self.Ks = [tf.fit_transform(raw) for tf in tfs]
-        self.S_test = check_test_similarity(S_test, raw.shape[0])
-        self.K_tests = [tf.transform(self.S_test) for tf in tfs]
-        k = len(self.classes)
-        self.problems = [None] * (k * (k - 1) // 2)
-
-    def predict(self, model):
-        from ...._svm._multiclass import ovo_labels
-
-        eta, gamma, tau, tol = model._check_params()
-        model._fit_from_kernels(
-            self.Ssym, self.y_idx, self.classes, self.Ks, eta, gamma, tau, tol,
-            problems=self.problems,
-        )
-        raw = model._raw_from_kernels(self.S_test, self.K_tests)
-        return ovo_labels(raw, self.classes)
 
 
 def _kernel_svc_builder(spec):
