@@ -36,9 +36,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 
-from .._graph import knn_adjacency
+from .._graph import edge_pairs, join_components, knn_adjacency
 from .._linalg import center_kernel, top_eigh
 from .._validation import (
     InvalidParameterError,
@@ -100,19 +99,10 @@ def knn_graph(D2, n_neighbors):
     """
     n = D2.shape[0]
     k = check_n_neighbors(n_neighbors, n - 1)
-    W = knn_adjacency(D2, k)
-    n_comp, _ = connected_components(sp.csr_array(W), directed=False)
-    if n_comp > 1:
-        # Joined by the shortest edges: an MST where the k-NN edges are free picks
-        # exactly the cheapest links between components (else MVU / MVE's distance
-        # equalities leave the components free to drift apart: unbounded).
-        D = np.sqrt(D2)
-        weights = np.where(W, 1e-300, D + (D == 0) * 1e-300)
-        np.fill_diagonal(weights, 0.0)
-        T = minimum_spanning_tree(weights).toarray() > 0
-        W = W | T | T.T
-    i, j = np.nonzero(np.triu(W, 1))
-    return np.column_stack([i, j]), W.astype(np.float64)
+    # joined by the shortest edges: else MVU / MVE's distance equalities leave the
+    # components free to drift apart (unbounded)
+    W = join_components(knn_adjacency(D2, k), np.sqrt(D2))
+    return edge_pairs(W), W.astype(np.float64)
 
 
 def selector_operator(n, rows, cols, coefs):

@@ -55,6 +55,7 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 
+from .._graph import laplacian
 from .._linalg import center_kernel
 from .._progress import IterationLog
 from .._validation import (
@@ -618,6 +619,5 @@ class CMVU(_Embedding):
 
 def _laplacian_bottom(W, m):
     """The ``m`` eigenvectors of smallest eigenvalue of the graph Laplacian of ``W``."""
-    L = np.diag(W.sum(axis=1)) - W
-    _, V = scipy.linalg.eigh(L, subset_by_index=[0, m - 1])
+    _, V = scipy.linalg.eigh(laplacian(W), subset_by_index=[0, m - 1])
     return V

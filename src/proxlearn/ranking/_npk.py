@@ -59,7 +59,7 @@ from .._validation import (
     check_positive,
     check_similarity,
 )
-from .._graph import knn_adjacency
+from .._graph import edge_pairs, feature_neighbours, knn_adjacency, laplacian
 from .._linalg import center_kernel, top_eigh
 from ..solvers import dual_ascent, max_trace_psd_ball
 
@@ -69,8 +69,7 @@ __all__ = ["NPKRankResult", "laplacian_basis", "neighbour_pairs", "npk_rank", "n
 
 def neighbour_pairs(D, k: int, *, mutual: bool = False) -> np.ndarray:
     """Pairs ``(i, j)``, ``i < j``, of visual k-nearest neighbours in the distance matrix ``D``."""
-    i, j = np.nonzero(np.triu(knn_adjacency(D, k, mutual=mutual), 1))
-    return np.column_stack([i, j])
+    return edge_pairs(knn_adjacency(D, k, mutual=mutual))
 
 
 #: Above this many nodes the Laplacian basis uses ARPACK on the sparse graph.
@@ -93,15 +92,14 @@ def laplacian_basis(pairs, n: int, m: int, *, sparse: bool | None = None) -> np.
 
     i, j = pairs[:, 0], pairs[:, 1]
     W = sp.coo_array((np.ones(2 * len(i)), (np.r_[i, j], np.r_[j, i])), shape=(n, n)).tocsr()
-    deg = np.asarray(W.sum(axis=1)).ravel()
-    L = sp.diags_array(deg) - W
+    L = laplacian(W)
     if sparse is None:
         sparse = n > SPARSE_BASIS_N
     if sparse and m < n - 1:
         from scipy.sparse.linalg import eigsh
 
-        c = 2.0 * max(float(deg.max()), 1.0)
-        mu, V = eigsh(c * sp.eye_array(n, format="csr") - L.tocsr(), k=m, which="LA",
+        c = 2.0 * max(float(L.diagonal().max()), 1.0)  # 2 max degree
+        mu, V = eigsh(c * sp.eye_array(n, format="csr") - L, k=m, which="LA",
                       v0=np.ones(n), tol=1e-10)
         return V[:, np.argsort(-mu)]
     _, V = top_eigh(-L.toarray(), m)  # largest of -L = smallest of L
@@ -298,8 +296,6 @@ def npk_rank_lowrank(text_features, visual_features, n_components, *, n_neighbor
         With ``kernel=None``: the learned kernel is ``basis @ factor @ basis.T``
         (``factor`` is the ``m x m`` ``P``); see :meth:`NPKRankResult.rows`.
     """
-    from sklearn.neighbors import NearestNeighbors
-
     T = np.asarray(text_features, dtype=np.float64)
     X = np.asarray(visual_features, dtype=np.float64)
     n = X.shape[0]
@@ -314,10 +310,10 @@ def npk_rank_lowrank(text_features, visual_features, n_components, *, n_neighbor
     m = check_n_neighbors(n_components, n, name="n_components")
     C = check_positive(C, "C")
     B = float(n) if B is None else check_positive(B, "B")
-    dist, nn = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)
+    nn, dist = feature_neighbours(X, k, exclude_self="first", return_distance=True)
     i = np.repeat(np.arange(n), k)
-    j = nn[:, 1:].ravel()
-    d = dist[:, 1:].ravel()
+    j = nn.ravel()
+    d = dist.ravel()
     a, b = np.minimum(i, j), np.maximum(i, j)
     keep = a != b
     key, first = np.unique(a[keep] * n + b[keep], return_index=True)
