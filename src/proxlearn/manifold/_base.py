@@ -5,7 +5,8 @@ function                    role
 ==========================  ==================================================
 ``embedding_input``         features or a precomputed kernel -> centred Gram,
                             squared distances (the documented input rule)
-``knn_graph``               symmetrised k-nearest-neighbour graph (edge list)
+``connected_knn_graph``     symmetrised k-nearest-neighbour graph joined into one
+                            component (edge list); ``knn_graph`` is its deprecated name
 ``kernel_embedding``        top eigenpairs ``sqrt(lambda_i) u_i`` of a kernel
                             (the KPCA read-off; Zhuang 2011 sec. 3.4)
 ``selector_operator``       the distance selectors ``T_ij`` (sec. 3.4) as one
@@ -33,6 +34,8 @@ J. Zhuang, PhD thesis, NTU 2011, sec. 3.4 (distance selector ``T_ij``,
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
@@ -47,7 +50,8 @@ from .._validation import (
     check_similarity,
 )
 
-__all__ = ["embedding_input", "kernel_embedding", "knn_graph", "selector_operator"]
+__all__ = ["connected_knn_graph", "embedding_input", "kernel_embedding", "knn_graph",
+           "selector_operator"]
 
 KERNELS = ("linear", "precomputed")
 
@@ -87,7 +91,7 @@ def embedding_input(X, kernel="linear"):
     return G, D2, width
 
 
-def knn_graph(D2, n_neighbors):
+def connected_knn_graph(D2, n_neighbors):
     """Edges ``(i, j)``, ``i < j``, of the symmetrised k-NN graph of the distances ``D2``.
 
     ``i`` and ``j`` are joined when either is among the other's ``n_neighbors``
@@ -103,6 +107,21 @@ def knn_graph(D2, n_neighbors):
     # components free to drift apart (unbounded)
     W = join_components(knn_adjacency(D2, k), np.sqrt(D2))
     return edge_pairs(W), W.astype(np.float64)
+
+
+def knn_graph(D2, n_neighbors):
+    """Deprecated: use :func:`connected_knn_graph` (the same graph).
+
+    Renamed because :func:`proxlearn.kernel_learning.knn_graph` is another graph (the
+    mutual one, a sparse matrix) under the same name (issue #36). It will be removed
+    in a later release.
+    """
+    warnings.warn(
+        "proxlearn.manifold.knn_graph is deprecated and will be removed: use "
+        "proxlearn.manifold.connected_knn_graph (the same graph; "
+        "proxlearn.kernel_learning.knn_graph is the mutual kNN graph).",
+        FutureWarning, stacklevel=2)
+    return connected_knn_graph(D2, n_neighbors)
 
 
 def selector_operator(n, rows, cols, coefs):

@@ -65,7 +65,13 @@ from .._validation import (
     check_partial_labels,
     check_positive,
 )
-from ._base import distance_selectors, embedding_input, kernel_embedding, knn_graph, selector_operator
+from ._base import (
+    connected_knn_graph,
+    distance_selectors,
+    embedding_input,
+    kernel_embedding,
+    selector_operator,
+)
 from ..solvers import max_trace_psd_ball
 from ._saddle import dual_ascent, project_capped_simplex
 from ._sdp import MAX_SDP_N, cmvu_lowrank_sdp, mve_step_sdp, spe_sdp, spe_violations
@@ -121,7 +127,7 @@ class _Embedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.scale_ = sigma
         n = G.shape[0]
         check_n_neighbors(self.n_components, n, name="n_components")
-        pairs, W = knn_graph(D2, self.n_neighbors)
+        pairs, W = connected_knn_graph(D2, self.n_neighbors)
         C = check_positive(self.C, "C")
         tol = check_positive(self.tol, "tol")
         if isinstance(self.B, str) and self.B == "auto":
