@@ -31,7 +31,6 @@ from proxlearn.manifold import (
     spe_sdp,
 )
 from proxlearn.manifold._embeddings import _k0
-from proxlearn.manifold._saddle import project_capped_simplex
 from proxlearn.manifold._sdp import all_triplets, spe_violations
 from proxlearn.solvers import max_trace_psd_ball
 
@@ -150,18 +149,6 @@ def test_spe_estimator_kernel_is_centred_in_the_ball_and_preserves_the_knn_graph
     _, W = connected_knn_graph(embedding_input(X)[1], 4)
     v, _, _ = spe_violations(est.kernel_, W)
     assert v.max() <= 1e-6 * np.abs(est.kernel_).max()  # every neighbour nearer than every other
-
-
-def test_capped_simplex_projection():
-    rng = np.random.default_rng(0)
-    for _ in range(50):
-        v = rng.normal(size=7) * 3
-        C = rng.uniform(0.1, 5)
-        p = project_capped_simplex(v, C)
-        assert np.all(p >= 0) and p.sum() <= C + 1e-12
-        # optimality: (v - p) . (q - p) <= 0 for feasible q (vertices and 0)
-        for q in [np.zeros(7), *(C * np.eye(7))]:
-            assert (v - p) @ (q - p) <= 1e-9
 
 
 def _plane(n=30, seed=0):

@@ -72,8 +72,8 @@ from ._base import (
     kernel_embedding,
     selector_operator,
 )
-from ..solvers import max_trace_psd_ball
-from ._saddle import dual_ascent, project_capped_simplex
+from ..solvers import max_trace_psd_ball, project_capped_simplex
+from ._saddle import dual_ascent
 from ._sdp import MAX_SDP_N, cmvu_lowrank_sdp, mve_step_sdp, spe_sdp, spe_violations
 
 __all__ = ["CMVU", "MVE", "SPE"]

@@ -47,17 +47,9 @@ import numpy as np
 import scipy.linalg
 
 from ..solvers import dual_ascent as engine
-from ..solvers import max_trace_psd_ball, project_simplex
+from ..solvers import max_trace_psd_ball
 
-__all__ = ["SaddleResult", "dual_ascent", "project_capped_simplex"]
-
-
-def project_capped_simplex(v, C):
-    """Euclidean projection onto ``{alpha >= 0, sum alpha <= C}``."""
-    p = np.maximum(v, 0.0)
-    if p.sum() <= C:
-        return p
-    return C * project_simplex(v / C)
+__all__ = ["SaddleResult", "dual_ascent"]
 
 
 @dataclass

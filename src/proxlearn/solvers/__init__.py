@@ -24,6 +24,7 @@ from ._dual_ascent import DualAscentResult, dual_ascent
 from ._psd_ball import max_trace_psd_ball
 from ._simplex_qp import (
     SimplexQPConvergenceWarning,
+    project_capped_simplex,
     project_simplex,
     simplex_qp_kkt_residual,
     simplex_qp_objective,
@@ -39,6 +40,7 @@ __all__ = [
     "box_lasso_objective",
     "dual_ascent",
     "max_trace_psd_ball",
+    "project_capped_simplex",
     "project_simplex",
     "simplex_qp_kkt_residual",
     "simplex_qp_objective",
