@@ -511,3 +511,12 @@ def test_knn_graph_is_a_deprecated_name_of_connected_knn_graph():
     new_pairs, new_W = connected_knn_graph(D2, 4)
     np.testing.assert_array_equal(pairs, new_pairs)
     np.testing.assert_array_equal(W, new_W)
+
+
+def test_connected_knn_graph_docstring_example_runs():
+    import doctest
+
+    import proxlearn.manifold._base as base
+
+    result = doctest.testmod(base, verbose=False)
+    assert result.attempted >= 1 and result.failed == 0

@@ -70,6 +70,12 @@ def knn_graph(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual: boo
         Keep an edge only if each end is among the other's ``k`` nearest (the
         thesis's rule); points left without any edge keep their own ``k``. With
         ``False``: an edge if either end is among the other's ``k`` nearest.
+
+    See Also
+    --------
+    knn_laplacian : its Laplacian.
+    proxlearn.manifold.connected_knn_graph : the embeddings' union graph, joined into
+        one component (an edge list).
     """
     check_option(metric, "metric", METRICS)
     idx = _neighbours(X, n_neighbors, metric)

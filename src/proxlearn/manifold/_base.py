@@ -98,8 +98,33 @@ def connected_knn_graph(D2, n_neighbors):
     nearest (the union; ties broken by index). If that graph is disconnected,
     its components are joined by the shortest edges between them (the edges of
     a minimum spanning tree in which the k-NN edges cost nothing): MVE's and
-    MVU's distance equalities are unbounded on a disconnected graph. Returns
-    ``(pairs, W)`` with ``W`` the 0/1 adjacency matrix.
+    MVU's distance equalities are unbounded on a disconnected graph.
+
+    Parameters
+    ----------
+    D2 : ndarray of shape (n, n)
+        Squared (or any monotone) distances; the join uses ``sqrt(D2)``.
+    n_neighbors : int
+
+    Returns
+    -------
+    pairs : ndarray of shape (p, 2)
+        The edges, ``i < j``, in row order.
+    W : ndarray of shape (n, n)
+        The 0/1 adjacency (float).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.manifold import connected_knn_graph
+    >>> x = np.array([0.0, 1.0, 2.0, 10.0, 11.0])
+    >>> pairs, W = connected_knn_graph((x[:, None] - x[None]) ** 2, 1)
+    >>> [2, 3] in pairs.tolist()  # the shortest link between the two groups
+    True
+
+    See Also
+    --------
+    proxlearn.kernel_learning.knn_graph : the mutual k-NN graph of SimpleNPKL (sparse).
     """
     n = D2.shape[0]
     k = check_n_neighbors(n_neighbors, n - 1)

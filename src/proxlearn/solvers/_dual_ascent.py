@@ -134,6 +134,12 @@ def dual_ascent(k_step, measure, alpha0, *, project=None, step=1.0, step_rule="b
     ...                   np.zeros(1), project=lambda a: np.maximum(a, 0.0), tol=1e-10)
     >>> bool(res.success), round(float(res.x[0]), 6)
     (True, 1.0)
+
+    See Also
+    --------
+    max_trace_psd_ball : the closed-form K-step of the callers.
+    proxlearn.kernel_learning.SimpleNPKL, proxlearn.manifold.MVE, proxlearn.ranking.npk_rank :
+        the callers (their module docstrings give the variant each uses and why).
     """
     if step_rule not in STEP_RULES:
         raise ValueError(f"step_rule must be one of {STEP_RULES}, got {step_rule!r}.")
