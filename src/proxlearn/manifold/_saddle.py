@@ -134,4 +134,3 @@ def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=N
     K, _, eig = res.state
     return SaddleResult(K, res.x, res.primal, res.dual, res.nit, res.success,
                         res.trace["dual"][1:], eig)
-
