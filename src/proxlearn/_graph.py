@@ -152,7 +152,9 @@ def join_components(W, D) -> np.ndarray:
         return W
     weights = np.where(W, 1e-300, D + (D == 0) * 1e-300)
     np.fill_diagonal(weights, 0.0)
-    T = minimum_spanning_tree(weights).toarray() > 0
+    # sparse: a dense graph's entries within 1e-8 of 0 are read as "no edge" by
+    # csgraph, which dropped the free edges and added a spanning tree of others
+    T = minimum_spanning_tree(sp.csr_array(weights)).toarray() > 0
     return W | T | T.T
 
 

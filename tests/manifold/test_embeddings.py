@@ -32,6 +32,7 @@ from proxlearn.manifold import (
 )
 from proxlearn.manifold._embeddings import _k0
 from proxlearn.manifold._sdp import all_triplets, spe_violations
+from proxlearn.ranking import neighbour_pairs
 from proxlearn.solvers import max_trace_psd_ball
 
 #: Relative objective agreement with the cvxpy (Clarabel) optimum of the same problem.
@@ -313,6 +314,9 @@ def test_disconnected_knn_graph_is_joined_by_its_shortest_link():
     assert len(cross) == 1  # one link, and it is the shortest between the blobs
     i, j = cross[0]
     assert np.isclose(D2[i, j], D2[:10, 10:].min())
+    # and nothing else: within each blob the edges are the k-NN graph's
+    inside = {tuple(p) for p in pairs.tolist() if tuple(p) != (i, j)}
+    assert inside == {tuple(p) for p in neighbour_pairs(D2, 3).tolist()}
     # MVU-type hard equalities are bounded now: the original MVE solves
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)

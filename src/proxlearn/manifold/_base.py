@@ -119,8 +119,8 @@ def connected_knn_graph(D2, n_neighbors):
     >>> from proxlearn.manifold import connected_knn_graph
     >>> x = np.array([0.0, 1.0, 2.0, 10.0, 11.0])
     >>> pairs, W = connected_knn_graph((x[:, None] - x[None]) ** 2, 1)
-    >>> [2, 3] in pairs.tolist()  # the shortest link between the two groups
-    True
+    >>> pairs.tolist()  # the 1-NN pairs and the shortest link 2-3 between the groups
+    [[0, 1], [1, 2], [2, 3], [3, 4]]
 
     See Also
     --------
