@@ -23,16 +23,16 @@ from proxlearn.manifold import (
     CMVU,
     MVE,
     SPE,
+    connected_knn_graph,
     embedding_input,
     kernel_embedding,
-    knn_graph,
     mve_step_sdp,
     spe_npkl,
     spe_sdp,
 )
 from proxlearn.manifold._embeddings import _k0
-from proxlearn.manifold._saddle import project_capped_simplex
 from proxlearn.manifold._sdp import all_triplets, spe_violations
+from proxlearn.ranking import neighbour_pairs
 from proxlearn.solvers import max_trace_psd_ball
 
 #: Relative objective agreement with the cvxpy (Clarabel) optimum of the same problem.
@@ -64,7 +64,7 @@ def test_mve_step_reaches_the_sdp_optimum_of_the_same_saddle_problem(C, B):
     est = MVE(max_outer_iter=1, scale=None, C=C, B=B, G=None, tol=1e-7,
               max_iter=2000).fit(X)
     G, D2, _ = embedding_input(X)
-    pairs, _ = knn_graph(D2, 5)
+    pairs, _ = connected_knn_graph(D2, 5)
     d2 = D2[pairs[:, 0], pairs[:, 1]]
     A0 = _k0(G, 2)  # the first MVE step, from the start kernel
     K = est.kernel_
@@ -79,7 +79,7 @@ def test_cmvu_reaches_the_sdp_optimum_of_the_same_saddle_problem(C, B):
     X, y = _blobs()
     est = CMVU(scale=None, C=C, B=B, G=None, tol=1e-7, max_iter=2000).fit(X, y)
     G, D2, _ = embedding_input(X)
-    pairs, _ = knn_graph(D2, 5)
+    pairs, _ = connected_knn_graph(D2, 5)
     d2 = D2[pairs[:, 0], pairs[:, 1]]
     A0 = center_kernel((y[:, None] == y[None, :]).astype(float))
     K = est.kernel_
@@ -95,7 +95,7 @@ def test_cmvu_reaches_the_sdp_optimum_of_the_same_saddle_problem(C, B):
 def test_cmvu_lowrank_is_the_full_problem_with_a_full_basis_and_worse_with_a_small_one():
     X, y = _blobs(n=16)
     G, D2, _ = embedding_input(X)
-    pairs, _ = knn_graph(D2, 5)
+    pairs, _ = connected_knn_graph(D2, 5)
     d2 = D2[pairs[:, 0], pairs[:, 1]]
     A0 = center_kernel((y[:, None] == y[None, :]).astype(float))
 
@@ -147,21 +147,9 @@ def test_spe_estimator_kernel_is_centred_in_the_ball_and_preserves_the_knn_graph
     X, _ = _blobs(n=30)
     est = SPE(n_neighbors=4).fit(X)
     _assert_kernel(est.kernel_, est.B_)
-    _, W = knn_graph(embedding_input(X)[1], 4)
+    _, W = connected_knn_graph(embedding_input(X)[1], 4)
     v, _, _ = spe_violations(est.kernel_, W)
     assert v.max() <= 1e-6 * np.abs(est.kernel_).max()  # every neighbour nearer than every other
-
-
-def test_capped_simplex_projection():
-    rng = np.random.default_rng(0)
-    for _ in range(50):
-        v = rng.normal(size=7) * 3
-        C = rng.uniform(0.1, 5)
-        p = project_capped_simplex(v, C)
-        assert np.all(p >= 0) and p.sum() <= C + 1e-12
-        # optimality: (v - p) . (q - p) <= 0 for feasible q (vertices and 0)
-        for q in [np.zeros(7), *(C * np.eye(7))]:
-            assert (v - p) @ (q - p) <= 1e-9
 
 
 def _plane(n=30, seed=0):
@@ -321,11 +309,14 @@ def test_disconnected_knn_graph_is_joined_by_its_shortest_link():
     rng = np.random.default_rng(0)
     X = np.vstack([rng.normal(size=(10, 2)), rng.normal(size=(10, 2)) + 20.0])
     _, D2, _ = embedding_input(X)
-    pairs, W = knn_graph(D2, 3)
+    pairs, W = connected_knn_graph(D2, 3)
     cross = [(i, j) for i, j in pairs if (i < 10) != (j < 10)]
     assert len(cross) == 1  # one link, and it is the shortest between the blobs
     i, j = cross[0]
     assert np.isclose(D2[i, j], D2[:10, 10:].min())
+    # and nothing else: within each blob the edges are the k-NN graph's
+    inside = {tuple(p) for p in pairs.tolist() if tuple(p) != (i, j)}
+    assert inside == {tuple(p) for p in neighbour_pairs(D2, 3).tolist()}
     # MVU-type hard equalities are bounded now: the original MVE solves
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
@@ -338,7 +329,7 @@ def test_penalty_form_reaches_the_sdp_optimum():
     """Prop. 3.26's penalty form (``G``): MVE step and SPE against cvxpy, same problem."""
     X, _ = _blobs()
     G, D2, _ = embedding_input(X)
-    pairs, W = knn_graph(D2, 5)
+    pairs, W = connected_knn_graph(D2, 5)
     d2 = D2[pairs[:, 0], pairs[:, 1]]
     est = MVE(max_outer_iter=1, scale=None, G=0.05, tol=1e-7, max_iter=3000).fit(X)
     assert est.B_ is None
@@ -497,7 +488,7 @@ def test_cmvu_every_label_masked_is_refused():
 def test_cmvu_penalty_form_reaches_the_sdp_optimum_and_lowrank_matches_with_a_full_basis():
     X, y = _blobs(n=16)
     G, D2, _ = embedding_input(X)
-    pairs, _ = knn_graph(D2, 5)
+    pairs, _ = connected_knn_graph(D2, 5)
     d2 = D2[pairs[:, 0], pairs[:, 1]]
     A0 = center_kernel((y[:, None] == y[None, :]).astype(float))
     est = CMVU(scale=None, G=0.5, tol=1e-8, max_iter=5000).fit(X, y)
@@ -513,3 +504,23 @@ def test_cmvu_penalty_form_reaches_the_sdp_optimum_and_lowrank_matches_with_a_fu
         warnings.simplefilter("ignore", UserWarning)
         whole = CMVU(scale=None, G=0.5, solver="lowrank", n_basis=16).fit(X, y)
     assert abs(objective(whole.kernel_) - value) <= RTOL_SDP * abs(value)
+
+
+def test_knn_graph_is_a_deprecated_name_of_connected_knn_graph():
+    from proxlearn.manifold import knn_graph
+
+    _, D2, _ = embedding_input(_blobs()[0])
+    with pytest.warns(FutureWarning, match="connected_knn_graph"):
+        pairs, W = knn_graph(D2, 4)
+    new_pairs, new_W = connected_knn_graph(D2, 4)
+    np.testing.assert_array_equal(pairs, new_pairs)
+    np.testing.assert_array_equal(W, new_W)
+
+
+def test_connected_knn_graph_docstring_example_runs():
+    import doctest
+
+    import proxlearn.manifold._base as base
+
+    result = doctest.testmod(base, verbose=False)
+    assert result.attempted >= 1 and result.failed == 0

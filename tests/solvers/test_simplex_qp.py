@@ -6,6 +6,7 @@ import pytest
 
 from proxlearn.solvers._simplex_qp import (
     SimplexQPConvergenceWarning,
+    project_capped_simplex,
     project_simplex,
     simplex_qp_kkt_residual,
     simplex_qp_objective,
@@ -201,6 +202,18 @@ def test_project_simplex():
     # points on the simplex are fixed
     np.testing.assert_allclose(project_simplex(X), X, atol=1e-14)
     np.testing.assert_allclose(project_simplex(np.array([0.2, 0.8])), [0.2, 0.8])
+
+
+def test_capped_simplex_projection():
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        v = rng.normal(size=7) * 3
+        C = rng.uniform(0.1, 5)
+        p = project_capped_simplex(v, C)
+        assert np.all(p >= 0) and p.sum() <= C + 1e-12
+        # optimality: (v - p) . (q - p) <= 0 for feasible q (vertices and 0)
+        for q in [np.zeros(7), *(C * np.eye(7))]:
+            assert (v - p) @ (q - p) <= 1e-9
 
 
 def test_iteration_cap_warns_and_reports():

@@ -32,10 +32,8 @@ are ignored).
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
-from sklearn.neighbors import NearestNeighbors
 
-from .._graph import knn_indices
+from .._graph import feature_neighbours, knn_indices, laplacian, neighbour_adjacency
 from .._validation import check_features, check_n_neighbors, check_option, check_similarity
 
 __all__ = ["LAPLACIANS", "knn_graph", "knn_laplacian"]
@@ -53,14 +51,8 @@ def _neighbours(X, k: int, metric: str) -> np.ndarray:
     X = check_features(X, name="X")
     n = X.shape[0]
     check_n_neighbors(k, n - 1)
-    nn = NearestNeighbors(n_neighbors=k + 1).fit(X)
-    idx = nn.kneighbors(X, return_distance=False)
-    # drop each point itself (duplicates may put it second: remove by value)
-    out = np.empty((n, k), dtype=np.intp)
-    for i in range(n):
-        row = idx[i][idx[i] != i]
-        out[i] = row[:k]
-    return out
+    # duplicates may put a point second in its own list: removed by value
+    return feature_neighbours(X, k, exclude_self="by-index")
 
 
 def knn_graph(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual: bool = True):
@@ -78,23 +70,16 @@ def knn_graph(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual: boo
         Keep an edge only if each end is among the other's ``k`` nearest (the
         thesis's rule); points left without any edge keep their own ``k``. With
         ``False``: an edge if either end is among the other's ``k`` nearest.
+
+    See Also
+    --------
+    knn_laplacian : its Laplacian.
+    proxlearn.manifold.connected_knn_graph : the embeddings' union graph, joined into
+        one component (an edge list).
     """
     check_option(metric, "metric", METRICS)
     idx = _neighbours(X, n_neighbors, metric)
-    n, k = idx.shape
-    rows = np.repeat(np.arange(n), k)
-    D = sp.csr_matrix((np.ones(n * k), (rows, idx.ravel())), shape=(n, n))
-    if not mutual:
-        return ((D + D.T) > 0).astype(np.float64).tocsr()
-    W = D.multiply(D.T).tocsr()
-    lonely = np.flatnonzero(np.diff(W.indptr) == 0)
-    if lonely.size:
-        r = np.repeat(lonely, k)
-        c = idx[lonely].ravel()
-        extra = sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n, n))
-        W = ((W + extra + extra.T) > 0).astype(np.float64).tocsr()
-    W.eliminate_zeros()
-    return W
+    return neighbour_adjacency(idx, mutual=mutual, isolated="own-list", sparse=True)
 
 
 LAPLACIANS = ("normalized", "unnormalized")
@@ -115,9 +100,5 @@ def knn_laplacian(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual:
     """
     check_option(kind, "kind", LAPLACIANS)
     W = knn_graph(X, n_neighbors, metric=metric, mutual=mutual)
-    d = np.asarray(W.sum(axis=1)).ravel()
-    if kind == "unnormalized":
-        return (sp.diags(d) - W).tocsr()
-    s = 1.0 / np.sqrt(d)  # every row has an edge (knn_graph guarantees it)
-    n = W.shape[0]
-    return (sp.identity(n, format="csr") - sp.diags(s) @ W @ sp.diags(s)).tocsr()
+    # every row has an edge (knn_graph guarantees it), so D^{-1/2} is defined
+    return laplacian(W, normalized=kind == "normalized")

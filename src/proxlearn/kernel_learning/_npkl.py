@@ -52,14 +52,16 @@ Conventions and errata followed (digest ``zhuang2011-thesis-ch1-3.md``)
   thesis keeps Protocol 1's clipping without saying; clipping would solve the
   square-hinge problem instead).
 * **Steps and stopping** are not reported (digest 16.3-16.4). We use projected
-  gradient ascent with an Armijo backtracking line search started at the
-  inverse Lipschitz constant of Lemma 3.4 recomputed for our counting
+  gradient ascent (:func:`proxlearn.solvers.dual_ascent`) with a monotone Armijo
+  backtracking line search, the step grown by 1.5 after each accepted step and
+  started at the inverse Lipschitz constant of Lemma 3.4 recomputed for our counting
   (``2 (sqrt 2 / G + 1 / C)`` for ``p = 2``; the printed ``m / G + 1 / C`` is a
   loose bound), so the dual objective never decreases in either form (the
   bound form has no Lipschitz guarantee in the thesis). We stop on the
   **duality gap**: ``K(alpha)`` is primal feasible, so
-  ``P(K(alpha)) - J(alpha) >= 0`` bounds the suboptimality of both; stop when it
-  is below ``tol * max(1, |P|)``.
+  ``P(K(alpha)) - J(alpha) >= 0`` bounds the suboptimality of both; stop when the
+  lowest ``P`` minus the highest ``J`` seen is below ``tol * max(1, |P|)`` (or a
+  step leaves ``alpha`` unchanged), and return the iterate of the lowest ``P``.
 * ``A_+ = 0`` (no positive eigenvalue) gives ``K = 0`` (digest 16.6).
 * ``p = 1`` (Table 3.5's first column) is the bound form only: ``K`` is ``B``
   times the normalised projector on the top eigenspace of ``A`` (Prop. 3.25);
@@ -88,6 +90,7 @@ from .._constraints import as_pairwise_constraints
 from .._progress import IterationLog, check_verbose
 from .._validation import check_features, check_int, check_option, check_positive, check_similarity
 from ..exceptions import InvalidParameterError, SolverError
+from ..solvers import dual_ascent
 from ._laplacian import LAPLACIANS, METRICS, knn_laplacian
 
 __all__ = ["LOSSES", "NPKL", "SimpleNPKL"]
@@ -510,62 +513,47 @@ class SimpleNPKL(_NPKLBase):
         # SimpleNPKLCV's walk along C starts from the previous C's multipliers (the
         # dual optimum moves continuously with C; the duality-gap test is unchanged)
         warm = (getattr(self, "_cv_state", None) or {}).get("alpha")
-        alpha = self._project(warm, C) if warm is not None and len(warm) == len(i) \
-            else np.zeros(len(i))
-        spec = kstep(M(alpha) - L)
-        J = self._dual(spec, alpha, C)
-        g = self._grad(t * spec.entries(i, j), alpha, C)
+        alpha0 = warm if warm is not None and len(warm) == len(i) else np.zeros(len(i))
+
+        def k_step(alpha):
+            spec = kstep(M(alpha) - L)
+            return self._dual(spec, alpha, C), spec
+
+        def measure(alpha, spec):
+            f = t * spec.entries(i, j)  # K_ij on the pairs, once per iterate
+            return self._primal(spec, f, L, C, form, p, G), self._grad(f, alpha, C)
+
         # Lemma 3.4 recomputed for one multiplier per pair counted twice, p = 2:
         # ||grad J(a) - grad J(b)|| <= 2 (sqrt(2) / G + 1 / C) ||a - b||; the bound
         # form behaves like G = ||A_+||_F / sqrt(B) (unknown before the first step).
         G_eff = G if form == "penalty" else 1.0 / np.sqrt(B)
         lip = 2.0 * (np.sqrt(2.0) / G_eff + (1.0 / C if self.loss != "hinge" else 0.0))
-        step = 1.0 / lip
-        primal_hist, dual_hist = [], []
-        gap = np.inf
-        best = None
         log = IterationLog(f"SimpleNPKL({self.loss!r})", self.verbose)
-        for it in range(1, self.max_iter + 1):
-            while True:
-                a_new = self._project(alpha + step * g, C)
-                d = a_new - alpha
-                spec_new = kstep(M(a_new) - L)
-                J_new = self._dual(spec_new, a_new, C)
-                # Armijo for an ascent step on a concave function (sufficient increase)
-                if J_new >= J + g @ d - (0.5 / step) * (d @ d) - 1e-12 * max(1.0, abs(J)) \
-                        or step < 1e-14:
-                    break
-                step *= 0.5
-            alpha, spec, J = a_new, spec_new, J_new
-            f = t * spec.entries(i, j)  # K_ij on the pairs, once per iterate
-            g = self._grad(f, alpha, C)
-            P = self._primal(spec, f, L, C, form, p, G)
-            primal_hist.append(P)
-            dual_hist.append(J)
-            if best is None or P < best[0]:
-                best = (P, spec, alpha.copy(), J)
-            gap = best[0] - max(dual_hist)
-            log(it, primal=P, dual=J, gap=gap)
-            if gap <= tol * max(1.0, abs(best[0])) or float(np.abs(d).max()) == 0.0:
-                log.end(it, "duality gap within tol", primal=best[0], gap=gap)
-                break
-            step *= 1.5
-        else:
-            log.end(self.max_iter, "max_iter", primal=best[0], gap=gap)
+        # monotone Armijo on the quadratic model, the step grown by 1.5 after each
+        # accepted step; the best primal seen is returned (module notes)
+        res = dual_ascent(k_step, measure, alpha0, project=lambda a: self._project(a, C),
+                          step=1.0 / lip, step_rule="expand", expand=1.5,
+                          acceptance="quadratic", min_step=1e-14, tol=tol,
+                          max_iter=self.max_iter, certify_start=False, certificate="best",
+                          stop_when_stalled=True,
+                          callback=lambda it, P, J, gap: log(it, primal=P, dual=J, gap=gap))
+        if res.status == 1:
+            log.end(self.max_iter, "max_iter", primal=res.primal, gap=res.gap)
             warnings.warn(
                 f"SimpleNPKL({self.loss!r}) stopped at max_iter={self.max_iter} with relative "
-                f"duality gap {gap / max(1.0, abs(best[0])):.2e} > tol={tol:g}. Increase "
-                "max_iter, or use form='penalty' (provably safe steps).",
+                f"duality gap {res.gap / max(1.0, abs(res.primal)):.2e} > tol={tol:g}. "
+                "Increase max_iter, or use form='penalty' (provably safe steps).",
                 ConvergenceWarning, stacklevel=3)
-        P, spec, alpha_best, _ = best
+        else:
+            log.end(res.nit, "duality gap within tol", primal=res.primal, gap=res.gap)
         if getattr(self, "_cv_state", None) is not None:
-            self._cv_state["alpha"] = alpha_best
-        self.objective_history_ = primal_hist
-        self.dual_objective_history_ = dual_hist
-        self.dual_coef_ = alpha_best
-        self.duality_gap_ = float(max(gap, 0.0))
-        self.n_iter_ = it
-        return spec
+            self._cv_state["alpha"] = res.x
+        self.objective_history_ = res.trace["primal"]
+        self.dual_objective_history_ = res.trace["dual"]
+        self.dual_coef_ = res.x
+        self.duality_gap_ = float(max(res.gap, 0.0))
+        self.n_iter_ = res.nit
+        return res.state
 
 
 class NPKL(_NPKLBase):

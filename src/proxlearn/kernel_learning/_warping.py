@@ -35,6 +35,7 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._graph import laplacian
 from .._scale import similarity_scale
 from .._validation import (
     SimilarityMatrixError,
@@ -52,8 +53,7 @@ AUTO_RATIO = 0.01
 
 def graph_laplacian(W) -> np.ndarray:
     """``diag(W 1) - W`` for ``W = max((W + W^T) / 2, 0)`` (negative weights clipped)."""
-    W = np.maximum(0.5 * (W + W.T), 0.0)
-    return np.diag(W.sum(axis=1)) - W
+    return laplacian(np.maximum(0.5 * (W + W.T), 0.0))
 
 
 class WarpedKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):

@@ -13,6 +13,8 @@
 * :func:`mve_step_sdp`, :func:`spe_sdp`, :func:`cmvu_lowrank_sdp`,
   :func:`spe_npkl`: the cvxpy forms (originals and test oracles) and the SPE
   template solver.
+* :func:`connected_knn_graph`: the union k-NN graph of the embeddings, joined into
+  one component (``knn_graph`` is its deprecated name).
 
 Input rule: ``kernel="linear"`` takes a feature matrix (k-NN graph and squared
 Euclidean distances of the rows); ``kernel="precomputed"`` takes an ``n x n``
@@ -22,7 +24,7 @@ n_components)``, ``embedding_``, ``kernel_``, ``objective_history_``, ``n_iter_`
 There is no out-of-sample ``transform`` (the methods are transductive).
 """
 
-from ._base import embedding_input, kernel_embedding, knn_graph
+from ._base import connected_knn_graph, embedding_input, kernel_embedding, knn_graph
 from ._embeddings import CMVU, MVE, SPE, spe_npkl
 from ._sdp import MAX_SDP_N, cmvu_lowrank_sdp, mve_step_sdp, spe_sdp
 
@@ -32,6 +34,7 @@ __all__ = [
     "MVE",
     "SPE",
     "cmvu_lowrank_sdp",
+    "connected_knn_graph",
     "embedding_input",
     "kernel_embedding",
     "knn_graph",

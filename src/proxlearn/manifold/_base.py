@@ -5,7 +5,8 @@ function                    role
 ==========================  ==================================================
 ``embedding_input``         features or a precomputed kernel -> centred Gram,
                             squared distances (the documented input rule)
-``knn_graph``               symmetrised k-nearest-neighbour graph (edge list)
+``connected_knn_graph``     symmetrised k-nearest-neighbour graph joined into one
+                            component (edge list); ``knn_graph`` is its deprecated name
 ``kernel_embedding``        top eigenpairs ``sqrt(lambda_i) u_i`` of a kernel
                             (the KPCA read-off; Zhuang 2011 sec. 3.4)
 ``selector_operator``       the distance selectors ``T_ij`` (sec. 3.4) as one
@@ -33,12 +34,13 @@ J. Zhuang, PhD thesis, NTU 2011, sec. 3.4 (distance selector ``T_ij``,
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 
-from .._graph import knn_adjacency
+from .._graph import edge_pairs, join_components, knn_adjacency
 from .._linalg import center_kernel, top_eigh
 from .._validation import (
     InvalidParameterError,
@@ -48,7 +50,8 @@ from .._validation import (
     check_similarity,
 )
 
-__all__ = ["embedding_input", "kernel_embedding", "knn_graph", "selector_operator"]
+__all__ = ["connected_knn_graph", "embedding_input", "kernel_embedding", "knn_graph",
+           "selector_operator"]
 
 KERNELS = ("linear", "precomputed")
 
@@ -88,31 +91,62 @@ def embedding_input(X, kernel="linear"):
     return G, D2, width
 
 
-def knn_graph(D2, n_neighbors):
+def connected_knn_graph(D2, n_neighbors):
     """Edges ``(i, j)``, ``i < j``, of the symmetrised k-NN graph of the distances ``D2``.
 
     ``i`` and ``j`` are joined when either is among the other's ``n_neighbors``
     nearest (the union; ties broken by index). If that graph is disconnected,
     its components are joined by the shortest edges between them (the edges of
     a minimum spanning tree in which the k-NN edges cost nothing): MVE's and
-    MVU's distance equalities are unbounded on a disconnected graph. Returns
-    ``(pairs, W)`` with ``W`` the 0/1 adjacency matrix.
+    MVU's distance equalities are unbounded on a disconnected graph.
+
+    Parameters
+    ----------
+    D2 : ndarray of shape (n, n)
+        Squared (or any monotone) distances; the join uses ``sqrt(D2)``.
+    n_neighbors : int
+
+    Returns
+    -------
+    pairs : ndarray of shape (p, 2)
+        The edges, ``i < j``, in row order.
+    W : ndarray of shape (n, n)
+        The 0/1 adjacency (float).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.manifold import connected_knn_graph
+    >>> x = np.array([0.0, 1.0, 2.0, 10.0, 11.0])
+    >>> pairs, W = connected_knn_graph((x[:, None] - x[None]) ** 2, 1)
+    >>> pairs.tolist()  # the 1-NN pairs and the shortest link 2-3 between the groups
+    [[0, 1], [1, 2], [2, 3], [3, 4]]
+
+    See Also
+    --------
+    proxlearn.kernel_learning.knn_graph : the mutual k-NN graph of SimpleNPKL (sparse).
     """
     n = D2.shape[0]
     k = check_n_neighbors(n_neighbors, n - 1)
-    W = knn_adjacency(D2, k)
-    n_comp, _ = connected_components(sp.csr_array(W), directed=False)
-    if n_comp > 1:
-        # Joined by the shortest edges: an MST where the k-NN edges are free picks
-        # exactly the cheapest links between components (else MVU / MVE's distance
-        # equalities leave the components free to drift apart: unbounded).
-        D = np.sqrt(D2)
-        weights = np.where(W, 1e-300, D + (D == 0) * 1e-300)
-        np.fill_diagonal(weights, 0.0)
-        T = minimum_spanning_tree(weights).toarray() > 0
-        W = W | T | T.T
-    i, j = np.nonzero(np.triu(W, 1))
-    return np.column_stack([i, j]), W.astype(np.float64)
+    # joined by the shortest edges: else MVU / MVE's distance equalities leave the
+    # components free to drift apart (unbounded)
+    W = join_components(knn_adjacency(D2, k), np.sqrt(D2))
+    return edge_pairs(W), W.astype(np.float64)
+
+
+def knn_graph(D2, n_neighbors):
+    """Deprecated: use :func:`connected_knn_graph` (the same graph).
+
+    Renamed because :func:`proxlearn.kernel_learning.knn_graph` is another graph (the
+    mutual one, a sparse matrix) under the same name (issue #36). It will be removed
+    in a later release.
+    """
+    warnings.warn(
+        "proxlearn.manifold.knn_graph is deprecated and will be removed: use "
+        "proxlearn.manifold.connected_knn_graph (the same graph; "
+        "proxlearn.kernel_learning.knn_graph is the mutual kNN graph).",
+        FutureWarning, stacklevel=2)
+    return connected_knn_graph(D2, n_neighbors)
 
 
 def selector_operator(n, rows, cols, coefs):

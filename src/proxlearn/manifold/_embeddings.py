@@ -55,6 +55,7 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 
+from .._graph import laplacian
 from .._linalg import center_kernel
 from .._progress import IterationLog
 from .._validation import (
@@ -64,9 +65,15 @@ from .._validation import (
     check_partial_labels,
     check_positive,
 )
-from ._base import distance_selectors, embedding_input, kernel_embedding, knn_graph, selector_operator
-from ..solvers import max_trace_psd_ball
-from ._saddle import dual_ascent, project_capped_simplex
+from ._base import (
+    connected_knn_graph,
+    distance_selectors,
+    embedding_input,
+    kernel_embedding,
+    selector_operator,
+)
+from ..solvers import max_trace_psd_ball, project_capped_simplex
+from ._saddle import dual_ascent
 from ._sdp import MAX_SDP_N, cmvu_lowrank_sdp, mve_step_sdp, spe_sdp, spe_violations
 
 __all__ = ["CMVU", "MVE", "SPE"]
@@ -120,7 +127,7 @@ class _Embedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         self.scale_ = sigma
         n = G.shape[0]
         check_n_neighbors(self.n_components, n, name="n_components")
-        pairs, W = knn_graph(D2, self.n_neighbors)
+        pairs, W = connected_knn_graph(D2, self.n_neighbors)
         C = check_positive(self.C, "C")
         tol = check_positive(self.tol, "tol")
         if isinstance(self.B, str) and self.B == "auto":
@@ -618,6 +625,5 @@ class CMVU(_Embedding):
 
 def _laplacian_bottom(W, m):
     """The ``m`` eigenvectors of smallest eigenvalue of the graph Laplacian of ``W``."""
-    L = np.diag(W.sum(axis=1)) - W
-    _, V = scipy.linalg.eigh(L, subset_by_index=[0, m - 1])
+    _, V = scipy.linalg.eigh(laplacian(W), subset_by_index=[0, m - 1])
     return V

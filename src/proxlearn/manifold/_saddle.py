@@ -30,7 +30,8 @@ gives none for the ``B`` form): the first step is Prop. 3.28's safe step
 ``||T_l||_F^2`` summed instead of ``m``) with the ``G = ||A_+||_F / sqrt(B)``
 that gives the same ``K`` (Prop. 3.26); afterwards Barzilai-Borwein steps,
 halved until a non-monotone Armijo test (Grippo-Lampariello-Lucidi, last 10
-duals) holds, because the ``B`` form has no global Lipschitz constant.
+duals, at most 60 halvings) holds, because the ``B`` form has no global
+Lipschitz constant. The loop is :func:`proxlearn.solvers.dual_ascent`'s.
 
 Stopping rule (the thesis gives none): every ``K(alpha)`` is primal feasible,
 so ``primal(K(alpha)) - g(alpha) >= 0`` is a certified duality gap; stop when it
@@ -45,17 +46,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg
 
-from ..solvers import max_trace_psd_ball, project_simplex
+from ..solvers import dual_ascent as engine
+from ..solvers import max_trace_psd_ball
 
-__all__ = ["SaddleResult", "dual_ascent", "project_capped_simplex"]
-
-
-def project_capped_simplex(v, C):
-    """Euclidean projection onto ``{alpha >= 0, sum alpha <= C}``."""
-    p = np.maximum(v, 0.0)
-    if p.sum() <= C:
-        return p
-    return C * project_simplex(v / C)
+__all__ = ["SaddleResult", "dual_ascent"]
 
 
 @dataclass
@@ -99,9 +93,9 @@ def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=N
     n = A0.shape[0]
     m = M.shape[0]
     MT = M.T.tocsr()
-    proj = (lambda a: a) if project is None else project
 
     def k_step(alpha):
+        """``g(alpha)`` and ``(K(alpha), max_K tr(A K) - penalty, eigenpairs of K)``."""
         A = A0 + (MT @ alpha).reshape(n, n)
         A = 0.5 * (A + A.T)
         lam, V = scipy.linalg.eigh(A, driver="evd")
@@ -110,46 +104,33 @@ def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=N
             Vp = V[:, pos]
             K = (Vp * (lam[pos] / G)) @ Vp.T
             value = float(lam[pos] @ lam[pos]) / (2.0 * G)
-            return 0.5 * (K + K.T), -value + h(alpha), value, (lam[pos] / G, Vp)
+            return -value + h(alpha), (0.5 * (K + K.T), value, (lam[pos] / G, Vp))
         K, value = max_trace_psd_ball(A, B, eigh=(lam, V))
         lp = lam[pos]  # Prop. 3.25, p = 2: the eigenvalues of K are sqrt(B) lp / ||lp||
         w = np.sqrt(B) * lp / np.linalg.norm(lp) if lp.size else lp
-        return K, -value + h(alpha), value, (w, V[:, pos])
+        return -value + h(alpha), (K, value, (w, V[:, pos]))
 
     user_primal = primal
     if G is not None:
         def primal(K):
             return user_primal(K) + 0.5 * G * float(np.vdot(K, K))
 
-    alpha = proj(np.zeros(m) if alpha0 is None else np.asarray(alpha0, dtype=float))
-    K, dual, value, eig = k_step(alpha)
+    def measure(alpha, state):
+        K = state[0]
+        return primal(K), -(M @ K.ravel()) + grad_h(alpha)
+
+    def first_step(state):
+        # Prop. 3.28: the G of the penalty form, or the one giving the same K (Prop. 3.26)
+        value = state[1]
+        G_eff = G if G is not None else (value / B if value > 0 else 0.0)
+        lip = (norm_sq / G_eff if G_eff > 0 else np.inf) + (1.0 / C if np.isfinite(C) else 0.0)
+        return 1.0 / lip if np.isfinite(lip) and lip > 0 else 1.0
+
     norm_sq = float(np.sum(M.data ** 2))
-    # Prop. 3.28: the G of the penalty form, or the one giving the same K (Prop. 3.26)
-    G_eff = G if G is not None else (value / B if value > 0 else 0.0)
-    lip = (norm_sq / G_eff if G_eff > 0 else np.inf) + (1.0 / C if np.isfinite(C) else 0.0)
-    eta = 1.0 / lip if np.isfinite(lip) and lip > 0 else 1.0
-    history, recent, prev = [], [dual], None
-    p_val = primal(K)
-    for t in range(1, int(max_iter) + 1):
-        if p_val - dual <= tol * max(1.0, abs(p_val)):
-            return SaddleResult(K, alpha, p_val, dual, t - 1, True, history, eig)
-        grad = -(M @ K.ravel()) + grad_h(alpha)
-        if prev is not None:  # Barzilai-Borwein s.s / (-s.y): g is concave
-            s_ = alpha - prev[0]
-            curv = -float(s_ @ (grad - prev[1]))
-            if curv > 0:
-                eta = float(np.clip(s_ @ s_ / curv, 1e-12, 1e12))
-        prev = (alpha, grad)
-        reference = min(recent)
-        for _ in range(60):  # non-monotone Armijo backtracking
-            trial = proj(alpha + eta * grad)
-            K_new, dual_new, _, eig_new = k_step(trial)
-            if dual_new >= reference + 1e-4 * float(grad @ (trial - alpha)):
-                break
-            eta *= 0.5
-        alpha, K, dual, eig = trial, K_new, dual_new, eig_new
-        recent = (recent + [dual])[-10:]
-        history.append(dual)
-        p_val = primal(K)
-    converged = p_val - dual <= tol * max(1.0, abs(p_val))
-    return SaddleResult(K, alpha, p_val, dual, int(max_iter), converged, history, eig)
+    res = engine(k_step, measure,
+                 np.zeros(m) if alpha0 is None else np.asarray(alpha0, dtype=float),
+                 project=project, step=first_step, bb_bounds=(1e-12, 1e12),
+                 max_backtracks=60, tol=tol, max_iter=max_iter)
+    K, _, eig = res.state
+    return SaddleResult(K, res.x, res.primal, res.dual, res.nit, res.success,
+                        res.trace["dual"][1:], eig)

@@ -26,8 +26,8 @@ constraints (``xi = alpha / C``):
 * alpha-step: ``alpha <- max(0, alpha + eta (tr(K A^ij) - d_ij^2 - alpha/C))``
   (the ``max(0, .)`` the text omits).
 
-This is projected gradient ascent on the concave dual
-``g(alpha) = -sqrt(B) ||A(alpha)_+||_F - sum alpha d^2 - ||alpha||^2 / (2C)``
+This is projected gradient ascent (:func:`proxlearn.solvers.dual_ascent`) on the
+concave dual ``g(alpha) = -sqrt(B) ||A(alpha)_+||_F - sum alpha d^2 - ||alpha||^2 / (2C)``
 (its gradient is the alpha-step direction, by Danskin's theorem). The thesis
 gives no step size; ours is the Barzilai-Borwein step ``s.s / (-s.y)`` of
 the last two iterates (``C`` at first), halved until the non-monotone Armijo
@@ -59,9 +59,9 @@ from .._validation import (
     check_positive,
     check_similarity,
 )
-from .._graph import knn_adjacency
+from .._graph import edge_pairs, feature_neighbours, knn_adjacency, laplacian
 from .._linalg import center_kernel, top_eigh
-from ..solvers import max_trace_psd_ball
+from ..solvers import dual_ascent, max_trace_psd_ball
 
 __all__ = ["NPKRankResult", "laplacian_basis", "neighbour_pairs", "npk_rank", "npk_rank_lowrank",
            "npk_rank_sdp"]
@@ -69,8 +69,7 @@ __all__ = ["NPKRankResult", "laplacian_basis", "neighbour_pairs", "npk_rank", "n
 
 def neighbour_pairs(D, k: int, *, mutual: bool = False) -> np.ndarray:
     """Pairs ``(i, j)``, ``i < j``, of visual k-nearest neighbours in the distance matrix ``D``."""
-    i, j = np.nonzero(np.triu(knn_adjacency(D, k, mutual=mutual), 1))
-    return np.column_stack([i, j])
+    return edge_pairs(knn_adjacency(D, k, mutual=mutual))
 
 
 #: Above this many nodes the Laplacian basis uses ARPACK on the sparse graph.
@@ -93,15 +92,14 @@ def laplacian_basis(pairs, n: int, m: int, *, sparse: bool | None = None) -> np.
 
     i, j = pairs[:, 0], pairs[:, 1]
     W = sp.coo_array((np.ones(2 * len(i)), (np.r_[i, j], np.r_[j, i])), shape=(n, n)).tocsr()
-    deg = np.asarray(W.sum(axis=1)).ravel()
-    L = sp.diags_array(deg) - W
+    L = laplacian(W)
     if sparse is None:
         sparse = n > SPARSE_BASIS_N
     if sparse and m < n - 1:
         from scipy.sparse.linalg import eigsh
 
-        c = 2.0 * max(float(deg.max()), 1.0)
-        mu, V = eigsh(c * sp.eye_array(n, format="csr") - L.tocsr(), k=m, which="LA",
+        c = 2.0 * max(float(L.diagonal().max()), 1.0)  # 2 max degree
+        mu, V = eigsh(c * sp.eye_array(n, format="csr") - L, k=m, which="LA",
                       v0=np.ones(n), tol=1e-10)
         return V[:, np.argsort(-mu)]
     _, V = top_eigh(-L.toarray(), m)  # largest of -L = smallest of L
@@ -242,56 +240,42 @@ def _npk_rank(Kt, D, k, C, B, mutual, n_components, tol, max_iter) -> NPKRankRes
 
 
 def _protocol5(objective_matrix, pair_dist, G, d2, C, B, tol, max_iter):
-    """The loop of Protocol 5 (K-step, BB + non-monotone Armijo alpha-step) on any parametrisation.
+    """Protocol 5 (K-step, BB + non-monotone Armijo alpha-step) on any parametrisation.
 
     ``objective_matrix(alpha)`` is ``A`` (or ``V^T A V``), ``pair_dist(K)`` the
-    ``tr(K A^ij)``, ``G`` the centred text kernel in the same coordinates.
+    ``tr(K A^ij)``, ``G`` the centred text kernel in the same coordinates. The
+    loop is :func:`proxlearn.solvers.dual_ascent` (first step ``C``, BB steps
+    within ``[1e-10 C, 1e6 C]``, a trial below ``1e-14 C`` taken as it is).
     """
     def k_step(alpha):
         A = objective_matrix(alpha)
         lam, V = scipy.linalg.eigh(0.5 * (A + A.T), driver="evd")
         K, value = max_trace_psd_ball(A, B, eigh=(lam, V))
-        dual = -value - alpha @ d2 - alpha @ alpha / (2.0 * C)
-        return K, dual
+        return -value - alpha @ d2 - alpha @ alpha / (2.0 * C), K
 
-    def primal_of(K):
-        xi = np.maximum(0.0, pair_dist(K) - d2)
-        return -float(np.vdot(G, K)) + 0.5 * C * float(xi @ xi)
+    def measure(alpha, K):
+        dist = pair_dist(K)
+        xi = np.maximum(0.0, dist - d2)
+        return -float(np.vdot(G, K)) + 0.5 * C * float(xi @ xi), dist - d2 - alpha / C
 
-    alpha = np.zeros(len(d2))
-    K, dual = k_step(alpha)
-    history = []
-    eta = C
-    recent = [dual]  # last duals, for the non-monotone acceptance test
-    prev = None  # (alpha, grad) of the previous iterate, for the Barzilai-Borwein step
-    for t in range(1, int(max_iter) + 1):
-        primal = primal_of(K)
-        history.append({"iter": t, "primal": primal, "dual": dual, "step": eta})
-        if primal - dual <= tol * max(1.0, abs(primal)):
-            return K, alpha, t, primal, dual, history
-        grad = pair_dist(K) - d2 - alpha / C
-        if prev is not None:  # BB step s.s / (-s.y) (the dual is concave: -s.y > 0)
-            s_ = alpha - prev[0]
-            curv = -float(s_ @ (grad - prev[1]))
-            if curv > 0:
-                eta = float(np.clip(s_ @ s_ / curv, 1e-10 * C, 1e6 * C))
-        prev = (alpha, grad)
-        reference = min(recent)
-        while True:  # non-monotone Armijo backtracking (Grippo-Lampariello-Lucidi)
-            trial = np.maximum(0.0, alpha + eta * grad)
-            K_new, dual_new = k_step(trial)
-            if dual_new >= reference + 1e-4 * grad @ (trial - alpha) or eta < 1e-14 * C:
-                break
-            eta *= 0.5
-        alpha, K, dual = trial, K_new, dual_new
-        recent = (recent + [dual])[-10:]
-    primal = primal_of(K)
-    warnings.warn(
-        f"npk_rank stopped at max_iter={max_iter} with duality gap {primal - dual:.3g} "
-        f"(tol {tol:g}); increase max_iter or tol.",
-        ConvergenceWarning, stacklevel=4,
-    )
-    return K, alpha, int(max_iter), primal, dual, history
+    res = dual_ascent(k_step, measure, np.zeros(len(d2)),
+                      project=lambda a: np.maximum(0.0, a), step=C,
+                      bb_bounds=(1e-10 * C, 1e6 * C), min_step=1e-14 * C, tol=tol,
+                      max_iter=max_iter)
+    # the gap is tested before each step: a point certified only after the last
+    # step still counts as max_iter (and warns), as before the shared engine
+    early = res.success and res.nit < int(max_iter)
+    n_iter = res.nit + 1 if early else int(max_iter)
+    trace = res.trace
+    history = [{"iter": t + 1, "primal": trace["primal"][t], "dual": trace["dual"][t],
+                "step": trace["step"][t]} for t in range(n_iter)]
+    if not early:
+        warnings.warn(
+            f"npk_rank stopped at max_iter={max_iter} with duality gap {res.gap:.3g} "
+            f"(tol {tol:g}); increase max_iter or tol.",
+            ConvergenceWarning, stacklevel=4,
+        )
+    return res.state, res.x, n_iter, res.primal, res.dual, history
 
 
 def npk_rank_lowrank(text_features, visual_features, n_components, *, n_neighbors=5,
@@ -312,8 +296,6 @@ def npk_rank_lowrank(text_features, visual_features, n_components, *, n_neighbor
         With ``kernel=None``: the learned kernel is ``basis @ factor @ basis.T``
         (``factor`` is the ``m x m`` ``P``); see :meth:`NPKRankResult.rows`.
     """
-    from sklearn.neighbors import NearestNeighbors
-
     T = np.asarray(text_features, dtype=np.float64)
     X = np.asarray(visual_features, dtype=np.float64)
     n = X.shape[0]
@@ -328,10 +310,10 @@ def npk_rank_lowrank(text_features, visual_features, n_components, *, n_neighbor
     m = check_n_neighbors(n_components, n, name="n_components")
     C = check_positive(C, "C")
     B = float(n) if B is None else check_positive(B, "B")
-    dist, nn = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)
+    nn, dist = feature_neighbours(X, k, exclude_self="first", return_distance=True)
     i = np.repeat(np.arange(n), k)
-    j = nn[:, 1:].ravel()
-    d = dist[:, 1:].ravel()
+    j = nn.ravel()
+    d = dist.ravel()
     a, b = np.minimum(i, j), np.maximum(i, j)
     keep = a != b
     key, first = np.unique(a[keep] * n + b[keep], return_index=True)

@@ -8,6 +8,9 @@
   Chen et al. 2009 eq. 12), with KKT residuals.
 * :func:`max_trace_psd_ball` -- closed-form ``max tr(A K) s.t. K PSD,
   tr(K^p) <= B`` (the K-step of SimpleNPKL / Zhuang 2011 Protocol 5).
+* :func:`dual_ascent` -- projected gradient ascent on a dual whose inner step has
+  a closed form, to a certified duality gap (the alpha-step of SimpleNPKL, the
+  embeddings and NPK ranking).
 """
 
 from ._box_lasso import (
@@ -17,9 +20,11 @@ from ._box_lasso import (
     box_lasso_kkt_residual,
     box_lasso_objective,
 )
+from ._dual_ascent import DualAscentResult, dual_ascent
 from ._psd_ball import max_trace_psd_ball
 from ._simplex_qp import (
     SimplexQPConvergenceWarning,
+    project_capped_simplex,
     project_simplex,
     simplex_qp_kkt_residual,
     simplex_qp_objective,
@@ -28,11 +33,14 @@ from ._simplex_qp import (
 
 __all__ = [
     "BoxLassoResult",
+    "DualAscentResult",
     "box_lasso",
     "box_lasso_duality_gap",
     "box_lasso_kkt_residual",
     "box_lasso_objective",
+    "dual_ascent",
     "max_trace_psd_ball",
+    "project_capped_simplex",
     "project_simplex",
     "simplex_qp_kkt_residual",
     "simplex_qp_objective",

@@ -60,6 +60,7 @@ from ..exceptions import SimplexQPConvergenceWarning
 
 __all__ = [
     "SimplexQPConvergenceWarning",
+    "project_capped_simplex",
     "project_simplex",
     "simplex_qp_kkt_residual",
     "simplex_qp_objective",
@@ -140,6 +141,19 @@ def project_simplex(V):
     tau = css[np.arange(V2.shape[0]), rho] / (rho + 1.0)
     X = np.maximum(V2 - tau[:, None], 0.0)
     return X[0] if single else X
+
+
+def project_capped_simplex(v, C):
+    """Euclidean projection of ``v`` onto ``{x >= 0, sum x <= C}`` (``C > 0``).
+
+    ``max(v, 0)`` if that is inside, else ``C`` times the projection of ``v / C`` onto
+    the probability simplex (:func:`project_simplex`). The dual feasible set of SPE's
+    shared slack (:func:`proxlearn.manifold.spe_npkl`).
+    """
+    p = np.maximum(v, 0.0)
+    if p.sum() <= C:
+        return p
+    return C * project_simplex(v / C)
 
 
 def simplex_qp_objective(Q, c, x):
