@@ -486,7 +486,8 @@ SECTIONS: tuple[Section, ...] = (
         formatter=_npkl_md,
         modules=("proxlearn.study.papers.zhuang2011._npkl", "proxlearn.kernel_learning._npkl",
                  "proxlearn.kernel_learning._laplacian", "proxlearn._constraints",
-                 "proxlearn.cluster._kernel_kmeans", "proxlearn.cluster._metrics"),
+                 "proxlearn.cluster._kernel_kmeans", "proxlearn.cluster._metrics",
+                 "proxlearn.solvers._dual_ascent", "proxlearn._graph"),
     ),
     Section(
         "zhuang2011-ch3-embed",
@@ -502,6 +503,8 @@ SECTIONS: tuple[Section, ...] = (
         runner=_run_embed_section,
         formatter=_embed_md,
         modules=("proxlearn.study.papers.zhuang2011._embeddings",
-                 "proxlearn.manifold._embeddings", "proxlearn.solvers._psd_ball"),
+                 "proxlearn.manifold._embeddings", "proxlearn.manifold._saddle",
+                 "proxlearn.manifold._base", "proxlearn.solvers._psd_ball",
+                 "proxlearn.solvers._dual_ascent", "proxlearn._graph"),
     ),
 )
