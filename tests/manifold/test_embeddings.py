@@ -383,7 +383,13 @@ def test_scale_none_keeps_the_input_units_and_fails_to_converge_on_raw_wine():
         MVE(scale=None, G=None, max_outer_iter=1).fit(X)
 
 
-@settings(max_examples=5, deadline=None)
+# derandomize: the same examples on every run. On about 2 of 120 random 18-point
+# problems (MVE, SPE; measured 2026-11-28) the embedding is not determined to better
+# than a few per cent by the input's rounding (MVE's outer loop settles by small
+# progress, 0.3 % short of where a rounding-perturbed copy settles; SPE's optimum is
+# flat: the objective agrees to 1e-15 while the embedding moves 0.5 %), so a random
+# draw could fail on any machine; docs/methods.md, "Embeddings: rounding".
+@settings(max_examples=5, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10_000), k=st.integers(-10, 10), u=st.floats(0.0, 1.0),
        Est=st.sampled_from([MVE, SPE, CMVU]))
 def test_scaling_the_input_scales_the_embedding_and_nothing_else(seed, k, u, Est):
