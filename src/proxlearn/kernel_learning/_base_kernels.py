@@ -510,7 +510,7 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
     C : float, default=1.0
     normalize : bool, default=True
         Divide the training matrix and the test rows by the training scale
-        ``tr S / n`` before the base kernel is built (:mod:`proxlearn.svm._normalize`),
+        ``tr S / n`` before the base kernel is built (:mod:`proxlearn._normalize`),
         so that ``C`` does not depend on the units of ``S`` (the linear kernel
         ``S S^T`` scales as ``c^2``). ``False`` is the thesis's reading
         (identical for unit-diagonal ``S``).

@@ -69,7 +69,7 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ..exceptions import SolverFailedError
-from ..svm._normalize import ScaleNormalizeMixin
+from .._normalize import ScaleNormalizeMixin
 from .._svm._multiclass import (
     ovo_decision,
     ovo_fit,
@@ -292,7 +292,7 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         test rows and ``self_similarity`` likewise, so that ``eta`` and
         ``gamma`` do not depend on the units of ``S`` and a positive factor on
         ``S`` leaves every prediction unchanged; ``False`` uses ``S`` as given
-        (the thesis). See :mod:`proxlearn.svm._normalize`.
+        (the thesis). See :mod:`proxlearn._normalize`.
 
     Attributes
     ----------

@@ -113,7 +113,7 @@ from .._validation import (
 )
 from .._scale import similarity_scale
 from ..base import PairwiseMixin
-from ..svm._normalize import ScaleNormalizeMixin
+from .._normalize import ScaleNormalizeMixin
 from .._svm._dual import frank_wolfe_gap, kkt_intercept, max_violating_pair
 from .._svm._platt import PlattProbabilityMixin
 from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
@@ -803,7 +803,7 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
         ``test_self_similarity`` likewise, so that ``C`` and ``rho`` do not
         depend on the units of ``S`` and a positive factor on ``S`` leaves
         every prediction unchanged; ``False`` uses ``S`` as given (the papers).
-        See :mod:`proxlearn.svm._normalize`.
+        See :mod:`proxlearn._normalize`.
 
     Attributes
     ----------

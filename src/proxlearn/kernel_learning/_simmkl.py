@@ -69,7 +69,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
-from ..svm._normalize import ScaleNormalizeMixin
+from .._normalize import ScaleNormalizeMixin
 from .._svm._platt import PlattProbabilityMixin
 from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 from ..transforms._spectrum import default_tol
@@ -422,7 +422,7 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         kernels, so that ``eta`` and the base kernels' parameters do not depend
         on the units of ``S`` and a positive factor on ``S`` leaves every
         prediction unchanged; ``False`` uses ``S`` as given (the thesis). See
-        :mod:`proxlearn.svm._normalize`.
+        :mod:`proxlearn._normalize`.
 
     Attributes
     ----------

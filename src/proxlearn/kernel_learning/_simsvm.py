@@ -63,7 +63,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
-from ..svm._normalize import ScaleNormalizeMixin
+from .._normalize import ScaleNormalizeMixin
 from .._svm._platt import PlattProbabilityMixin
 from ..solvers._simsvm_dual import SimSVMDualQP, dual_qp_applicable
 from ..solvers._simsvm_socp import (
@@ -347,7 +347,7 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
         unit-diagonal similarity) and divide test rows likewise, so that
         ``eta`` does not depend on the units of ``S`` and a positive factor on
         ``S`` leaves every prediction unchanged; ``False`` uses ``S`` as given
-        (the thesis). See :mod:`proxlearn.svm._normalize`.
+        (the thesis). See :mod:`proxlearn._normalize`.
 
     Attributes
     ----------

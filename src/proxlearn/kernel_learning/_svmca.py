@@ -111,7 +111,7 @@ from ..base import PairwiseMixin
 from .._svm._platt import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
 from .._svm._multiclass import _OvOLinearMixin, fit_pairs, ovo_labels, ovo_problems, scatter_pairs
-from ..svm._normalize import ScaleNormalizeMixin
+from .._normalize import ScaleNormalizeMixin
 from .._svm._libsvm import MAX_ITER, binary_libsvm, binary_svc
 
 __all__ = [
@@ -569,7 +569,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
         10`` on 2; docs/methods.md, "SVM-CA defaults").
     normalize : bool, default=True
         Divide ``K0`` (after ``preprocess``) and the test rows by the training
-        scale ``tr K0 / n`` (:mod:`proxlearn.svm._normalize`), so that
+        scale ``tr K0 / n`` (:mod:`proxlearn._normalize`), so that
         ``C`` and ``rho`` do not depend on the units of ``S`` and predictions are
         unchanged by a positive factor on ``S``. ``False`` is the paper's
         reading (``K0`` as given; identical for unit-diagonal ``S``).

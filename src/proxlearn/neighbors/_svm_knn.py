@@ -21,7 +21,7 @@ from proxlearn._validation import (
     check_test_similarity,
 )
 from proxlearn.base import PairwiseMixin, row_chunks
-from proxlearn.svm._normalize import ScaleNormalizeMixin
+from proxlearn._normalize import ScaleNormalizeMixin
 from proxlearn._svm._libsvm import small_svc
 
 from ._knn import choose_k_by_cv, top_k_similar
@@ -70,7 +70,7 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
         (see ``normalize``).
     normalize : bool, default=True
         Divide the training matrix and the test rows by the training scale
-        ``tr S / n`` (:mod:`proxlearn.svm._normalize`), so that ``C`` does not
+        ``tr S / n`` (:mod:`proxlearn._normalize`), so that ``C`` does not
         depend on the units of ``S`` and predictions are unchanged by a
         positive factor on ``S``. ``False`` uses ``S`` as
         given (the papers' reading; identical for unit-diagonal ``S``).

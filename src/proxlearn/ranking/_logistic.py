@@ -52,7 +52,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
-from ..svm._normalize import ScaleNormalizeMixin
+from .._normalize import ScaleNormalizeMixin
 from ..transforms._spectrum import SPECTRUM_METHODS, SpectrumTransformer
 
 __all__ = ["KernelLogisticRegression", "kernel_logistic_objective"]
@@ -95,7 +95,7 @@ class KernelLogisticRegression(ScaleNormalizeMixin, PairwiseMixin, ClassifierMix
         ``"none"`` uses ``K`` as given (a kernel, as in the thesis).
     normalize : bool, default=True
         Divide ``K`` and the test rows by ``scale_ = tr K / n``
-        (:mod:`proxlearn.svm._normalize`): a positive factor on ``K`` then does
+        (:mod:`proxlearn._normalize`): a positive factor on ``K`` then does
         not change the predictions. ``False`` uses ``K`` as given.
     fit_intercept : bool, default=True
         Add ``b``; eq. 7.3 has none (``False`` reproduces it).

@@ -26,7 +26,7 @@ from .._validation import (
 )
 from ..base import PairwiseMixin, SampleColumnsMixin
 from ..kernel_learning import WarpedKernel
-from ..svm._normalize import ScaleNormalizeMixin
+from .._normalize import ScaleNormalizeMixin
 from ._npk import _check_checked, _npk_rank
 from ._visual_rank import visual_rank
 
@@ -136,7 +136,7 @@ class NPKReranker(ScaleNormalizeMixin, PairwiseMixin, SampleColumnsMixin, Transf
     max_iter : int, default=500
     normalize : bool, default=True
         Divide ``S`` and the test rows by ``scale_ = tr S / n``
-        (:mod:`proxlearn.svm._normalize`), so that a positive factor on the
+        (:mod:`proxlearn._normalize`), so that a positive factor on the
         visual similarities changes neither the learned kernel nor the order
         (eq. 6.2's ``C`` and ``B`` are absolute); 1 on a unit-diagonal ``S``,
         as the thesis's Gaussian kernels. ``False`` uses ``S`` as given.

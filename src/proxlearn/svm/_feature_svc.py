@@ -52,7 +52,7 @@ class SimilarityFeatureSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCM
         linear kernel (quadratic in ``S``) and the RBF width are in fixed units
         and a positive factor on ``S`` leaves every prediction unchanged;
         ``False`` uses ``S`` as given (Chen et al. 2009). See
-        :mod:`proxlearn.svm._normalize`.
+        :mod:`proxlearn._normalize`.
 
     Attributes
     ----------

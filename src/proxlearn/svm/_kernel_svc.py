@@ -18,7 +18,7 @@ from .._validation import (
     check_test_similarity,
 )
 from ..base import PairwiseMixin
-from ._normalize import ScaleNormalizeMixin
+from .._normalize import ScaleNormalizeMixin
 from .._svm._libsvm import MAX_ITER, svc_pairwise_coef
 from .._svm._multiclass import libsvm_vote, ovo_decision
 from .._svm._platt import PlattProbabilityMixin
@@ -36,7 +36,7 @@ class TransformedSVCMixin(ScaleNormalizeMixin):
     For estimators whose ``fit`` stores a fitted transformer ``transformer_``
     (training similarities -> PSD kernel, test rows -> kernel rows) and an
     :class:`sklearn.svm.SVC` ``svc_`` fitted on the precomputed kernel. With a
-    fitted ``scale_`` (``normalize``, :mod:`proxlearn.svm._normalize`) the
+    fitted ``scale_`` (``normalize``, :mod:`proxlearn._normalize`) the
     transformer was fitted on ``S / scale_`` and test rows are divided likewise.
     """
 
@@ -153,7 +153,7 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         unit-diagonal similarity), so that ``C`` does not depend on the units
         of ``S`` and a positive factor on ``S`` leaves every prediction
         unchanged; ``False`` uses ``S`` as given (Chen et al. 2009). See
-        :mod:`proxlearn.svm._normalize`.
+        :mod:`proxlearn._normalize`.
 
     Attributes
     ----------

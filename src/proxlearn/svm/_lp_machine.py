@@ -25,7 +25,7 @@ from .._validation import (
     check_positive,
 )
 from ..base import PairwiseMixin
-from ._normalize import ScaleNormalizeMixin
+from .._normalize import ScaleNormalizeMixin
 from .._svm._platt import PlattProbabilityMixin
 from ..solvers._hinge import central_hinge_intercept as _central_intercept
 from .._svm._multiclass import _OvOLinearMixin, fit_ovo
@@ -235,7 +235,7 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOL
         unit-diagonal similarity), so that ``C`` does not depend on the units of
         ``S`` and a positive factor on ``S`` leaves every prediction unchanged;
         ``False`` uses ``S`` as given (Chen et al. 2009). See
-        :mod:`proxlearn.svm._normalize`.
+        :mod:`proxlearn._normalize`.
 
     Attributes
     ----------

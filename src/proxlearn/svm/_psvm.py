@@ -32,7 +32,7 @@ from .._validation import (
 from ..base import PairwiseMixin
 from .._svm._platt import PlattProbabilityMixin
 from ..solvers import box_lasso
-from ._normalize import ScaleNormalizeMixin
+from .._normalize import ScaleNormalizeMixin
 from .._svm._multiclass import _OvOLinearMixin, fit_ovo
 
 __all__ = ["PotentialSVM"]
@@ -83,7 +83,7 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _O
         on 8 of 14 data sets).
     normalize : bool, default=True
         Divide ``S`` (and, through ``coef_``, the test rows) by the training
-        scale ``tr S / n`` (:mod:`proxlearn.svm._normalize`), so that
+        scale ``tr S / n`` (:mod:`proxlearn._normalize`), so that
         ``C`` and ``epsilon`` do not depend on the units of ``S`` and the
         predictions are unchanged by a positive factor on ``S``. ``False``
         solves eq. (2.8) on ``S`` as given (identical for unit-diagonal ``S``).

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._scale import similarity_scale
-from .._validation import check_bool, check_test_similarity
+from ._scale import similarity_scale
+from ._validation import check_bool, check_test_similarity
 
 __all__ = ["ScaleNormalizeMixin"]
 

@@ -1,4 +1,4 @@
-"""normalize=True (svm._normalize): the single-matrix classifiers are scale-free at their
+"""normalize=True (_normalize): the single-matrix classifiers are scale-free at their
 defaults, and normalize=False is the literal problem on S as given (issue 40 item 3)."""
 
 import warnings
