@@ -77,7 +77,18 @@ KINDS = ("similarity", "dissimilarity")
 
 
 def metric_kind(metric) -> str:
-    """``"similarity"`` or ``"dissimilarity"``: what a built-in metric returns."""
+    """``"similarity"`` or ``"dissimilarity"``: what a built-in metric returns.
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import metric_kind
+    >>> metric_kind("levenshtein"), metric_kind("jaccard")
+    ('dissimilarity', 'similarity')
+
+    See Also
+    --------
+    get_metric : the whole record of a measure.
+    """
     return get_metric(metric).kind
 
 
@@ -263,6 +274,20 @@ def pairwise_similarity(X, Y=None, metric="levenshtein", *, metric_params=None,
         a series), named by its index (and id).
     InvalidParameterError
         Unknown metric or parameter, bad ``block_size`` / ``out`` / ``scheduler``.
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import pairwise_similarity
+    >>> pairwise_similarity(["kitten", "sitting", "mitten"]).tolist()
+    [[0.0, 3.0, 1.0], [3.0, 0.0, 3.0], [1.0, 3.0, 0.0]]
+    >>> pairwise_similarity([{1, 2}, {2, 3}], metric="jaccard").round(3).tolist()
+    [[1.0, 0.333], [0.333, 1.0]]
+
+    See Also
+    --------
+    METRICS : the built-in measures.
+    read_objects : reads the objects from FASTA, text or CSV files.
+    proxlearn.transforms.DissimilarityToSimilarity : turns a dissimilarity into a similarity.
     """
     if callable(metric):
         kind = "similarity" if kind is None else check_option(kind, "kind", KINDS)
