@@ -11,27 +11,12 @@ estimator              problem                                    input
                        (COP-k-means, greedy)
 =====================  =========================================  ==============================
 
-With ``mu_c = (1/|c|) sum_{i in c} phi(x_i)`` the squared feature-space distance
-of a point ``x`` to a centre needs only kernel values:
-
-    ||phi(x) - mu_c||^2 = k(x, x) - (2/|c|) sum_{i in c} k(x, x_i)
-                          + (1/|c|^2) sum_{i, j in c} K_ij.
-
-``k(x, x)`` is the same for every centre, so the assignment (the argmin over
-``c``) does not need it: ``predict`` takes only the ``(m, n_train)`` test-to-train
-kernel. ``inertia_`` adds the training diagonal back.
-
-``KernelKMeans(normalize="cosine")`` (the default) is *spherical* kernel k-means:
-the points are projected onto the unit sphere of the feature space,
-``phi(x) / ||phi(x)||`` (the kernel ``K_ij / sqrt(K_ii K_jj)``), the centres are
-the cluster means' directions ``u_c = mu_c / ||mu_c||``, and each point goes to
-the centre of largest cosine ``<phi(x), u_c> / ||phi(x)||``. The positive factor
-``1 / ||phi(x)||`` does not change that argmax, so ``predict`` still needs only
-the test-to-train kernel (and the training diagonal, kept from ``fit``). On a
-kernel with unit diagonal (Gaussian / RBF) the projection is the identity; the
-assignment to unit centres, ``argmax_c <phi(x), mu_c> / ||mu_c||``, differs
-from Lloyd's ``argmin_c ||mu_c||^2 - 2 <phi(x), mu_c>`` only in how a centre's
-norm is weighed. ``normalize=None`` is Lloyd's algorithm on ``K`` as given.
+Both need only kernel values (the distance of a point to a cluster mean, and
+the cosine with the mean's direction); the formulas, and why ``predict`` needs
+only the ``(m, n_train)`` test-to-train kernel, are in docs/methods.md, section
+"Clustering with side information", subsection "KernelKMeans: distances and
+cosines from kernel values". ``normalize="cosine"`` (the default) is spherical
+kernel k-means, ``normalize=None`` Lloyd's algorithm on ``K`` as given.
 
 References
 ----------
