@@ -38,8 +38,7 @@ Table 3.1 (Chessboard 100 x 2, Glass, Heart, Iris, Sonar, Soybean, Spiral
 100 x 3, Wine; "the same data sets ... in the NPKL study of [HJL07]"), Table 3.6
 (Adult a1a), Table 4.1 (Breast 683 x 10, Ionosphere, Diabetes, Waveform,
 Sonar, Adult, Liver, German, Splice, Australian, Heart, Banana, Ringnorm; the
-sizes and the LIBSVM / Rätsch sources, see the implementer's notes section
-6.1) and Table 5.1.
+sizes and the LIBSVM / Rätsch sources) and Table 5.1.
 Breiman (1996), "Bias, variance and arcing classifiers", TR 460, Statistics
 Dept., UC Berkeley: ringnorm (as described by DELVE, Revow:
 class 1 ``N(0, 4 I)``, class 2 ``N(a 1, I)``, ``a = 2 / sqrt(20)``, Bayes error

@@ -339,7 +339,7 @@ def _dtw_prepare(name, X, params, what, ids):
 
 def _check_dtw_params(params):
     """dtaidistance does not check these: a negative window returned all zeros, negative
-    psi / max_step / max_length_diff infinite distances (issue #39)."""
+    psi / max_step / max_length_diff infinite distances."""
     def number(key, integer, low, strict):
         v = params.get(key)
         if v is None:
