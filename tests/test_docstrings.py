@@ -11,6 +11,7 @@ beside it.
 
 import doctest
 import importlib
+import inspect
 import pkgutil
 import re
 from pathlib import Path
@@ -49,9 +50,48 @@ def test_docstring_examples(name):
              if t.examples]
     assert tests, f"{name} has an Examples section but no doctest was found"
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    with np.printoptions(legacy="1.25") if np.lib.NumpyVersion(np.__version__) >= "2.0.0" \
-            else np.printoptions():
+    with np.printoptions(legacy="1.25"):  # 0.5, not np.float64(0.5), in outputs
         for test in tests:
             runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{result.failed} doctest example(s) failed in {name} (see output)"
+
+
+#: Modules whose public classes and functions carry reference docstrings with
+#: Examples and See Also (issue 36, part 6; extend as packages are done).
+REFERENCE_MODULES = (
+    "proxlearn.transforms.",
+    "proxlearn.kernel_approximation.",
+    "proxlearn.cluster.",
+    "proxlearn.datasets.",
+    "proxlearn.pairwise.",
+    "proxlearn.metrics",
+    "proxlearn.discriminant._sda",
+)
+#: Public names without an Examples section, and why.
+NO_EXAMPLE = {
+    "spectrum_modify": "deprecated: See Also names its replacement",
+}
+PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
+            "metrics", "discriminant")
+SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
+
+
+def _public_objects():
+    for pkg in PACKAGES:
+        module = importlib.import_module(f"proxlearn.{pkg}")
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if (inspect.isclass(obj) or inspect.isfunction(obj)) \
+                    and obj.__module__.startswith(REFERENCE_MODULES):
+                qualname = f"{obj.__module__}.{name}"
+                yield pytest.param(qualname, name, obj, id=qualname)
+
+
+@pytest.mark.parametrize("qualname,name,obj", list(_public_objects()))
+def test_public_docstrings_are_reference_text(qualname, name, obj):
+    doc = inspect.getdoc(obj) or ""
+    assert SEE_ALSO.search(doc), f"{qualname}: no See Also section"
+    if name not in NO_EXAMPLE:
+        assert EXAMPLES.search(doc), f"{qualname}: no Examples section"
+

@@ -504,6 +504,13 @@ class FeatureSpec:
     """How to obtain one named feature data set: a file of :data:`UCI_FORMATS`
     (``uci``), or ``build(random_state)`` (scikit-learn data or a generator).
 
+    Examples
+    --------
+    >>> from proxlearn.datasets import FEATURE_REGISTRY
+    >>> spec = FEATURE_REGISTRY["iris"]
+    >>> spec.n, spec.d, spec.uci is None
+    (150, 4, True)
+
     See Also
     --------
     FEATURE_REGISTRY : the registered specs.

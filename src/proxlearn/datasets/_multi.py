@@ -202,6 +202,12 @@ class MultiSimilarityDataset:
 class MultiSpec:
     """A registered multi-similarity set: registered single sets, stacked.
 
+    Examples
+    --------
+    >>> from proxlearn.datasets import MULTI_REGISTRY
+    >>> MULTI_REGISTRY["digits-multi"].parts
+    ('digits-idm', 'digits-rbf', 'digits-hog')
+
     See Also
     --------
     MULTI_REGISTRY : the registered specs.

@@ -43,6 +43,13 @@ class DatasetSpec:
     ``derive`` optionally transforms the loaded file; without ``file``,
     ``build`` makes the set from embedded data.
 
+    Examples
+    --------
+    >>> from proxlearn.datasets import REGISTRY
+    >>> spec = REGISTRY["synthetic-2"]
+    >>> spec.n, spec.kind, spec.file is None
+    (300, 'similarity', True)
+
     See Also
     --------
     REGISTRY : the registered specs.

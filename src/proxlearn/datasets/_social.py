@@ -35,6 +35,13 @@ class SocialNetwork:
     owner : ndarray of shape (n_images,)
         The user of each image.
 
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_social_network
+    >>> net = make_social_network(n_users=20, random_state=0)
+    >>> net.community.shape, net.tags.shape
+    ((20,), (20, 200))
+
     See Also
     --------
     make_social_network : builds one.

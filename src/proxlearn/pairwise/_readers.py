@@ -73,6 +73,13 @@ class ObjectFile:
         The FASTA id of each record, else ``"line K"``.
     format : {"fasta", "text", "csv"}
 
+    Examples
+    --------
+    >>> from proxlearn.pairwise import ObjectFile
+    >>> f = ObjectFile(["ab", "abc"], None, ["line 1", "line 2"], "text")
+    >>> len(f.objects), f.labels is None
+    (2, True)
+
     See Also
     --------
     read_objects : returns it.
