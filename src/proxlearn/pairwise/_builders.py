@@ -67,11 +67,12 @@ from ._metrics import (
 __all__ = ["metric_kind", "pairwise_similarity"]
 
 #: Finished tiles are flushed and recorded at most this often (and when the run ends or
-#: fails): a flush per tile (an msync of the whole map and an fsync) made a 100,000 x 1,000
-#: build 4x slower. A hard kill loses at most this many seconds of tiles.
+#: fails): a flush per tile (an msync of the whole map and an fsync) is slow
+#: (docs/benchmarks.md, "Measurements moved out of docstrings", "pairwise builders").
+#: A hard kill loses at most this many seconds of tiles.
 COMMIT_SECONDS = 2.0
-#: Default tile side: 16,384 pairs per task, 128 kB per tile (edit distances measured
-#: fastest at 64-128 on 1,500 strings: 0.08 s against 0.10 s at 256, 0.12 s at 512).
+#: Default tile side: 16,384 pairs per task, 128 kB per tile (the fastest measured,
+#: docs/benchmarks.md, "Measurements moved out of docstrings", "pairwise builders").
 DEFAULT_BLOCK_SIZE = 128
 KINDS = ("similarity", "dissimilarity")
 

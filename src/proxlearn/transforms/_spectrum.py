@@ -80,11 +80,8 @@ EIGEN_SOLVERS = ("auto", "dense", "tridiagonal", "arpack", "randomized")
 #: spectrum) the tridiagonal route; else the tridiagonal route when
 #: ``n >= AUTO_NEGATIVE_MIN_N`` and ``k <= AUTO_NEGATIVE_FRACTION * n``; else one
 #: dense decomposition. Measured with ``benchmarks/bench_spectrum.py --partial``
-#: (one thread, a flat bulk and a decaying spectrum): the tridiagonal route
-#: (reduction, then the k wanted vectors) took 1.0-1.2 s against 2.3-2.4 s dense
-#: at n = 2000 for k <= 100 (1.5-2.1 s at k = 400) and cost as much as 300-600
-#: products; ARPACK took 0.2-0.5 s (69-154 products) for k = 20-50 on the
-#: decaying spectrum but 491-909 products for k = 20-100 on the flat bulk.
+#: (docs/benchmarks.md, "Measurements moved out of docstrings",
+#: "transforms.SpectrumTransformer").
 AUTO_PARTIAL_MIN_N = 1000
 AUTO_PARTIAL_RATIO = 40
 AUTO_ARPACK_BUDGET = 0.1
@@ -98,8 +95,8 @@ AUTO_NEGATIVE_MIN_N = 500
 AUTO_NEGATIVE_FRACTION = 0.2
 
 # LAPACK driver for the eigendecomposition. Divide and conquer ("evd") was the
-# fastest accurate driver in benchmarks/bench_spectrum.py (3-4x faster than the
-# default "evr" at n = 1000-2000 with OpenBLAS) with residuals ~1e-14.
+# fastest accurate driver in benchmarks/bench_spectrum.py (docs/benchmarks.md,
+# "Measurements moved out of docstrings") with residuals ~1e-14.
 _EIGH_DRIVER = "evd"
 
 
