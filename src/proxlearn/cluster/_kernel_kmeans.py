@@ -11,27 +11,12 @@ estimator              problem                                    input
                        (COP-k-means, greedy)
 =====================  =========================================  ==============================
 
-With ``mu_c = (1/|c|) sum_{i in c} phi(x_i)`` the squared feature-space distance
-of a point ``x`` to a centre needs only kernel values:
-
-    ||phi(x) - mu_c||^2 = k(x, x) - (2/|c|) sum_{i in c} k(x, x_i)
-                          + (1/|c|^2) sum_{i, j in c} K_ij.
-
-``k(x, x)`` is the same for every centre, so the assignment (the argmin over
-``c``) does not need it: ``predict`` takes only the ``(m, n_train)`` test-to-train
-kernel. ``inertia_`` adds the training diagonal back.
-
-``KernelKMeans(normalize="cosine")`` (the default) is *spherical* kernel k-means:
-the points are projected onto the unit sphere of the feature space,
-``phi(x) / ||phi(x)||`` (the kernel ``K_ij / sqrt(K_ii K_jj)``), the centres are
-the cluster means' directions ``u_c = mu_c / ||mu_c||``, and each point goes to
-the centre of largest cosine ``<phi(x), u_c> / ||phi(x)||``. The positive factor
-``1 / ||phi(x)||`` does not change that argmax, so ``predict`` still needs only
-the test-to-train kernel (and the training diagonal, kept from ``fit``). On a
-kernel with unit diagonal (Gaussian / RBF) the projection is the identity; the
-assignment to unit centres, ``argmax_c <phi(x), mu_c> / ||mu_c||``, differs
-from Lloyd's ``argmin_c ||mu_c||^2 - 2 <phi(x), mu_c>`` only in how a centre's
-norm is weighed. ``normalize=None`` is Lloyd's algorithm on ``K`` as given.
+Both need only kernel values (the distance of a point to a cluster mean, and
+the cosine with the mean's direction); the formulas, and why ``predict`` needs
+only the ``(m, n_train)`` test-to-train kernel, are in docs/methods.md, section
+"Clustering with side information", subsection "KernelKMeans: distances and
+cosines from kernel values". ``normalize="cosine"`` (the default) is spherical
+kernel k-means, ``normalize=None`` Lloyd's algorithm on ``K`` as given.
 
 References
 ----------
@@ -60,11 +45,9 @@ Choices where the sources are silent (ours)
   k-means" (``normalize=None``). The kernels SimpleNPKL learns from few
   constraints have diagonals from 0 to about 0.2 (points far from every
   constraint sit near the origin), and Lloyd's algorithm then splits the points
-  by norm: on the defaults panel (z-scored features, ``r = 0.7``, 5 splits)
-  clustering by direction raised the Rand index of ``SimpleNPKL()`` on heart
-  60.7 -> 72.4 (k-means 71.5), sonar 61.7 -> 66.4, glass 70.8 -> 75.1, iris
-  91.5 -> 94.4 and ionosphere 70.7 -> 73.5, and lowered it on wine 94.9 -> 93.3
-  (docs/methods.md, "SimpleNPKL's kernel is clustered by direction").
+  by norm. The reading and its measurements: docs/methods.md, section
+  "Clustering with side information", "SimpleNPKL's kernel is clustered by
+  direction".
 * Points without a direction: a training point with ``K_ii <= n eps max_j K_jj``
   (zero, or negative on an indefinite input) is put at the origin of the
   normalised space (its row and column of the normalised kernel are zero). It
@@ -350,6 +333,22 @@ class KernelKMeans(PairwiseMixin, ClusterMixin, BaseEstimator):
     Cost per iteration ``O(n^2 k)`` (one product ``K W``); memory ``O(n k)``
     besides ``K`` (and one normalised copy of ``K`` with ``normalize="cosine"``).
     Multiplying ``K`` by a positive constant changes no label.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.metrics.pairwise import rbf_kernel
+    >>> from proxlearn.cluster import KernelKMeans, rand_index
+    >>> X, y = load_iris(return_X_y=True)
+    >>> km = KernelKMeans(3, random_state=0).fit(rbf_kernel(X, gamma=0.5))
+    >>> km.labels_.shape, rand_index(y, km.labels_) > 80
+    ((150,), True)
+
+    See Also
+    --------
+    ConstrainedKMeans : k-means on features under pairwise constraints.
+    proxlearn.kernel_learning.SimpleNPKL : learns the kernel this clusters.
+    sklearn.cluster.KMeans : k-means on features.
     """
 
     def __init__(self, n_clusters=2, *, normalize="cosine", n_init=10, max_iter=300, tol=1e-6,
@@ -469,6 +468,22 @@ class ConstrainedKMeans(FeatureMixin, ClusterMixin, BaseEstimator):
     assigned as a whole; a cannot-link inside a chunklet makes the constraints
     unsatisfiable and is refused. ``fit(X)`` without constraints is plain k-means.
     ``predict`` assigns new points to the nearest centre (they carry no constraints).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.cluster import ConstrainedKMeans, make_pairwise_constraints
+    >>> X, y = load_iris(return_X_y=True)
+    >>> pc = make_pairwise_constraints(y, r=0.7, random_state=0)
+    >>> ck = ConstrainedKMeans(3, random_state=0).fit(X, pc)
+    >>> ck.cluster_centers_.shape, len(set(ck.labels_))
+    ((3, 4), 3)
+
+    See Also
+    --------
+    KernelKMeans : k-means on a precomputed kernel.
+    make_pairwise_constraints : the thesis's constraint generator.
+    rand_index : the thesis's clustering accuracy.
     """
 
     def __init__(self, n_clusters=2, *, n_init=10, max_iter=300, tol=1e-6, strict=False,

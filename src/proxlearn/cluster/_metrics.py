@@ -12,8 +12,8 @@ References
 Zhuang (2011), PhD thesis, section 3.5.2, "Cluster Accuracy" (taken from Hoi,
 Jin & Lyu 2007): the fraction of point pairs whose same-cluster /
 different-cluster relation in the prediction matches the ground truth -- the
-Rand index (Rand 1971). The extracted formula is garbled (digest section 12);
-it is read as the plain, unweighted pair count. (Xing et al. 2002 reweight the
+Rand index (Rand 1971). The printed formula is garbled; it is
+read as the plain, unweighted pair count. (Xing et al. 2002 reweight the
 pairs so that same-class and different-class pairs weigh one half each when
 there are many clusters; the thesis's formula has no weights.) Chapter 3
 reports no NMI; :func:`clustering_report` adds scikit-learn's adjusted Rand
@@ -86,6 +86,19 @@ def rand_index(labels_true, labels_pred) -> float:
     Returns
     -------
     float in [0, 100]
+
+    Examples
+    --------
+    >>> from proxlearn.cluster import rand_index
+    >>> rand_index([0, 0, 1, 1], [1, 1, 0, 0])
+    100.0
+    >>> round(rand_index([0, 0, 1, 1], [0, 1, 0, 1]), 2)
+    33.33
+
+    See Also
+    --------
+    clustering_report : adds the adjusted Rand index and NMI.
+    sklearn.metrics.rand_score : the same on the [0, 1] scale.
     """
     a, b = _check_partitions(labels_true, labels_pred)
     n = a.shape[0]
@@ -103,6 +116,11 @@ def rand_index(labels_true, labels_pred) -> float:
 def clustering_report(y, labels) -> dict[str, float]:
     """The thesis's clustering accuracy and two chance-corrected scores.
 
+    Parameters
+    ----------
+    y, labels : array-like of shape (n,)
+        True classes and predicted clusters (any hashable labels).
+
     Returns
     -------
     dict
@@ -112,6 +130,17 @@ def clustering_report(y, labels) -> dict[str, float]:
         ``"normalized_mutual_info"``: ``normalized_mutual_info_score``
         (arithmetic normalisation, in [0, 1]). The last two are on scikit-learn's
         scale, not x 100.
+
+    Examples
+    --------
+    >>> from proxlearn.cluster import clustering_report
+    >>> r = clustering_report([0, 0, 1, 1], [1, 1, 0, 0])
+    >>> sorted(r), r["rand_index"]
+    (['adjusted_rand_index', 'normalized_mutual_info', 'rand_index'], 100.0)
+
+    See Also
+    --------
+    rand_index : the first of the three scores.
     """
     a, b = _check_partitions(y, labels)
     return {

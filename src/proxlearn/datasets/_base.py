@@ -59,6 +59,20 @@ class SimilarityDataset:
         What was done to the stored matrix at load time (a dissimilarity
         detected and converted, see :func:`proxlearn.datasets.resolve_kind`);
         empty when it is used as stored.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.datasets import SimilarityDataset
+    >>> ds = SimilarityDataset(np.eye(3), [0, 1, 1], name="toy")
+    >>> ds.matrix.shape, ds.labels.tolist(), ds.kind
+    ((3, 3), [0, 1, 1], 'similarity')
+
+    See Also
+    --------
+    load_dataset : a named set as a SimilarityDataset.
+    load_similarity : a matrix file as a SimilarityDataset.
+    MultiSimilarityDataset : several matrices over the same objects.
     """
 
     matrix: np.ndarray
@@ -195,6 +209,17 @@ def describe(dataset: SimilarityDataset, *, rtol: float = EIGENVALUE_RTOL) -> di
         :class:`~proxlearn.exceptions.DissimilarityWarning` to the matrix as
         described (after any conversion at load time).
         The two ratios are ``None`` when undefined (no positive eigenvalue).
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import describe, load_dataset
+    >>> info = describe(load_dataset("synthetic-2"))
+    >>> info["n"], info["n_classes"], info["symmetric"], info["n_negative_eigenvalues"] > 0
+    (300, 3, True, True)
+
+    See Also
+    --------
+    resolve_kind : the similarity / dissimilarity decision it reports.
     """
     S = dataset.matrix
     w = spectrum(S)

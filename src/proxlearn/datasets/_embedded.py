@@ -36,7 +36,19 @@ IDM_VERSION = "1"
 
 def get_cache_home() -> Path:
     """Cache folder: ``$PROXLEARN_CACHE``, else ``$XDG_CACHE_HOME/proxlearn``,
-    else ``~/.cache/proxlearn``. Not created here."""
+    else ``~/.cache/proxlearn``. Not created here.
+
+    Examples
+    --------
+    >>> import os
+    >>> from proxlearn.datasets import get_cache_home
+    >>> get_cache_home().name == "proxlearn" or "PROXLEARN_CACHE" in os.environ
+    True
+
+    See Also
+    --------
+    get_data_home : the folder of downloaded data files.
+    """
     env = os.environ.get("PROXLEARN_CACHE")
     if env:
         return Path(env).expanduser()
@@ -124,6 +136,18 @@ def idm_distances(images, *, window=1, context=1, features="gradient", block=50)
     -------
     D : ndarray of shape (n, n), float64, ``D[a, b]`` = cost of warping ``b``
         onto ``a``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from proxlearn.datasets import idm_distances
+    >>> D = idm_distances(load_digits().images[:5])
+    >>> D.shape, bool((D >= 0).all())
+    ((5, 5), True)
+
+    See Also
+    --------
+    make_digits_idm : the digits-idm data set built from it.
     """
     imgs = np.asarray(images, dtype=np.float64)
     if imgs.ndim != 3:
@@ -214,6 +238,18 @@ def make_digits_idm(n_per_class=40, *, window=1, context=1, features="gradient",
     -------
     dataset : SimilarityDataset
     D : ndarray of shape (n, n), only when ``return_distances=True``.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_digits_idm
+    >>> ds = make_digits_idm(n_per_class=3, cache=False)
+    >>> ds.matrix.shape, len(set(ds.labels.tolist()))
+    ((30, 30), 10)
+
+    See Also
+    --------
+    make_digits_similarity : the same digits under other similarities.
+    idm_distances : the distance it converts.
     """
     params = (int(n_per_class), int(window), int(context), str(features), int(random_state))
     key = "digits-idm-v{}-n{}-w{}-c{}-{}-s{}.npz".format(IDM_VERSION, *params)
@@ -274,6 +310,18 @@ def make_wine_sigmoid(a=None, c=-0.5):
     Returns
     -------
     SimilarityDataset
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import describe, make_wine_sigmoid
+    >>> ds = make_wine_sigmoid()
+    >>> ds.matrix.shape, describe(ds)["n_negative_eigenvalues"] > 50
+    ((178, 178), True)
+
+    See Also
+    --------
+    load_dataset : ``load_dataset("wine-sigmoid")`` returns the same set.
+    proxlearn.transforms.SpectrumTransformer : makes it positive semidefinite.
     """
     from sklearn.datasets import load_wine
 
@@ -319,6 +367,29 @@ def make_digits_similarity(measure, n_per_class=40, *, random_state=0):
     ``measure="rbf"``: ``exp(-||x - x'||^2 / median)`` on the 64 pixel values (PSD).
     ``measure="hog"``: cosine similarity of gradient-orientation histograms
     (8 orientations on 4 x 4 pixel cells, magnitude weighted; PSD).
+
+    Parameters
+    ----------
+    measure : {"rbf", "hog"}
+    n_per_class : int, default=40
+    random_state : int, default=0
+        The digit subset, as :func:`make_digits_idm`.
+
+    Returns
+    -------
+    SimilarityDataset
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_digits_similarity
+    >>> ds = make_digits_similarity("rbf", n_per_class=5)
+    >>> ds.name, ds.matrix.shape
+    ('digits-rbf', (50, 50))
+
+    See Also
+    --------
+    make_digits_idm : the same digits under the IDM distance.
+    MultiSimilarityDataset : ``digits-multi`` stacks the three.
     """
     images, y, _ = _digits_subset(int(n_per_class), int(random_state))
     if measure == "rbf":

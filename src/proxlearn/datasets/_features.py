@@ -4,7 +4,7 @@
 and labels, no similarity matrix yet); :func:`list_feature_datasets` lists them.
 
 ===========  ======  ===  ==================================================================
-name         n       d    origin (``uci/`` files: ``../shared/data/uci``, see its README)
+name         n       d    origin (``uci/`` files: ``<data>/uci/`` on the data search path)
 ===========  ======  ===  ==================================================================
 sonar        208     60   ``uci/sonar.data``; labels ``M`` / ``R``
 ionosphere   351     34   ``uci/ionosphere.data``; feature 2 is constant 0 (LIBSVM, Zhuang: 33)
@@ -38,8 +38,7 @@ Table 3.1 (Chessboard 100 x 2, Glass, Heart, Iris, Sonar, Soybean, Spiral
 100 x 3, Wine; "the same data sets ... in the NPKL study of [HJL07]"), Table 3.6
 (Adult a1a), Table 4.1 (Breast 683 x 10, Ionosphere, Diabetes, Waveform,
 Sonar, Adult, Liver, German, Splice, Australian, Heart, Banana, Ringnorm; the
-sizes and the LIBSVM / Rätsch sources, see the implementer's notes section
-6.1) and Table 5.1.
+sizes and the LIBSVM / Rätsch sources) and Table 5.1.
 Breiman (1996), "Bias, variance and arcing classifiers", TR 460, Statistics
 Dept., UC Berkeley: ringnorm (as described by DELVE, Revow:
 class 1 ``N(0, 4 I)``, class 2 ``N(a 1, I)``, ``a = 2 / sqrt(20)``, Bayes error
@@ -114,6 +113,18 @@ class FeatureDataset:
     name, description : str
     source : str
         A file path, ``"sklearn.datasets.load_iris"``-style, or ``"generated: ..."``.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import load_feature_dataset
+    >>> ds = load_feature_dataset("iris")
+    >>> ds.X.shape, ds.name
+    ((150, 4), 'iris')
+
+    See Also
+    --------
+    load_feature_dataset : the named feature sets.
+    SimilarityDataset : a similarity matrix with labels.
     """
 
     X: np.ndarray
@@ -223,6 +234,27 @@ def make_banana(n_samples=400, noise=1.0, random_state=None, *, radius=5.0):
     -------
     X : ndarray of shape (n_samples, 2)
     y : ndarray of shape (n_samples,), labels +1 / -1
+
+    Parameters
+    ----------
+    n_samples : int, default=400
+    noise : float, default=1.0
+        Standard deviation of ``e``.
+    random_state : int, RandomState, Generator or None, default=None
+    radius : float, default=5.0
+        ``r``.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_banana
+    >>> X, y = make_banana(50, random_state=0)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((50, 2), [-1, 1])
+
+    See Also
+    --------
+    make_ringnorm, make_waveform, make_chessboard, make_spiral
+    load_feature_dataset : ``"banana"`` with a fixed seed.
     """
     n = _check_n(n_samples)
     noise = _check_nonneg(noise, "noise")
@@ -258,6 +290,26 @@ def make_ringnorm(n_samples=400, n_features=20, random_state=None, *, a=None):
     -------
     X : ndarray of shape (n_samples, n_features)
     y : ndarray of shape (n_samples,), labels +1 / -1
+
+    Parameters
+    ----------
+    n_samples : int, default=400
+    n_features : int, default=20
+        ``d``.
+    random_state : int, RandomState, Generator or None, default=None
+    a : float or None, default=None
+        Mean of class -1 in every coordinate (``2 / sqrt(d)`` when None).
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_ringnorm
+    >>> X, y = make_ringnorm(50, random_state=0)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((50, 20), [-1, 1])
+
+    See Also
+    --------
+    make_banana, make_waveform, make_chessboard, make_spiral
     """
     n = _check_n(n_samples)
     d = _check_n(n_features, 1, "n_features")
@@ -278,7 +330,19 @@ _WAVE_PAIRS = {1: (0, 1), 2: (0, 2), 3: (1, 2)}
 def waveform_base_waves() -> np.ndarray:
     """The base waves ``h1, h2, h3`` of :func:`make_waveform`, shape ``(3, 21)``:
     triangles of height 6, ``h_k(i) = max(6 - |i - c_k|, 0)`` for ``i = 1 .. 21``,
-    peaked at ``c = 7, 15, 11``."""
+    peaked at ``c = 7, 15, 11``.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import waveform_base_waves
+    >>> h = waveform_base_waves()
+    >>> h.shape, h.argmax(axis=1).tolist()
+    ((3, 21), [6, 14, 10])
+
+    See Also
+    --------
+    make_waveform : draws samples from these waves.
+    """
     i = np.arange(1, 22)
     return np.array([np.maximum(6.0 - np.abs(i - c), 0.0) for c in _WAVE_PEAKS])
 
@@ -312,6 +376,24 @@ def make_waveform(n_samples=400, random_state=None, *, binary=True):
     -------
     X : ndarray of shape (n_samples, 21)
     y : ndarray of shape (n_samples,)
+
+    Parameters
+    ----------
+    n_samples : int, default=400
+    random_state : int, RandomState, Generator or None, default=None
+    binary : bool, default=True
+        Class 1 against classes 2 and 3 (labels +1 / -1); ``False``: labels 1, 2, 3.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_waveform
+    >>> X, y = make_waveform(60, random_state=0, binary=False)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((60, 21), [1, 2, 3])
+
+    See Also
+    --------
+    waveform_base_waves, make_banana, make_ringnorm
     """
     n = _check_n(n_samples, 3)
     rng = np.random.default_rng(random_state)
@@ -344,6 +426,17 @@ def make_chessboard(n_samples=100, n_cells=4, random_state=None):
     -------
     X : ndarray of shape (n_samples, 2), in ``[0, n_cells)^2``
     y : ndarray of shape (n_samples,), labels +1 / -1
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_chessboard
+    >>> X, y = make_chessboard(50, random_state=0)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((50, 2), [-1, 1])
+
+    See Also
+    --------
+    make_spiral, make_banana
     """
     n = _check_n(n_samples)
     k = _check_n(n_cells, 2, "n_cells")
@@ -376,6 +469,17 @@ def make_spiral(n_samples=100, noise=0.05, random_state=None, *, n_turns=1.5):
     -------
     X : ndarray of shape (n_samples, 3)
     y : ndarray of shape (n_samples,), labels +1 / -1
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_spiral
+    >>> X, y = make_spiral(50, random_state=0)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((50, 3), [-1, 1])
+
+    See Also
+    --------
+    make_chessboard, make_banana
     """
     n = _check_n(n_samples)
     noise = _check_nonneg(noise, "noise")
@@ -398,7 +502,20 @@ def make_spiral(n_samples=100, noise=0.05, random_state=None, *, n_turns=1.5):
 @dataclass(frozen=True)
 class FeatureSpec:
     """How to obtain one named feature data set: a file of :data:`UCI_FORMATS`
-    (``uci``), or ``build(random_state)`` (scikit-learn data or a generator)."""
+    (``uci``), or ``build(random_state)`` (scikit-learn data or a generator).
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import FEATURE_REGISTRY
+    >>> spec = FEATURE_REGISTRY["iris"]
+    >>> spec.n, spec.d, spec.uci is None
+    (150, 4, True)
+
+    See Also
+    --------
+    FEATURE_REGISTRY : the registered specs.
+    load_feature_dataset : loads a registered name.
+    """
 
     description: str
     n: int
@@ -418,7 +535,19 @@ class FeatureSpec:
 
 @dataclass(frozen=True)
 class FeatureRecord:
-    """One row of :func:`list_feature_datasets`."""
+    """One row of :func:`list_feature_datasets`.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import list_feature_datasets
+    >>> rec = next(r for r in list_feature_datasets() if r.name == "iris")
+    >>> rec.n, rec.d, rec.available
+    (150, 4, True)
+
+    See Also
+    --------
+    list_feature_datasets : returns one per registered set.
+    """
 
     name: str
     n: int
@@ -550,6 +679,18 @@ def load_feature_dataset(name, data_home=None, *, random_state=0) -> FeatureData
         A malformed file: the row (line number) and, for a non-numeric value,
         the column are named; or a file whose number of features differs from
         the documented one.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import load_feature_dataset
+    >>> ds = load_feature_dataset("banana")
+    >>> ds.X.shape, sorted(set(ds.labels.tolist()))
+    ((400, 2), [-1, 1])
+
+    See Also
+    --------
+    list_feature_datasets : the names and whether each can be loaded.
+    load_dataset : the similarity data sets.
     """
     spec = _spec(name)
     if spec.uci is None:
@@ -569,7 +710,27 @@ def load_feature_dataset(name, data_home=None, *, random_state=0) -> FeatureData
 
 def list_feature_datasets(data_home=None) -> list[FeatureRecord]:
     """Every registered feature data set with its size ``n x d``, its source and
-    whether it can be loaded (files located, not read)."""
+    whether it can be loaded (files located, not read).
+
+    Parameters
+    ----------
+    data_home : str or Path, optional
+        Searched first, as in :func:`load_feature_dataset`.
+
+    Returns
+    -------
+    list of FeatureRecord
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import list_feature_datasets
+    >>> "iris" in [r.name for r in list_feature_datasets()]
+    True
+
+    See Also
+    --------
+    load_feature_dataset, list_datasets
+    """
     out = []
     for name, spec in FEATURE_REGISTRY.items():
         if spec.uci is None:

@@ -90,6 +90,18 @@ def fetch_uw(name: str, data_home=None, *, force: bool = False,
     DownloadError
         The server could not be reached (offline, proxy) or the file's
         SHA-256 differs from the pinned one (nothing is kept then).
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import fetch_uw
+    >>> # needs the network and writes outside the repository: not run
+    >>> fetch_uw("aural_sonar")  # doctest: +SKIP
+    PosixPath('.../uw/aural_sonar.mat')
+
+    See Also
+    --------
+    load_dataset : finds the downloaded file on the data search path.
+    get_data_home : the default destination.
     """
     check_downloadable([name])
     spec = REGISTRY[name]

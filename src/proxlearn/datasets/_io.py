@@ -75,6 +75,23 @@ def load_similarity(path, *, matrix_key=None, labels_key=None, labels_path=None,
         matrices, non-square matrix, NaN or inf entries.
     LabelError
         No labels found, or their number differs from the matrix size.
+
+    Examples
+    --------
+    >>> import pathlib, shutil, tempfile
+    >>> import numpy as np
+    >>> from proxlearn.datasets import load_similarity
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "toy.npz"
+    >>> np.savez(path, S=np.eye(3), y=np.array([0, 1, 1]))
+    >>> ds = load_similarity(path)
+    >>> ds.name, ds.matrix.shape, ds.labels.tolist()
+    ('toy', (3, 3), [0, 1, 1])
+    >>> shutil.rmtree(path.parent)
+
+    See Also
+    --------
+    load_dataset : a registered name, or a path through this function.
+    resolve_kind : the dissimilarity check applied at load time.
     """
     path = Path(path).expanduser()
     if not path.is_file():
@@ -140,7 +157,7 @@ def _check_npy_headers(path: Path) -> None:
 
     ``np.load`` allocates the declared shape before reading; a corrupt or
     hostile header (a 10^6 x 10^6 matrix in a few bytes) raised a
-    ``MemoryError`` (issue #14). The zip directory knows each member's real
+    ``MemoryError``. The zip directory knows each member's real
     (uncompressed) size, so the check is exact and allocates nothing.
     """
     with zipfile.ZipFile(path) as z:

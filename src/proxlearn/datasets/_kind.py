@@ -1,8 +1,8 @@
 """Similarity or dissimilarity? Detection and conversion at load time.
 
 A distance matrix handed to a method that expects similarities gives a
-silently wrong answer: the "nearest" neighbours are the farthest objects
-(issue #14: a Levenshtein matrix scored 100 % k-NN error). Loaders and the
+silently wrong answer: the "nearest" neighbours are the farthest objects (a
+Levenshtein matrix read as similarities scored 100 % k-NN error). Loaders and the
 command line therefore resolve the kind of a matrix once, when it is loaded:
 
 =================  ===================================================================
@@ -78,6 +78,20 @@ def resolve_kind(dataset: SimilarityDataset, kind: str = "auto",
     -----
     DissimilarityWarning
         Once, when ``kind="auto"`` detects a dissimilarity.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.datasets import SimilarityDataset, resolve_kind
+    >>> D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
+    >>> ds = resolve_kind(SimilarityDataset(D, [0, 0, 1], name="d"), "dissimilarity")
+    >>> ds.kind, ds.matrix[0].tolist()
+    ('similarity', [-0.0, -1.0, -2.0])
+
+    See Also
+    --------
+    proxlearn.transforms.DissimilarityToSimilarity : the conversions.
+    load_dataset : calls it at load time.
     """
     check_option(kind, "kind", KIND_OPTIONS)
     if convert is not None:

@@ -48,6 +48,19 @@ class MultiSimilarityDataset:
     (the study runner, ``np.ix_`` slicing) passes the stack through unchanged;
     single-matrix methods refuse a 3-D array with a clear error. Use
     :meth:`view` for one matrix and :meth:`average` for their mean.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import load_dataset
+    >>> ds = load_dataset("digits-multi")
+    >>> ds.matrices.shape, ds.view(0).matrix.shape
+    ((400, 400, 3), (400, 400))
+
+    See Also
+    --------
+    SimilarityDataset : one matrix.
+    proxlearn.transforms.CombineSimilarities : one matrix from the stack.
+    proxlearn.mkl : learners on stacks.
     """
 
     matrices: np.ndarray
@@ -187,7 +200,19 @@ class MultiSimilarityDataset:
 
 @dataclass(frozen=True)
 class MultiSpec:
-    """A registered multi-similarity set: registered single sets, stacked."""
+    """A registered multi-similarity set: registered single sets, stacked.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import MULTI_REGISTRY
+    >>> MULTI_REGISTRY["digits-multi"].parts
+    ('digits-idm', 'digits-rbf', 'digits-hog')
+
+    See Also
+    --------
+    MULTI_REGISTRY : the registered specs.
+    MultiSimilarityDataset : what :func:`load_dataset` builds from one.
+    """
 
     description: str
     n: int

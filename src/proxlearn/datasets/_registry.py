@@ -42,6 +42,18 @@ class DatasetSpec:
     ``file`` (with ``subdir``) names a matrix file on the data search path and
     ``derive`` optionally transforms the loaded file; without ``file``,
     ``build`` makes the set from embedded data.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import REGISTRY
+    >>> spec = REGISTRY["synthetic-2"]
+    >>> spec.n, spec.kind, spec.file is None
+    (300, 'similarity', True)
+
+    See Also
+    --------
+    REGISTRY : the registered specs.
+    load_dataset : loads a registered name.
     """
 
     description: str
@@ -61,7 +73,19 @@ class DatasetSpec:
 
 @dataclass(frozen=True)
 class DatasetRecord:
-    """One row of :func:`list_datasets`."""
+    """One row of :func:`list_datasets`.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import list_datasets
+    >>> rec = next(r for r in list_datasets() if r.name == "synthetic-2")
+    >>> rec.available, rec.n
+    (True, 300)
+
+    See Also
+    --------
+    list_datasets : returns one per registered set.
+    """
 
     name: str
     available: bool
@@ -79,7 +103,7 @@ def _protein_rbf(ds: SimilarityDataset, squared: bool = False) -> SimilarityData
     ``squared=False`` (``protein-rbf``): ``exp(-||s(x) - s(x')||_2)``, which
     reproduces the paper's Table 3 column; ``squared=True`` (``protein-rbf-sq``):
     ``exp(-||s(x) - s(x')||_2^2)``, the formula as printed, kept to show the
-    difference (issue #18, item 4)."""
+    difference."""
     name = "protein-rbf-sq" if squared else "protein-rbf"
     S = np.exp(-squareform(pdist(ds.matrix, metric="sqeuclidean" if squared else "euclidean")))
     return SimilarityDataset(matrix=S, labels=ds.labels, name=name,
@@ -163,7 +187,19 @@ def _named(ds: SimilarityDataset, name: str) -> SimilarityDataset:
 
 def get_data_home() -> Path:
     """Per-user data folder: ``$XDG_DATA_HOME/proxlearn`` or
-    ``~/.local/share/proxlearn`` (not created here)."""
+    ``~/.local/share/proxlearn`` (not created here).
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import get_data_home
+    >>> get_data_home().name
+    'proxlearn'
+
+    See Also
+    --------
+    data_search_path : every folder searched for data files.
+    fetch_uw : downloads into it.
+    """
     xdg = os.environ.get("XDG_DATA_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
     return base / "proxlearn"
@@ -175,8 +211,8 @@ def _checkout_data_dirs(module_file=__file__) -> list[Path]:
     Only that one documented place: the checkout is the folder holding
     ``pyproject.toml`` and ``src/proxlearn`` three levels above this module
     (an editable install). An installed package, or the current directory,
-    never makes proxlearn look in arbitrary parent folders (issue #14: a stray
-    copy in a parent of the working directory was loaded silently).
+    never makes proxlearn look in arbitrary parent folders (a stray copy in a
+    parent of the working directory would be loaded silently).
     """
     module = Path(module_file).resolve()
     repo = module.parents[3] if len(module.parents) > 3 else None
@@ -194,6 +230,16 @@ def data_search_path(data_home=None) -> list[Path]:
     ``os.pathsep``); 3. :func:`get_data_home`; 4. ``../shared/data`` next to
     the source checkout, when proxlearn runs from one (never relative to the
     current directory).
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import data_search_path
+    >>> data_search_path("/tmp/my-data")[0].as_posix()
+    '/tmp/my-data'
+
+    See Also
+    --------
+    get_data_home, load_dataset
     """
     dirs = [Path(data_home).expanduser()] if data_home is not None else []
     dirs += [Path(p).expanduser() for p in
@@ -267,6 +313,19 @@ def load_dataset(name_or_path, *, data_home=None, kind="auto", convert=DEFAULT_C
     DatasetNotFoundError
         Unknown name, or the data set's file is not on the search path (the
         message lists every place searched).
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import load_dataset
+    >>> ds = load_dataset("synthetic-2")
+    >>> ds.matrix.shape, sorted(set(ds.labels.tolist()))
+    ((300, 300), [1, 2, 3])
+
+    See Also
+    --------
+    list_datasets : the registered names and where they are.
+    load_similarity : any matrix file.
+    load_feature_dataset : feature-vector data sets.
     """
     key = str(name_or_path)
     if key in MULTI_REGISTRY:  # several registered sets over the same objects
@@ -315,6 +374,25 @@ def list_datasets(data_home=None) -> list[DatasetRecord]:
     File-based sets are located but not loaded; embedded sets are always
     available (built on demand from data shipped with scikit-learn or
     generated).
+
+    Parameters
+    ----------
+    data_home : str or Path, optional
+        Searched first, as in :func:`load_dataset`.
+
+    Returns
+    -------
+    list of DatasetRecord
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import list_datasets
+    >>> [r.name for r in list_datasets()][6:10]
+    ['synthetic-1', 'synthetic-2', 'synthetic-3', 'synthetic-4']
+
+    See Also
+    --------
+    load_dataset, list_feature_datasets
     """
     out = []
     for name, spec in REGISTRY.items():

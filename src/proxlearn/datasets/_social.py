@@ -19,7 +19,34 @@ __all__ = ["SocialNetwork", "make_social_network"]
 
 @dataclass
 class SocialNetwork:
-    """Output of :func:`make_social_network`: tables over ``n_users`` users."""
+    """Output of :func:`make_social_network`: tables over ``n_users`` users.
+
+    Attributes
+    ----------
+    contacts : ndarray of shape (n_users, n_users)
+        Directed contact lists (0/1).
+    community : ndarray of shape (n_users,)
+        The latent community of each user.
+    groups, places, favourites, tags : ndarray of shape (n_users, n_items)
+        Memberships and counts per user.
+    comments : ndarray of shape (n_users, n_users)
+        Comment counts (``i`` on ``j``'s photos).
+    visual : ndarray of shape (n_images, visual_dim)
+    owner : ndarray of shape (n_images,)
+        The user of each image.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_social_network
+    >>> net = make_social_network(n_users=20, random_state=0)
+    >>> net.community.shape, net.tags.shape
+    ((20,), (20, 200))
+
+    See Also
+    --------
+    make_social_network : builds one.
+    proxlearn.pairwise.social_user_kernels : its seven kernels.
+    """
 
     contacts: np.ndarray  # (n, n) 0/1, directed: contacts[i, j] = i lists j
     community: np.ndarray  # (n,) latent community (the ground truth, not a view)
@@ -52,6 +79,17 @@ def make_social_network(n_users=300, n_communities=6, *, p_in=0.12, p_out=0.004,
     Returns
     -------
     SocialNetwork
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_social_network
+    >>> net = make_social_network(n_users=30, random_state=0)
+    >>> net.contacts.shape, net.visual.shape
+    ((30, 30), (150, 32))
+
+    See Also
+    --------
+    proxlearn.pairwise.social_user_kernels : the seven user kernels of a network.
     """
     rng = check_random_state(random_state)
     n = int(n_users)

@@ -9,8 +9,8 @@ function                   objects
                            insertions and deletions
 =========================  ======================================================
 
-This is the workload of issue #19 (strings of length 20-60 in 5 classes, up to
-100,000 objects): the edit distance between two objects of one class is about
+The default workload of the similarity builders' benchmarks (strings of length
+20-60 in 5 classes, up to 100,000 objects): the edit distance between two objects of one class is about
 twice the number of edits per object, between classes about that of two random
 strings, so the classes are separable by edit distance and alignment score,
 and the similarity matrices built from them are indefinite.
@@ -63,6 +63,17 @@ def make_mutated_strings(n_samples=500, n_classes=5, *, min_length=20, max_lengt
     y : ndarray of shape (n_samples,), int labels ``0 .. n_classes - 1``
     prototypes : list of str
         Only when ``return_prototypes=True``.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_mutated_strings
+    >>> X, y = make_mutated_strings(10, 2, random_state=0)
+    >>> len(X), sorted(set(y.tolist())), all(20 <= len(s) <= 80 for s in X)
+    (10, [0, 1], True)
+
+    See Also
+    --------
+    proxlearn.pairwise.pairwise_similarity : edit distances and alignments of them.
     """
     n_samples, n_classes = int(n_samples), int(n_classes)
     if n_samples < 1 or n_classes < 1:

@@ -52,6 +52,18 @@ def make_gu_guo_synthetic(sigma2, eta, n_per_class=100, noise_std=None,
         Labels 1, 2, 3 (one per mean), ``kind="similarity"``.
     X : ndarray of shape (3 * n_per_class, 2)
         Only when ``return_features=True``.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> ds.matrix.shape, sorted(set(ds.labels.tolist()))
+    ((30, 30), [1, 2, 3])
+
+    See Also
+    --------
+    load_dataset : ``"synthetic-1"`` ... ``"synthetic-4"`` (``GU_GUO_SETTINGS``).
+    make_noisy_blobs : a smaller problem of the same kind.
     """
     if sigma2 <= 0 or eta < 0 or int(n_per_class) < 1:
         raise ValueError("need sigma2 > 0, eta >= 0 and n_per_class >= 1.")
@@ -90,6 +102,25 @@ def make_noisy_blobs(n_classes, n_per_class, random_state=None, noise=4.0):
     -------
     S : ndarray of shape (n, n)
     y : ndarray of shape (n,), labels ``0 .. n_classes-1`` in blocks
+
+    Parameters
+    ----------
+    n_classes : int, 1 to 3
+    n_per_class : int
+    random_state : int, RandomState, Generator or None, default=None
+    noise : float, default=4.0
+        Standard deviation of ``N``.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_noisy_blobs
+    >>> S, y = make_noisy_blobs(3, 10, random_state=0)
+    >>> S.shape, bool((S == S.T).all()), sorted(set(y.tolist()))
+    ((30, 30), True, [0, 1, 2])
+
+    See Also
+    --------
+    make_gu_guo_synthetic : the same construction, as the paper's data sets.
     """
     if not 2 <= n_classes <= 3:
         raise ValueError(f"n_classes must be 2 or 3, got {n_classes}.")

@@ -10,8 +10,8 @@ squared distances), plus ``eta (R + R^T) / sqrt(2)`` off the diagonal, ``R``
 standard normal, ``eta = 0.1``, seeded. Everything computed on it is an
 approximation of Table 1, and the report says so.
 
-The files are read from ``<data>/uci/`` on the data search path (the copies in
-``../shared/data/uci``; formats in its README). :data:`UCI_FORMATS` describes
+The files are read from ``<data>/uci/`` on the data search path
+(:func:`proxlearn.datasets.data_search_path`). :data:`UCI_FORMATS` describes
 every file of that folder (also the feature sets of Zhuang 2011 ch. 3-5, loaded
 by :func:`proxlearn.datasets.load_feature_dataset`); :data:`UCI_FILES` is its
 older 4-tuple view, kept for existing callers.
@@ -32,7 +32,7 @@ __all__ = ["UCI_FILES", "UCI_FORMATS", "UCIFormat", "perturbed_gaussian_similari
 
 
 class UCIFormat(NamedTuple):
-    """How one plain-text feature file is laid out (``../shared/data/uci/README.md``)."""
+    """How one plain-text feature file is laid out (one entry of :data:`UCI_FORMATS`)."""
 
     file: str
     #: field separator; ``None``: any run of whitespace

@@ -28,42 +28,11 @@ Every column of ``Phi`` has ``nu > 0`` and ``|mu| > tol_``; the feature of a new
 object is computed from its similarities to the landmarks only (the Nystroem
 extension), and the map reproduces the training features on training rows.
 
-The derivation (what :meth:`NystroemSpectrum.fit` computes)
------------------------------------------------------------
-1. ``W = U diag(lambda) U^T``; the pseudo-inverse keeps the ``k`` eigenvalues with
-   ``|lambda| > pinv_tol_ = m * eps * max|lambda|`` (the default cut-off of
-   :func:`scipy.linalg.pinvh` and :func:`numpy.linalg.matrix_rank`).
-2. ``Q = C U_k |Lambda_k|^(-1/2)`` (``n x k``), so ``S~ = Q Sigma Q^T`` with
-   ``Sigma = diag(sign(lambda_k))``: the indefinite sign lives in ``Sigma``, no
-   complex square root is needed.
-3. Thin QR ``Q = Z R`` (``Z`` is ``n x k`` orthonormal, also when ``Q`` is rank
-   deficient), then ``S~ = Z (R Sigma R^T) Z^T``; the ``k x k`` eigenproblem
-   ``R Sigma R^T = Y diag(mu) Y^T`` gives ``V = Z Y``. Cost ``O(n m^2 + m^3)``.
-   Only ``R`` is computed (Householder reflections without forming ``Z``: half
-   the flops of the thin QR); the training features of step 4 are the test map
-   of step 5 applied to the training rows, ``Phi = C T``.
-4. ``nu = modify_spectrum(mu, method, tol_)`` with ``tol_ = n * eps * max|mu|``
-   (the tolerance :class:`~proxlearn.transforms.SpectrumTransformer` uses for the
-   ``n x n`` matrix), and ``Phi = V_r diag(sqrt(nu_r))`` over the kept columns.
-5. Test map: the approximated test-to-train row ``s~ = q Sigma Q^T`` (``q = c U_k
-   |Lambda_k|^(-1/2)`` from the test object's landmark similarities ``c``) is
-   mapped by the consistent spectral map ``P = V diag(nu / mu) V^T`` (Chen et al.
-   2009, section 2.2 for clip and flip; Gu & Guo 2012, eq. 15 for shift; ``S~ s``
-   for square) and written in the feature basis: ``phi(c) = c T`` with
-   ``T = U_k |Lambda_k|^(-1/2) Sigma R^T Y_r diag(sqrt(nu_r) / mu_r)``
-   (``components_``, ``m x r``). On a training row ``c_i T = Phi_i`` because
-   ``Q Sigma R^T Y = Z Y diag(mu)``.
-
-Dissimilarities (``kind="dissimilarity"``): with ``E = D[:, L]^(2)`` (entrywise
-squares) and ``W_D = D[L, L]^(2)``, the double centering ``-1/2 J D^(2) J``
-(``J = I - 11^T / n``) of the Nystroem approximation ``D^(2) ~ E W_D^+ E^T`` is
-``(J E) (-1/2 W_D^+) (J E)^T``: the same form with ``C = J E`` (subtract the
-column means of ``E``, linear cost) and ``W = -2 W_D``. A test object's row
-``e`` of squared dissimilarities to the landmarks becomes ``e - mean(E)``, which
-is Gower's (1968) out-of-sample formula applied to the approximation. With
-``m = n`` this is exactly ``DissimilarityToSimilarity("double-centering")``
-followed by ``SpectrumTransformer`` (for shift only inside the range, since the
-centred matrix is always singular).
+The derivation (the five steps of :meth:`NystroemSpectrum.fit`, the thin-QR
+route to the small eigenproblem, the test map ``components_`` and the double
+centering of the approximation for dissimilarities) is in docs/methods.md,
+section "Linear-cost spectrum correction", subsection "The derivation of
+NystroemSpectrum.fit".
 
 References
 ----------
@@ -170,6 +139,21 @@ class LazySimilarity:
         Self-similarities ``s(x_i, x_i)``, needed only by ``landmarks="kmeans++"``
         on similarities. ``None``: computed when needed by ``n_samples`` calls
         ``func([i], [i])``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_approximation import LazySimilarity, NystroemSpectrum
+    >>> X = np.random.default_rng(0).normal(size=(50, 2))
+    >>> lazy = LazySimilarity(lambda r, c: X[r] @ X[c].T, 50)
+    >>> lazy.shape, lazy.block([0, 1], [2]).shape
+    ((50, 50), (2, 1))
+    >>> NystroemSpectrum(n_components=5, random_state=0).fit_transform(lazy).shape
+    (50, 2)
+
+    See Also
+    --------
+    NystroemSpectrum : reads only the landmark columns of it.
     """
 
     def __init__(self, func, n_samples, *, symmetric=True, diagonal=None):
@@ -348,8 +332,8 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
 
     ``fit`` reads only the similarities of all ``n`` training objects to ``m``
     landmarks, corrects the spectrum of the approximation ``S~ = C W^+ C^T`` in
-    ``m x m`` problems (Gisbrecht & Schleif 2015; the derivation is in the module
-    docstring) and ``fit_transform`` returns the ``n x r`` feature map ``Phi``
+    ``m x m`` problems (Gisbrecht & Schleif 2015; the derivation is in
+    docs/methods.md, section "Linear-cost spectrum correction") and ``fit_transform`` returns the ``n x r`` feature map ``Phi``
     with ``Phi Phi^T`` the corrected kernel. ``transform`` maps new objects from
     their similarities to the landmarks. Time ``O(n m^2 + m^3)``, memory a few
     ``n x m`` arrays.
@@ -378,7 +362,7 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
     kind : {"similarity", "dissimilarity"}, default="similarity"
         ``"dissimilarity"``: the input holds dissimilarities ``d`` (not squared),
         turned into similarities by the double centering of the Nystroem
-        approximation of ``d^2`` (module docstring), as
+        approximation of ``d^2`` (docs/methods.md), as
         ``DissimilarityToSimilarity(method="double-centering")`` does exactly.
     normalize : bool, default=True
         Divide the matrix (training columns and test rows) by ``scale_``, the
@@ -459,14 +443,26 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
     more of them.
 
     **Which linear SVM.** The classifier on the features matters as much as the
-    approximation; choose it by cross-validation. In
-    ``benchmarks/bench_nystroem.py`` (3 classes, m = 500, n = 3,000) liblinear
-    with libsvm's formulation, ``OneVsOneClassifier(LinearSVC(loss="hinge"))``,
-    was 0.03 points below the exact clip + ``SVC`` and ``LinearSVC`` with its
-    defaults (squared hinge, one-vs-rest) 0.31 points below; in
-    ``examples/strings_to_classifier.py`` with 5 classes, m = 50 landmarks and
-    mutation rate 1 it was the other way round (defaults 0.894, one-vs-one
-    hinge 0.791, exact route 0.991).
+    approximation (one-vs-one hinge ``LinearSVC`` or the defaults): choose it
+    by cross-validation. Measurements: docs/benchmarks.md, section
+    "Measurements moved out of docstrings", subsection
+    "kernel_approximation.NystroemSpectrum".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_approximation import NystroemSpectrum
+    >>> X = np.random.default_rng(0).normal(size=(40, 3))
+    >>> S = X @ X.T - 0.5
+    >>> ns = NystroemSpectrum("clip", n_components=10, random_state=0)
+    >>> ns.fit_transform(S).shape, ns.landmarks_.shape, ns.transform(S[:2]).shape
+    ((40, 3), (10,), (2, 3))
+
+    See Also
+    --------
+    LazySimilarity : the training similarities computed by landmark columns only.
+    proxlearn.transforms.SpectrumTransformer : the exact correction (``m = n``).
+    sklearn.kernel_approximation.Nystroem : the PSD version of the approximation.
     """
 
     @property

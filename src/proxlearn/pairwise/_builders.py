@@ -67,17 +67,29 @@ from ._metrics import (
 __all__ = ["metric_kind", "pairwise_similarity"]
 
 #: Finished tiles are flushed and recorded at most this often (and when the run ends or
-#: fails): a flush per tile (an msync of the whole map and an fsync) made a 100,000 x 1,000
-#: build 4x slower. A hard kill loses at most this many seconds of tiles.
+#: fails): a flush per tile (an msync of the whole map and an fsync) is slow
+#: (docs/benchmarks.md, "Measurements moved out of docstrings", "pairwise builders").
+#: A hard kill loses at most this many seconds of tiles.
 COMMIT_SECONDS = 2.0
-#: Default tile side: 16,384 pairs per task, 128 kB per tile (edit distances measured
-#: fastest at 64-128 on 1,500 strings: 0.08 s against 0.10 s at 256, 0.12 s at 512).
+#: Default tile side: 16,384 pairs per task, 128 kB per tile (the fastest measured,
+#: docs/benchmarks.md, "Measurements moved out of docstrings", "pairwise builders").
 DEFAULT_BLOCK_SIZE = 128
 KINDS = ("similarity", "dissimilarity")
 
 
 def metric_kind(metric) -> str:
-    """``"similarity"`` or ``"dissimilarity"``: what a built-in metric returns."""
+    """``"similarity"`` or ``"dissimilarity"``: what a built-in metric returns.
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import metric_kind
+    >>> metric_kind("levenshtein"), metric_kind("jaccard")
+    ('dissimilarity', 'similarity')
+
+    See Also
+    --------
+    get_metric : the whole record of a measure.
+    """
     return get_metric(metric).kind
 
 
@@ -263,6 +275,20 @@ def pairwise_similarity(X, Y=None, metric="levenshtein", *, metric_params=None,
         a series), named by its index (and id).
     InvalidParameterError
         Unknown metric or parameter, bad ``block_size`` / ``out`` / ``scheduler``.
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import pairwise_similarity
+    >>> pairwise_similarity(["kitten", "sitting", "mitten"]).tolist()
+    [[0.0, 3.0, 1.0], [3.0, 0.0, 3.0], [1.0, 3.0, 0.0]]
+    >>> pairwise_similarity([{1, 2}, {2, 3}], metric="jaccard").round(3).tolist()
+    [[1.0, 0.333], [0.333, 1.0]]
+
+    See Also
+    --------
+    METRICS : the built-in measures.
+    read_objects : reads the objects from FASTA, text or CSV files.
+    proxlearn.transforms.DissimilarityToSimilarity : turns a dissimilarity into a similarity.
     """
     if callable(metric):
         kind = "similarity" if kind is None else check_option(kind, "kind", KINDS)

@@ -101,6 +101,17 @@ class Metric:
         releases the GIL for a whole block (rapidfuzz's ``cdist``).
     symmetric : bool
         ``s(a, b) = s(b, a)``: with ``Y=None`` only one triangle is computed.
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import METRICS
+    >>> m = METRICS["dtw"]
+    >>> m.kind, m.objects, m.symmetric
+    ('dissimilarity', 'series', True)
+
+    See Also
+    --------
+    get_metric, pairwise_similarity
     """
 
     name: str
@@ -328,7 +339,7 @@ def _dtw_prepare(name, X, params, what, ids):
 
 def _check_dtw_params(params):
     """dtaidistance does not check these: a negative window returned all zeros, negative
-    psi / max_step / max_length_diff infinite distances (issue #39)."""
+    psi / max_step / max_length_diff infinite distances."""
     def number(key, integer, low, strict):
         v = params.get(key)
         if v is None:
@@ -373,7 +384,19 @@ for _name, _kind, _desc in (("jaccard", "similarity", "|a & b| / |a | b|"),
 
 
 def get_metric(name: str) -> Metric:
-    """The :class:`Metric` record of a built-in measure (its ``kind``, objects, defaults)."""
+    """The :class:`Metric` record of a built-in measure (its ``kind``, objects, defaults).
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import get_metric
+    >>> get_metric("smith-waterman").defaults["matrix"]
+    'blosum62'
+
+    See Also
+    --------
+    Metric : the record returned.
+    metric_kind : only its ``kind``.
+    """
     if name not in METRICS:
         raise InvalidParameterError(
             f"unknown metric {name!r}; choose one of {', '.join(METRICS)} or pass a "

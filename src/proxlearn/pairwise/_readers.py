@@ -61,7 +61,29 @@ _LABEL_COLUMNS = ("label", "labels", "y", "class", "target")
 
 @dataclass
 class ObjectFile:
-    """Objects read from a file, with their labels (or None) and record ids."""
+    """Objects read from a file, with their labels (or None) and record ids.
+
+    Attributes
+    ----------
+    objects : list
+        Strings, sequences or time series (1-D float arrays), in file order.
+    labels : ndarray or None
+        One label per object, or None when the file has none.
+    ids : list of str
+        The FASTA id of each record, else ``"line K"``.
+    format : {"fasta", "text", "csv"}
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import ObjectFile
+    >>> f = ObjectFile(["ab", "abc"], None, ["line 1", "line 2"], "text")
+    >>> len(f.objects), f.labels is None
+    (2, True)
+
+    See Also
+    --------
+    read_objects : returns it.
+    """
 
     objects: list
     labels: np.ndarray | None
@@ -94,6 +116,22 @@ def read_objects(path, format="auto", *, label_column=None, header="auto",
     ObjectListError
         A malformed record (empty sequence, NaN in a series, a label missing on
         some records), named by its id or line number.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from proxlearn.pairwise import pairwise_similarity, read_objects
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "seqs.fasta"
+    >>> _ = path.write_text(">s1 a\\nACGT\\n>s2 b\\nACGA\\n")
+    >>> f = read_objects(path)
+    >>> f.objects, f.labels.tolist(), f.ids
+    (['ACGT', 'ACGA'], ['a', 'b'], ['s1', 's2'])
+    >>> import shutil; shutil.rmtree(path.parent)
+
+    See Also
+    --------
+    pairwise_similarity : the matrix of the objects read.
+    proxlearn.datasets.load_similarity : reads a precomputed matrix instead.
     """
     path = Path(path).expanduser()
     if format == "auto":

@@ -55,6 +55,25 @@ def cooccurrence_kernel(incidence, *, binary=True) -> np.ndarray:
     ``incidence`` is ``(n_users, n_items)``: group memberships (K4), contact
     lists (K5: common contacts), photo counts per place (K6), favourite marks
     (K7). ``binary=True`` counts an item once however often it occurs.
+
+    Parameters
+    ----------
+    incidence : array-like of shape (n_users, n_items)
+    binary : bool, default=True
+
+    Returns
+    -------
+    K : ndarray of shape (n_users, n_users)
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import cooccurrence_kernel
+    >>> cooccurrence_kernel([[1, 1, 0], [0, 2, 1]]).tolist()
+    [[2.0, 1.0], [1.0, 2.0]]
+
+    See Also
+    --------
+    social_user_kernels : the seven kernels of a social network.
     """
     B = _table(incidence, "incidence")
     if binary:
@@ -66,6 +85,24 @@ def comment_kernel(comments) -> np.ndarray:
     """``C + C^T`` of the comment counts ``C[i, j]`` (i on j's photos), K3.
 
     The diagonal keeps the self-comments (doubled, as the symmetrised count).
+
+    Parameters
+    ----------
+    comments : array-like of shape (n_users, n_users)
+
+    Returns
+    -------
+    K : ndarray of shape (n_users, n_users)
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import comment_kernel
+    >>> comment_kernel([[0, 2], [1, 0]]).tolist()
+    [[0.0, 3.0], [3.0, 0.0]]
+
+    See Also
+    --------
+    social_user_kernels : the seven kernels of a social network.
     """
     C = _table(comments, "comments", square=True)
     return C + C.T
@@ -75,6 +112,24 @@ def tfidf_cosine_kernel(counts) -> np.ndarray:
     """Cosine of tf-idf vectors, ``idf_t = log(n_users / users with tag t)`` (K2).
 
     Users without any tag get a zero row (and a zero self-similarity).
+
+    Parameters
+    ----------
+    counts : array-like of shape (n_users, n_tags)
+
+    Returns
+    -------
+    K : ndarray of shape (n_users, n_users)
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import tfidf_cosine_kernel
+    >>> tfidf_cosine_kernel([[1, 1, 0], [0, 1, 1], [0, 0, 0]]).round(3).tolist()
+    [[1.0, 0.12, 0.0], [0.12, 1.0, 0.0], [0.0, 0.0, 0.0]]
+
+    See Also
+    --------
+    social_user_kernels : the seven kernels of a social network.
     """
     T = _table(counts, "counts")
     df = np.count_nonzero(T, axis=0)
@@ -92,6 +147,27 @@ def centroid_rbf_kernel(features, owner, n_users=None) -> np.ndarray:
     words), ``owner`` the user of each image; ``sigma`` is the average
     Euclidean distance between the centroids (the thesis). A user without
     images sits at the mean of all images.
+
+    Parameters
+    ----------
+    features : array-like of shape (n_images, d)
+    owner : array-like of int, shape (n_images,)
+    n_users : int, optional
+        Number of users (default: ``owner.max() + 1``).
+
+    Returns
+    -------
+    K : ndarray of shape (n_users, n_users)
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import centroid_rbf_kernel
+    >>> centroid_rbf_kernel([[0.0], [2.0], [4.0]], [0, 0, 1]).round(3).tolist()
+    [[1.0, 0.368], [0.368, 1.0]]
+
+    See Also
+    --------
+    social_user_kernels : the seven kernels of a social network.
     """
     F = np.asarray(features, dtype=np.float64)
     owner = np.asarray(owner)
@@ -116,6 +192,24 @@ def preprocess_user_kernel(K) -> np.ndarray:
     then ``+ |lambda_min| I`` if the smallest eigenvalue is negative.
 
     Rows whose maximum is not positive are left as they are.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+
+    Returns
+    -------
+    K : ndarray of shape (n, n), symmetric positive semidefinite
+
+    Examples
+    --------
+    >>> from proxlearn.pairwise import preprocess_user_kernel
+    >>> preprocess_user_kernel([[2.0, 1.0], [4.0, 2.0]]).round(3).tolist()
+    [[1.041, 0.75], [0.75, 0.541]]
+
+    See Also
+    --------
+    social_user_kernels : applies it to each of the seven kernels.
     """
     K = np.asarray(K, dtype=np.float64)
     if K.ndim != 2 or K.shape[0] != K.shape[1] or not np.all(np.isfinite(K)):
@@ -138,6 +232,26 @@ def social_user_kernels(network) -> np.ndarray:
     Note that K5 is built from the contact lists, so when contacts are also
     the target (friend prediction) it must be built from the training
     contacts only.
+
+    Parameters
+    ----------
+    network : SocialNetwork
+
+    Returns
+    -------
+    stack : ndarray of shape (n_users, n_users, 7)
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_social_network
+    >>> from proxlearn.pairwise import social_user_kernels
+    >>> social_user_kernels(make_social_network(n_users=30, random_state=0)).shape
+    (30, 30, 7)
+
+    See Also
+    --------
+    proxlearn.datasets.make_social_network : a network with these tables.
+    proxlearn.mkl : learners on such stacks.
     """
     n = network.contacts.shape[0]
     raw = [

@@ -40,6 +40,21 @@ class CombineSimilarities(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         Number of training samples.
     n_kernels_ : int
         Number of matrices ``m``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.transforms import CombineSimilarities
+    >>> stack = np.stack([np.eye(3), np.ones((3, 3))], axis=-1)
+    >>> CombineSimilarities().fit_transform(stack)[0].tolist()
+    [1.0, 0.5, 0.5]
+    >>> CombineSimilarities(index=1).fit(stack).weights_.tolist()
+    [0.0, 1.0]
+
+    See Also
+    --------
+    proxlearn.mkl : classifiers that learn the weights.
+    proxlearn.datasets.MultiSimilarityDataset : data sets given as such stacks.
     """
 
     def __init__(self, weights=None, index=None):

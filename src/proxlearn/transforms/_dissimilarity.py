@@ -74,6 +74,21 @@ class DissimilarityToSimilarity(PairwiseMixin, SampleColumnsMixin, TransformerMi
     the maximum, resp. above 1); ``"negative"`` accepts any sign.
     ``D`` is used as given (not symmetrised); all formulas also apply to
     asymmetric ``D``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.transforms import DissimilarityToSimilarity
+    >>> D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
+    >>> DissimilarityToSimilarity().fit_transform(D).tolist()
+    [[2.0, 1.0, 0.0], [1.0, 2.0, 1.0], [0.0, 1.0, 2.0]]
+    >>> DissimilarityToSimilarity("double-centering").fit_transform(D)[0].round(3).tolist()
+    [1.0, 0.0, -1.0]
+
+    See Also
+    --------
+    SpectrumTransformer : makes the result positive semidefinite.
+    proxlearn.pairwise.pairwise_similarity : builds ``D`` from raw objects.
     """
 
     def __init__(self, method="max-minus", scale=None):

@@ -50,6 +50,21 @@ class SimilarityFeatures(PairwiseMixin, SampleColumnsMixin, TransformerMixin, Ba
         Training similarity rows (a private copy).
     n_features_in_ : int
         Number of training samples ``n``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.transforms import SimilarityFeatures
+    >>> S = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> SimilarityFeatures().fit_transform(S).tolist()
+    [[1.25, 1.0], [1.0, 1.25]]
+    >>> SimilarityFeatures("rbf", gamma=0.5).fit(S).transform(S[:1]).round(3).tolist()
+    [[1.0, 0.779]]
+
+    See Also
+    --------
+    SpectrumTransformer : ``method="square"`` gives the same kernel as ``"linear"``.
+    proxlearn.svm.SimilaritySVC : an SVM on such a kernel.
     """
 
     def __init__(self, kernel="linear", gamma=1.0):

@@ -25,18 +25,13 @@ concepts and algorithms", JMLR 10: section 2.1.2 (clip), 2.1.3 (flip), 2.1.4
 Gu and Guo (2012), "Learning SVM classifiers with indefinite kernels", AAAI,
 eqs. 10-15: the exact linear map for shift ``U diag((lambda + eta) / lambda) U^T``.
 
-Partial spectra (issue #19): with ``n_components=k`` clip and flip keep the
-``k`` leading eigenpairs only (computed by LAPACK, ARPACK or randomized
-subspace iteration), the best rank-``k`` approximation of the modified kernel
-(Eckart-Young); the error is stated and tested in :class:`SpectrumTransformer`.
-Without ``n_components`` the result is exact, and clip and flip need only the
-eigenpairs with ``lambda <= tol``, since the others keep their eigenvalue and
-test-map factor 1: ``K = S + V diag(new - lambda) V^T`` and
-``P = I + V diag(m - 1) V^T`` over those pairs (clip: ``S - V_- D_- V_-^T``
-and ``I - V_- V_-^T``; flip: twice the negative part). ``eigen_solver="auto"``
-computes only them when they are few (see :data:`AUTO_NEGATIVE_FRACTION`).
-Shift needs only ``lambda_min`` (one eigenvalues-only decomposition), square
-no eigenvalue at all.
+Partial spectra (``n_components=k``: the ``k`` leading eigenpairs, the best
+rank-``k`` approximation of the modified kernel) and the exact path that
+computes only the eigenpairs with ``lambda <= tol``: derivation in
+docs/methods.md, section "Transforms (`proxlearn.transforms`)", subsection
+"Spectrum modification: partial spectra and the negative part"; the measured
+rules of ``eigen_solver="auto"`` in docs/benchmarks.md, section
+"`benchmarks/bench_spectrum.py`".
 
 Erratum followed: Chen et al. define ``M_clip`` with ``I{lambda >= 0}`` but the
 proof of their Proposition 1 drops zero eigenvalues (``I{lambda > 0}``). Both give
@@ -85,11 +80,8 @@ EIGEN_SOLVERS = ("auto", "dense", "tridiagonal", "arpack", "randomized")
 #: spectrum) the tridiagonal route; else the tridiagonal route when
 #: ``n >= AUTO_NEGATIVE_MIN_N`` and ``k <= AUTO_NEGATIVE_FRACTION * n``; else one
 #: dense decomposition. Measured with ``benchmarks/bench_spectrum.py --partial``
-#: (one thread, a flat bulk and a decaying spectrum): the tridiagonal route
-#: (reduction, then the k wanted vectors) took 1.0-1.2 s against 2.3-2.4 s dense
-#: at n = 2000 for k <= 100 (1.5-2.1 s at k = 400) and cost as much as 300-600
-#: products; ARPACK took 0.2-0.5 s (69-154 products) for k = 20-50 on the
-#: decaying spectrum but 491-909 products for k = 20-100 on the flat bulk.
+#: (docs/benchmarks.md, "Measurements moved out of docstrings",
+#: "transforms.SpectrumTransformer").
 AUTO_PARTIAL_MIN_N = 1000
 AUTO_PARTIAL_RATIO = 40
 AUTO_ARPACK_BUDGET = 0.1
@@ -103,8 +95,8 @@ AUTO_NEGATIVE_MIN_N = 500
 AUTO_NEGATIVE_FRACTION = 0.2
 
 # LAPACK driver for the eigendecomposition. Divide and conquer ("evd") was the
-# fastest accurate driver in benchmarks/bench_spectrum.py (3-4x faster than the
-# default "evr" at n = 1000-2000 with OpenBLAS) with residuals ~1e-14.
+# fastest accurate driver in benchmarks/bench_spectrum.py (docs/benchmarks.md,
+# "Measurements moved out of docstrings") with residuals ~1e-14.
 _EIGH_DRIVER = "evd"
 
 
@@ -114,6 +106,16 @@ def default_tol(eigenvalues) -> float:
     This is the usual bound on the rounding error of a symmetric
     eigendecomposition of an ``n x n`` matrix (as in ``numpy.linalg.matrix_rank``).
     Returns 0.0 for an all-zero spectrum.
+
+    Examples
+    --------
+    >>> from proxlearn.transforms._spectrum import default_tol
+    >>> default_tol([2.0, -1.0, 0.5]) == 3 * 2.0 * 2.0 ** -52
+    True
+
+    See Also
+    --------
+    modify_spectrum : uses it when ``tol=None``.
     """
     lam = np.asarray(eigenvalues, dtype=np.float64)
     if lam.size == 0:
@@ -166,6 +168,18 @@ def modify_spectrum(eigenvalues, method: str, tol=None):
     -----
     An all-zero spectrum gives all-zero factors for clip and flip and all-one
     factors for shift (no NaN).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.transforms import modify_spectrum
+    >>> new, factor = modify_spectrum(np.array([-1.0, 0.5, 2.0]), "flip")
+    >>> new.tolist(), factor.tolist()
+    ([1.0, 0.5, 2.0], [-1.0, 1.0, 1.0])
+
+    See Also
+    --------
+    SpectrumTransformer : the same modification of a whole matrix, with test rows.
     """
     lam = np.asarray(eigenvalues, dtype=np.float64)
     if lam.ndim != 1:
@@ -202,7 +216,12 @@ def spectrum_modify(S, method: str = "clip", tol=None) -> np.ndarray:
 
     The spectrum-modified training matrix. Deprecated because its name was easily
     confused with :func:`modify_spectrum`, which modifies eigenvalues; one name per
-    concept (issue #39). It will be removed in a later release.
+    concept. It will be removed in a later release.
+
+    See Also
+    --------
+    SpectrumTransformer : ``SpectrumTransformer(method).fit_transform(S)`` replaces it.
+    modify_spectrum : the modification of a vector of eigenvalues.
     """
     warnings.warn(
         "spectrum_modify(S, method) is deprecated and will be removed: use "
@@ -281,9 +300,8 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         (:data:`AUTO_NEGATIVE_MIN_N`) the matrix is reduced to tridiagonal
         form, all eigenvalues follow cheaply, and when at most ``n / 5``
         (:data:`AUTO_NEGATIVE_FRACTION`) of them are ``<= tol_`` only their
-        eigenvectors are computed (:func:`proxlearn._linalg.eigh_below`;
-        1.5-2.4x faster fits with 1 % negative eigenvalues at n = 1000-4000,
-        docs/benchmarks.md), else all of them (the dense work). The kernel,
+        eigenvectors are computed (:func:`proxlearn._linalg.eigh_below`), else
+        all of them (the dense work). The kernel,
         test map and coefficients equal the full decomposition's to rounding
         (tested to ``1e-10`` relative). Shift, square and none do not depend
         on it (shift needs only ``lambda_min`` and stays one eigenvalues-only
@@ -295,8 +313,8 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         decomposition, then the leading pairs; ``"tridiagonal"``: the
         tridiagonal reduction, all eigenvalues, then the eigenvectors of the
         ``k`` leading ones only (bisection, inverse iteration and the
-        back-transformation of ``k`` vectors; about half the dense time for
-        ``k`` up to ``n / 20``, whatever the spectrum); ``"arpack"``: Lanczos
+        back-transformation of ``k`` vectors, whatever the spectrum);
+        ``"arpack"``: Lanczos
         (:func:`scipy.sparse.linalg.eigsh`, to machine precision), fast on a
         decaying spectrum, slow on a flat one; ``"randomized"``: subspace
         iteration from a random block, run until every kept Ritz pair has a
@@ -305,12 +323,11 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         happens on flat spectra: it pays on fast-decaying ones). ``"auto"``:
         for ``n >= 1000`` and ``n_components <= n / 40`` ARPACK with a budget
         of ``n / 10`` matrix-vector products, and the tridiagonal route if the
-        budget runs out (so a flat spectrum costs about 1.5x the tridiagonal
-        route, 1.9x in a loaded run at n = 20,000, never ARPACK's slow
-        convergence); else the
-        tridiagonal route for ``n >= 500`` and ``n_components <= n / 5``;
-        else dense (measured rule, see :data:`AUTO_PARTIAL_MIN_N`;
-        ``eigen_solver_`` says which route ran). See
+        budget runs out (a flat spectrum never pays ARPACK's slow
+        convergence); else the tridiagonal route for ``n >= 500`` and ``n_components <= n / 5``;
+        else dense (``eigen_solver_`` says which route ran). The rule and its
+        measurements: docs/benchmarks.md, section "Measurements moved out of
+        docstrings", subsection "transforms.SpectrumTransformer". See
         :func:`proxlearn._linalg.leading_eigh`.
     n_components : int or None, default=None
         Clip and flip only (the other methods ignore it with a warning): keep
@@ -376,6 +393,23 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
     Rank-deficient matrices are fine. ``kernel_`` (the modified training matrix)
     is computed on access rather than stored, to keep ``fit`` at one
     eigendecomposition plus one matrix product.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.transforms import SpectrumTransformer
+    >>> S = np.array([[1.0, 0.9, 0.1], [0.9, 1.0, 0.9], [0.1, 0.9, 1.0]])
+    >>> st = SpectrumTransformer("clip").fit(S)
+    >>> st.n_negative_, bool(np.linalg.eigvalsh(st.kernel_).min() > -1e-12)
+    (1, True)
+    >>> np.allclose(st.transform(S), st.kernel_)
+    True
+
+    See Also
+    --------
+    modify_spectrum : the eigenvalue map behind each method.
+    proxlearn.svm.SimilaritySVC : an SVM that applies this transform itself.
+    proxlearn.kernel_approximation.NystroemSpectrum : the same correction at linear cost.
     """
 
     def __init__(self, method="clip", test_transform="consistent", tol=None,

@@ -37,6 +37,18 @@ class Symmetrize(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstima
     ----------
     n_features_in_ : int
         Number of training samples ``n``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.transforms import Symmetrize
+    >>> S = np.array([[1.0, 0.2], [0.6, 1.0]])
+    >>> Symmetrize().fit_transform(S).tolist()
+    [[1.0, 0.4], [0.4, 1.0]]
+
+    See Also
+    --------
+    SpectrumTransformer : symmetrises before modifying the spectrum.
     """
 
     def fit(self, S, y=None):
