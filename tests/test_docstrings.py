@@ -67,13 +67,14 @@ REFERENCE_MODULES = (
     "proxlearn.pairwise.",
     "proxlearn.metrics",
     "proxlearn.discriminant._sda",
+    "proxlearn.solvers.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
     "spectrum_modify": "deprecated: See Also names its replacement",
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
-            "metrics", "discriminant")
+            "metrics", "discriminant", "solvers")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 

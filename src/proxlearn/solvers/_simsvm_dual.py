@@ -63,9 +63,9 @@ leaves the ``k x k`` system ``(B diag(1/d) B^T + diag(1/e)) w = ...`` (dense
 Cholesky, no cancellation-prone Woodbury scaling), with a step of iterative
 refinement against the full matrix near convergence. General QP/conic solvers
 (Clarabel, OSQP) see ``B^T diag(e) B`` as a dense ``n x n`` Hessian or the
-SOCP's sparse KKT system and cannot exploit this. On the Table 5.1 problems it is 1.6x (voting) to 3x (aural_sonar) faster
-than Clarabel on the SOCP and 3.2-4.5x faster than the SOCP in plain cvxpy, with
-certified gaps of 2e-9 and 3e-9 (``benchmarks/bench_simsvm.py``).
+SOCP's sparse KKT system and cannot exploit this. Measured against Clarabel and
+cvxpy on the Table 5.1 problems by ``benchmarks/bench_simsvm.py``: docs/benchmarks.md,
+"Solvers: simplex QP and SimSVM".
 
 The Frobenius regulariser (reference ``alpha = 1``, so ``lambda_i ref_i < 0``
 on negative eigenvalues) stays with Clarabel on the SOCP
