@@ -68,13 +68,15 @@ REFERENCE_MODULES = (
     "proxlearn.metrics",
     "proxlearn.discriminant._sda",
     "proxlearn.solvers.",
+    "proxlearn._graph",
+    "proxlearn._constraints",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
     "spectrum_modify": "deprecated: See Also names its replacement",
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
-            "metrics", "discriminant", "solvers")
+            "metrics", "discriminant", "solvers", "_graph", "_constraints")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
