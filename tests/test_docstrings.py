@@ -70,13 +70,15 @@ REFERENCE_MODULES = (
     "proxlearn.solvers.",
     "proxlearn._graph",
     "proxlearn._constraints",
+    "proxlearn.exceptions",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
     "spectrum_modify": "deprecated: See Also names its replacement",
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
-            "metrics", "discriminant", "solvers", "_graph", "_constraints")
+            "metrics", "discriminant", "solvers", "_graph", "_constraints",
+            "exceptions")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
