@@ -71,14 +71,16 @@ REFERENCE_MODULES = (
     "proxlearn._graph",
     "proxlearn._constraints",
     "proxlearn.exceptions",
+    "proxlearn.manifold.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
     "spectrum_modify": "deprecated: See Also names its replacement",
+    "knn_graph": "deprecated: See Also names its replacement",
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
-            "exceptions")
+            "exceptions", "manifold")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
