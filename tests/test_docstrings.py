@@ -72,6 +72,7 @@ REFERENCE_MODULES = (
     "proxlearn._constraints",
     "proxlearn.exceptions",
     "proxlearn.manifold.",
+    "proxlearn.ranking.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -80,7 +81,7 @@ NO_EXAMPLE = {
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
-            "exceptions", "manifold")
+            "exceptions", "manifold", "ranking")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
