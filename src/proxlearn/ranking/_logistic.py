@@ -89,7 +89,7 @@ def kernel_logistic_objective(a, b, K_NI, K_II, y, C):
     >>> from proxlearn.ranking import kernel_logistic_objective
     >>> K = np.eye(2)
     >>> value, grad_a, grad_b = kernel_logistic_objective(np.zeros(2), 0.0, K, K, np.array([1., -1.]), 1.0)
-    >>> round(value, 4), grad_a.tolist(), grad_b
+    >>> round(float(value), 4), grad_a.tolist(), grad_b
     (0.6931, [-0.25, 0.25], 0.0)
 
     See Also

@@ -77,7 +77,7 @@ class DualAscentResult(OptimizeResult):
     >>> res = dual_ascent(lambda a: (float(a[0] - a[0] ** 2 / 2), a[0]),
     ...                   lambda a, K: (K ** 2 / 2 - min(K - 1.0, 0.0), 1.0 - a),
     ...                   np.zeros(1), project=lambda a: np.maximum(a, 0.0), tol=1e-10)
-    >>> res.status, abs(res.primal - res.dual) <= 1e-10
+    >>> res.status, bool(abs(res.primal - res.dual) <= 1e-10)
     (0, True)
 
     See Also

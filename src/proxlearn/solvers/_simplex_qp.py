@@ -210,7 +210,7 @@ def simplex_qp_objective(Q, c, x):
     --------
     >>> import numpy as np
     >>> from proxlearn.solvers import simplex_qp_objective
-    >>> simplex_qp_objective(np.diag([2., 1.]), np.array([1., 0.]), np.array([0.5, 0.5]))
+    >>> float(simplex_qp_objective(np.diag([2., 1.]), np.array([1., 0.]), np.array([0.5, 0.5])))
     -0.125
 
     See Also
