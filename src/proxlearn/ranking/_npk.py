@@ -32,8 +32,8 @@ concave dual ``g(alpha) = -sqrt(B) ||A(alpha)_+||_F - sum alpha d^2 - ||alpha||^
 gives no step size; ours is the Barzilai-Borwein step ``s.s / (-s.y)`` of
 the last two iterates (``C`` at first), halved until the non-monotone Armijo
 test of Grippo, Lampariello & Lucidi holds against the lowest of the last 10
-dual values (a plain doubling-and-halving Armijo rule needed 69 instead of 5
-eigendecompositions on the n = 200 benchmark problem). Each iterate's primal point
+dual values (measured against a plain doubling-and-halving Armijo rule in
+docs/methods.md, "Kernels for ranking"). Each iterate's primal point
 ``(K, xi = max(0, tr(K A^ij) - d_ij^2))`` is feasible, so
 ``primal - g(alpha) >= 0`` is a certified duality gap; the loop stops when
 it is below ``tol`` relative to ``|primal|``.

@@ -18,7 +18,7 @@ symmetric part of ``A`` onto the PSD cone,
 ``K* = A_+ sqrt(B / tr(A_+^2))``, the Frobenius ball of Protocol 5). If
 ``A`` has no positive eigenvalue the optimum is ``K = 0``. Erratum followed:
 the text before eq. 6.6 prints ``A`` with the opposite sign; Protocol 5 step 3
-has ``A = H K_t H - sum alpha_ij A^ij``, the sign for a maximum (digest 3.3).
+has ``A = H K_t H - sum alpha_ij A^ij``, the sign for a maximum.
 """
 
 from __future__ import annotations
