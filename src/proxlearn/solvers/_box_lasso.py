@@ -24,32 +24,18 @@ of the smooth part). ``x`` is optimal iff for every coordinate ``j``
 :func:`box_lasso_kkt_residual` returns, per coordinate, the distance from 0 to
 that set and takes the maximum.
 
-**Duality gap (Fenchel dual).** Write the problem as ``f(Ax) + h(x)`` with
-``f(z) = 1/2 ||b - z||^2`` and ``h(x) = eps ||x||_1 + indicator(|x| <= C)``.
-Then ``f*(u) = u^T b + 1/2 ||u||^2`` and, because ``h`` is separable,
-``h*(v) = sum_j sup_{|t| <= C} (v_j t - eps |t|) = C sum_j max(0, |v_j| - eps)``.
-The Fenchel dual ``max_u -f*(u) - h*(-A^T u)`` has no constraints (the box
-makes ``h*`` finite everywhere), so every ``u`` gives a lower bound. The
-natural choice ``u = A x - b = -r`` (the dual optimum at the primal optimum)
-gives
-
-.. math::
-
-    D(x) = r^T b - \\tfrac12 \\|r\\|^2 - C \\sum_j \\max(0, |(A^T r)_j| - \\varepsilon),
-
-and the gap ``P(x) - D(x)`` simplifies to the separable, non-negative sum
-
-.. math::
-
-    \\mathrm{gap}(x) = \\sum_j \\big[\\varepsilon |x_j| + g_j x_j
-                       + C \\max(0, |g_j| - \\varepsilon)\\big] \\ge 0,
-
-which is zero exactly when the KKT conditions above hold. Because it is a
-valid lower bound for *any* feasible ``x``, ``P(x) - P(x*) <= gap(x)``.
+:func:`box_lasso_duality_gap` returns the Fenchel duality gap at the dual point
+``u = A x - b``, the separable non-negative sum
+``sum_j [eps |x_j| + g_j x_j + C max(0, |g_j| - eps)]``, an upper bound on
+``P(x) - P(x*)`` for any feasible ``x`` (derivation in docs/methods.md,
+"Box-constrained lasso: the duality gap").
 
 Algorithms
 ----------
-``method="fista"`` (default): accelerated proximal gradient (Beck & Teboulle
+``method="ipm"`` (default): primal-dual interior point with an exact
+active-set polish (see :func:`box_lasso`).
+
+``method="fista"``: accelerated proximal gradient (Beck & Teboulle
 2009) on the Gram matrix ``G = A^T A`` with step ``1 / lambda_max(G)``, gradient
 -based adaptive restart (O'Donoghue & Candes 2015) and an *active-set polish*:
 whenever the sign/bound pattern of the iterate is stable between two checks,
