@@ -67,13 +67,21 @@ REFERENCE_MODULES = (
     "proxlearn.pairwise.",
     "proxlearn.metrics",
     "proxlearn.discriminant._sda",
+    "proxlearn.solvers.",
+    "proxlearn._graph",
+    "proxlearn._constraints",
+    "proxlearn.exceptions",
+    "proxlearn.manifold.",
+    "proxlearn.ranking.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
     "spectrum_modify": "deprecated: See Also names its replacement",
+    "knn_graph": "deprecated: See Also names its replacement",
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
-            "metrics", "discriminant")
+            "metrics", "discriminant", "solvers", "_graph", "_constraints",
+            "exceptions", "manifold", "ranking")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 

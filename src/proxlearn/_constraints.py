@@ -25,24 +25,18 @@ labelled from the ground truth; "the number of constraints is controlled by the
 resulted amount of connected components", ``r ~ 70% N``, following Xing, Ng,
 Jordan & Russell 2002 and Hoi, Jin & Lyu 2007).
 
-The matrix convention (digest section 1, implementation note): ``T`` is stored
-symmetrically, both ``(i, j)`` and ``(j, i)``, with a zero diagonal, so
-``nnz(T) = 2k``. A constraint set holds each *unordered* pair once.
+The matrix convention: ``T`` is stored symmetrically, both ``(i, j)`` and
+``(j, i)``, with a zero diagonal, so ``nnz(T) = 2k``. A constraint set holds each
+*unordered* pair once.
 
-Ambiguity resolved (digest section 16, item 8): the thesis does not say which
-edges the connected components count. Default ``count_edges="must-link"``: the
-components are those of the must-link graph alone (the "chunklets"). This is the
-definition of the protocol the thesis cites (Xing et al. 2002 build the graph
-from the similar-pair set S only; their constrained k-means keeps each component
-together), and it is the reading under which the thesis's own constraint
-counts come out (our simulation, not a statement of the thesis): on a1a
-(N = 1605, 24.6% positives) the generator stopped at 0.3 N must-link components
-gives about 2 x 2050 = 4100 entries of ``T`` against Table 3.7's 4,104 (a2a-a5a,
-assuming a1a's class balance, within about 6%), while the "all edges" reading
-gives about 2 x 1180 = 2360 at 0.3 N and 960 at 0.7 N, and must-link at 0.7 N
-about 1540. So Table 3.7 appears to count ``nnz(T)`` and to stop near ``0.3 N``
-components, not the printed ``0.7 N``: the default ``r = 0.7`` follows the text;
-pass ``r=0.3`` to match Table 3.7's counts.
+Ambiguity resolved: the thesis does not say which edges the connected components
+count. Default ``count_edges="must-link"``: the components are those of the
+must-link graph alone (the "chunklets"), the definition of the protocol the thesis
+cites (Xing et al. 2002 build the graph from the similar-pair set S only), and the
+reading under which the thesis's constraint counts of Table 3.7 come out, at
+``r = 0.3`` rather than the printed ``0.7`` (the simulation is in docs/methods.md,
+"Pairwise constraints: which edges the components count"). The default ``r = 0.7``
+follows the text; pass ``r=0.3`` to match Table 3.7's counts.
 ``count_edges="all"`` counts every constraint edge (must-link and cannot-link).
 """
 
@@ -106,6 +100,18 @@ def check_pairwise_constraints(pairs, labels, n) -> tuple[np.ndarray, np.ndarray
     LabelError
         Labels other than ``+-1``, a wrong number of labels, or the same pair
         given as both must-link and cannot-link.
+
+    Examples
+    --------
+    >>> from proxlearn.cluster import check_pairwise_constraints
+    >>> pairs, labels, n = check_pairwise_constraints([[1, 0], [2, 3]], [1, -1], 4)
+    >>> pairs.tolist(), labels.tolist(), n
+    ([[0, 1], [2, 3]], [1, -1], 4)
+
+    See Also
+    --------
+    PairwiseConstraints : the validated constraint set.
+    as_pairwise_constraints : every accepted form to one.
     """
     n = _check_n(n)
     P = np.asarray(pairs)
@@ -210,6 +216,21 @@ class PairwiseConstraints:
     information is the normal case for NPKL -- and are listed by
     :meth:`transitive_conflicts`; :class:`~proxlearn.cluster.ConstrainedKMeans`
     refuses them.
+
+    Examples
+    --------
+    >>> from proxlearn.cluster import PairwiseConstraints
+    >>> pc = PairwiseConstraints([[0, 1], [2, 1], [0, 3]], [1, 1, -1], n=4)
+    >>> len(pc), pc.pairs.tolist(), pc.n_must_link, pc.n_components()
+    (3, [[0, 1], [1, 2], [0, 3]], 2, 2)
+    >>> pc.to_matrix(sparse=False)[0].tolist()
+    [0.0, 1.0, 0.0, -1.0]
+
+    See Also
+    --------
+    make_pairwise_constraints : random constraints from class labels.
+    proxlearn.kernel_learning.SimpleNPKL : a kernel learned from them.
+    proxlearn.cluster.ConstrainedKMeans : k-means that keeps them.
     """
 
     def __init__(self, pairs, labels, n):
@@ -409,8 +430,9 @@ def make_pairwise_constraints(y, r=0.7, *, count_edges="must-link", random_state
         counts must-link edges only -- the components are the chunklets of
         points forced together, as in the protocol the thesis cites (Xing et
         al. 2002) -- and it is the reading that reproduces the thesis's constraint
-        counts (module docstring: with ``r = 0.3``; the printed ``r ~ 0.7`` gives
-        about 2.6x fewer). ``"all"`` counts every constraint edge, which needs
+        counts (with ``r = 0.3``; the printed ``r ~ 0.7`` gives fewer: docs/methods.md,
+        "Pairwise constraints: which edges the components count"). ``"all"`` counts
+        every constraint edge, which needs
         far fewer pairs for the same ``r`` (each pair can merge two components).
     random_state : int, RandomState or None
 
@@ -425,6 +447,19 @@ def make_pairwise_constraints(y, r=0.7, *, count_edges="must-link", random_state
         ``r`` outside ``(0, 1]``, or a target no constraint set can reach: with
         must-link edges the components never merge across classes, so at least
         as many components as classes remain.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.cluster import make_pairwise_constraints
+    >>> pc = make_pairwise_constraints(np.repeat([0, 1], 10), r=0.7, random_state=0)
+    >>> pc.n, pc.n_components()
+    (20, 14)
+
+    See Also
+    --------
+    PairwiseConstraints : the returned set.
+    proxlearn.kernel_learning.SimpleNPKL : learns a kernel from them.
     """
     y_idx = _label_index(y)
     n = y_idx.shape[0]
@@ -493,7 +528,30 @@ def make_pairwise_constraints(y, r=0.7, *, count_edges="must-link", random_state
 
 def as_pairwise_constraints(constraints, n: int) -> PairwiseConstraints | None:
     """``None``, a :class:`PairwiseConstraints`, a ``(pairs, labels)`` tuple or a
-    symmetric ``n x n`` matrix ``T`` -> :class:`PairwiseConstraints` over ``n`` points."""
+    symmetric ``n x n`` matrix ``T`` -> :class:`PairwiseConstraints` over ``n`` points.
+
+    Parameters
+    ----------
+    constraints : None, PairwiseConstraints, tuple (pairs, labels) or array-like of shape (n, n)
+    n : int
+        Number of points.
+
+    Returns
+    -------
+    PairwiseConstraints or None
+
+    Examples
+    --------
+    >>> from proxlearn._constraints import as_pairwise_constraints
+    >>> as_pairwise_constraints(([[0, 1]], [1]), n=3).pairs.tolist()
+    [[0, 1]]
+    >>> as_pairwise_constraints(None, n=3) is None
+    True
+
+    See Also
+    --------
+    PairwiseConstraints, check_pairwise_constraints
+    """
     if constraints is None:
         return None
     if isinstance(constraints, PairwiseConstraints):

@@ -41,7 +41,33 @@ SELF_RULES = ("by-index", "first")
 
 def knn_indices(D, k: int) -> np.ndarray:
     """``(n, k)`` indices of each row's ``k`` smallest entries of ``D`` (``n x n``),
-    the diagonal excluded; ties go to the smaller index."""
+    the diagonal excluded; ties go to the smaller index.
+
+    Parameters
+    ----------
+    D : array-like of shape (n, n)
+        Distances (only the order of each row matters).
+    k : int
+        Neighbours per row, ``1 <= k < n``.
+
+    Returns
+    -------
+    ndarray of shape (n, k)
+        Row ``i``: its neighbours, nearest first.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._graph import knn_indices
+    >>> x = np.array([0., 1., 3., 7.])
+    >>> knn_indices(np.abs(x[:, None] - x), 2).tolist()
+    [[1, 2], [0, 2], [1, 0], [2, 1]]
+
+    See Also
+    --------
+    feature_neighbours : the same lists from feature rows (a tree search).
+    knn_adjacency : the graph of these lists.
+    """
     D = np.asarray(D, dtype=np.float64)
     n = D.shape[0]
     masked = D + np.diag(np.full(n, np.inf))
@@ -62,6 +88,26 @@ def feature_neighbours(X, k: int, *, exclude_self="by-index", return_distance=Fa
         neighbours; the caller drops such self-pairs).
     return_distance : bool
         Also return the ``(n, k)`` distances.
+
+    Returns
+    -------
+    nn : ndarray of shape (n, k)
+        Row ``i``: its neighbours, nearest first.
+    dist : ndarray of shape (n, k)
+        Their distances; only with ``return_distance=True``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._graph import feature_neighbours
+    >>> nn, dist = feature_neighbours(np.array([[0.], [1.], [3.], [7.]]), 1, return_distance=True)
+    >>> nn.ravel().tolist(), dist.ravel().tolist()
+    ([1, 0, 1, 2], [1.0, 1.0, 2.0, 4.0])
+
+    See Also
+    --------
+    knn_indices : the same lists from a dense distance matrix.
+    neighbour_adjacency : the graph of the lists.
     """
     if exclude_self not in SELF_RULES:
         raise ValueError(f"exclude_self must be one of {SELF_RULES}, got {exclude_self!r}.")
@@ -102,6 +148,25 @@ def neighbour_adjacency(nn, *, mutual: bool = False, isolated: str = "isolated",
         keeps the edges to its own list (``"own-list"``, both directions).
     sparse : bool, default=False
         ``False``: a dense boolean array; ``True``: a float64 CSR matrix of ones.
+
+    Returns
+    -------
+    ndarray of shape (n, n), bool, or scipy.sparse.csr_matrix
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._graph import neighbour_adjacency
+    >>> nn = np.array([[1], [0], [1], [2]])
+    >>> neighbour_adjacency(nn).astype(int).tolist()
+    [[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]]
+    >>> int(neighbour_adjacency(nn, mutual=True).sum())  # only 0 ~ 1 is mutual
+    2
+
+    See Also
+    --------
+    knn_adjacency : the same from a distance matrix.
+    join_components, laplacian
     """
     if isolated not in ("isolated", "own-list"):
         raise ValueError(f"isolated must be 'isolated' or 'own-list', got {isolated!r}.")
@@ -136,7 +201,34 @@ def neighbour_adjacency(nn, *, mutual: bool = False, isolated: str = "isolated",
 def knn_adjacency(D, k: int, *, mutual: bool = False) -> np.ndarray:
     """Symmetric boolean ``n x n`` kNN adjacency of the distances ``D``: ``i ~ j`` when
     either is among the other's ``k`` nearest (``mutual=False``, the union) or both
-    are (``mutual=True``). Zero diagonal."""
+    are (``mutual=True``). Zero diagonal.
+
+    Parameters
+    ----------
+    D : array-like of shape (n, n)
+        Distances.
+    k : int
+        Neighbours per point.
+    mutual : bool, default=False
+        The mutual graph instead of the union.
+
+    Returns
+    -------
+    ndarray of shape (n, n), bool
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._graph import knn_adjacency
+    >>> x = np.array([0., 1., 3., 7.])
+    >>> knn_adjacency(np.abs(x[:, None] - x), 1, mutual=True).astype(int).tolist()
+    [[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+
+    See Also
+    --------
+    neighbour_adjacency : the options (isolated points, sparse output).
+    knn_indices, join_components
+    """
     return neighbour_adjacency(knn_indices(D, k), mutual=mutual)
 
 
@@ -146,6 +238,31 @@ def join_components(W, D) -> np.ndarray:
     The edges of a minimum spanning tree of the distances ``D`` in which the edges of
     ``W`` cost nothing: exactly the cheapest links between components. ``W`` itself
     when it is connected.
+
+    Parameters
+    ----------
+    W : ndarray of shape (n, n), bool
+        Symmetric adjacency.
+    D : array-like of shape (n, n)
+        Distances; the joining edges are the shortest.
+
+    Returns
+    -------
+    ndarray of shape (n, n), bool
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._graph import join_components, knn_adjacency
+    >>> x = np.array([0., 1., 3., 7.])
+    >>> D = np.abs(x[:, None] - x)
+    >>> join_components(knn_adjacency(D, 1, mutual=True), D).astype(int).tolist()
+    [[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]]
+
+    See Also
+    --------
+    knn_adjacency, neighbour_adjacency
+    proxlearn.manifold.connected_knn_graph : the embeddings' connected graph.
     """
     n_comp, _ = connected_components(sp.csr_array(W), directed=False)
     if n_comp == 1:
@@ -159,7 +276,28 @@ def join_components(W, D) -> np.ndarray:
 
 
 def edge_pairs(W) -> np.ndarray:
-    """The edges ``(i, j)``, ``i < j``, of the dense adjacency ``W``, ``(p, 2)`` in row order."""
+    """The edges ``(i, j)``, ``i < j``, of the dense adjacency ``W``, ``(p, 2)`` in row order.
+
+    Parameters
+    ----------
+    W : ndarray of shape (n, n)
+        Symmetric adjacency (non-zero entries are edges).
+
+    Returns
+    -------
+    ndarray of shape (p, 2)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._graph import edge_pairs
+    >>> edge_pairs(np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]])).tolist()
+    [[0, 1], [0, 2]]
+
+    See Also
+    --------
+    neighbour_adjacency, knn_adjacency
+    """
     i, j = np.nonzero(np.triu(W, 1))
     return np.column_stack([i, j])
 
@@ -169,6 +307,30 @@ def laplacian(W, *, normalized: bool = False):
 
     ``W``: symmetric non-negative weights, a dense array (the result is dense) or a
     sparse matrix (the result is CSR). ``normalized=True`` needs every degree positive.
+
+    Parameters
+    ----------
+    W : array-like or sparse matrix of shape (n, n)
+    normalized : bool, default=False
+
+    Returns
+    -------
+    ndarray or scipy.sparse.csr_matrix of shape (n, n)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._graph import laplacian
+    >>> W = np.array([[0., 1., 0.], [1., 0., 1.], [0., 1., 0.]])
+    >>> laplacian(W).tolist()
+    [[1.0, -1.0, 0.0], [-1.0, 2.0, -1.0], [0.0, -1.0, 1.0]]
+    >>> np.diag(laplacian(W, normalized=True)).tolist()
+    [1.0, 1.0, 1.0]
+
+    See Also
+    --------
+    neighbour_adjacency, knn_adjacency : the graphs.
+    proxlearn.kernel_learning.graph_laplacian : the Laplacian of SimpleNPKL.
     """
     if not sp.issparse(W):
         d = W.sum(axis=1)

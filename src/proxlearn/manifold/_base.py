@@ -67,6 +67,25 @@ def embedding_input(X, kernel="linear"):
         Squared distances (zero diagonal, non-negative).
     n_features : int
         Columns of ``X`` (``n`` for a precomputed kernel).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d) or (n, n)
+        Features (``kernel="linear"``) or a kernel (``kernel="precomputed"``).
+    kernel : {"linear", "precomputed"}, default="linear"
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.manifold import embedding_input
+    >>> G, D2, n_features = embedding_input(np.array([[0., 0.], [1., 0.], [0., 2.]]))
+    >>> G.shape, D2[1].tolist(), n_features
+    ((3, 3), [1.0, 0.0, 5.0], 2)
+
+    See Also
+    --------
+    connected_knn_graph : the graph of ``D2``.
+    kernel_embedding : the read-off.
     """
     kernel = check_option(kernel, "kernel", KERNELS)
     if kernel == "linear":
@@ -138,8 +157,12 @@ def knn_graph(D2, n_neighbors):
     """Deprecated: use :func:`connected_knn_graph` (the same graph).
 
     Renamed because :func:`proxlearn.kernel_learning.knn_graph` is another graph (the
-    mutual one, a sparse matrix) under the same name (issue #36). It will be removed
-    in a later release.
+    mutual one, a sparse matrix) under the same name. It will be removed in a later
+    release.
+
+    See Also
+    --------
+    connected_knn_graph : the new name.
     """
     warnings.warn(
         "proxlearn.manifold.knn_graph is deprecated and will be removed: use "
@@ -194,6 +217,18 @@ def kernel_embedding(K, n_components=2, *, eigen_solver="dense", random_state=No
     Returns
     -------
     Y : ndarray of shape (n, n_components)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.manifold import kernel_embedding
+    >>> kernel_embedding(np.diag([3., 1., 0.]), n_components=2).round(4).tolist()
+    [[1.7321, 0.0], [0.0, 1.0], [0.0, 0.0]]
+
+    See Also
+    --------
+    MVE, SPE, CMVU : the estimators that read their embedding this way.
+    sklearn.decomposition.KernelPCA : KPCA of a centred kernel.
     """
     K = check_similarity(K, name="K", symmetric="symmetrize", dissimilarity_check=False)
     n = K.shape[0]

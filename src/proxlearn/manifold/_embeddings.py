@@ -6,7 +6,7 @@ class      ``solver``          problem
 ``MVE``    ``"npkl"``          Minimum Volume Embedding (Shaw & Jebara 2007), each step
                                ``max tr(K K0) - C/2 sum xi^2`` over ``K PSD, K1 = 0,
                                tr(KK) <= B``, ``dist_ij(K) = D_ij - xi_ij`` on k-NN edges,
-                               by the template (thesis sec. 3.4.2, digest 9.2);
+                               by the template (thesis sec. 3.4.2);
                                outer loop ``K0 = sum_{i<=d} v_i v_i^T - sum_{i>d} v_i v_i^T``
            ``"sdp"``           the original: each step a cvxpy SDP with the hard
                                equalities ``dist_ij(K) = D_ij``, ``sum K = 0``, no ``B``
@@ -14,7 +14,7 @@ class      ``solver``          problem
                                ``max tr(K W) - C xi`` over ``K PSD, K1 = 0, tr(KK) <= B``,
                                ``dist_ij >= dist_ik - xi`` for ``k in N_i, j not in N_i``;
                                dual ``alpha`` on the capped simplex, working set of
-                               violated triplets (sec. 3.4.3, digest 9.3)
+                               violated triplets (sec. 3.4.3)
            ``"sdp"``           the original: cvxpy, ``tr K <= 1``, ``sum K = 0``,
                                cutting planes
 ``CMVU``   ``"npkl"``          colored MVU (Song et al. 2007) with squared slack
@@ -36,7 +36,7 @@ B. Shaw, T. Jebara, Structure preserving embedding, ICML 2009;
 L. Song, A. Smola, K. Borgwardt, A. Gretton, Colored maximum variance unfolding,
 NIPS 2007.
 
-Errata and choices followed (digest sec. 16): ``alpha`` is sign-free for the
+Errata and choices followed: ``alpha`` is sign-free for the
 distance equalities of MVE / CMVU (the thesis says "inequality"); the
 centring ``sum K = 0`` of MVE / SPE is kept by centring ``A`` (``HAH``; without it
 SPE's optimum on a regular graph is the constant kernel); SPE's single shared
@@ -222,12 +222,10 @@ class MVE(_Embedding):
         ball (``B`` ignored, ``"npkl"`` only). ``K = A_+ / G`` is continuous in the
         duals and Prop. 3.28's step is safe; a small ``G`` lets the slack penalty
         set the scale, as the hard equalities of the original do. ``None``: the
-        thesis's ball ``tr(K K) <= B`` (the default before issue 40). The default
-        0.1 is ours, chosen on real data: with the ball and ``C = 1`` the outer loop
-        drifts away from the class structure (2-D leave-one-out 1-NN 63.8 % on
-        soybean against PCA's 100 %, 95.7 % with ``G = 0.1``); the penalty form
-        holds the distances only loosely (a noiseless plane comes out stretched
-        3.6x, 21 % distorted; docs/methods.md, "Embeddings at their defaults").
+        thesis's ball ``tr(K K) <= B`` (the former default). The default 0.1 is
+        ours, chosen on real data: with the ball and ``C = 1`` the outer loop drifts
+        away from the class structure; the penalty form holds the distances only
+        loosely (measurements in docs/methods.md, "Embeddings at their defaults").
     C : float, default=1.0
         Weight of the squared slacks (the thesis uses 1), in the units of
         ``scale``: with ``scale="auto"`` the distances are those of the input
@@ -236,24 +234,23 @@ class MVE(_Embedding):
         ``"auto"``: solve in units where the centred start kernel has
         ``||H G H||_F = 1`` and return ``kernel_`` in the input's units, so that
         multiplying ``X`` by ``c`` multiplies ``embedding_`` by ``c`` and changes
-        nothing else (issue 40; ``C``, ``G``, ``tol`` are then unit-free). ``None``:
-        the input's own units (before issue 40; the thesis's reading, ``C = 1`` on
+        nothing else (``C``, ``G``, ``tol`` are then unit-free). ``None``: the
+        input's own units (the former default; the thesis's reading, ``C = 1`` on
         the data as given): ``C`` then weighs squared distances in the input's
-        units, and on raw Wine (distances ~1e5) every step stops at its
-        iteration limit with relative gaps up to 4.6 (4,000 gradient steps and 19 s
-        CPU at the old ``max_outer_iter=20``; 20,000 steps at the current 100).
+        units, and on data with large distances every step can stop at its
+        iteration limit (docs/benchmarks.md, "Embeddings: MVE in the input's units").
         ``solver="sdp"`` always solves in the input's units: an interior-point
         solver's tolerances are absolute, and in the rescaled units MVE's distance
-        equalities held only to 2e-3 (relative, small distances, OPENBLAS_CORETYPE=
-        Sandybridge) against 2e-8 in the input's units (docs/methods.md).
+        equalities held far less accurately (docs/methods.md, "Embeddings by kernel
+        learning", ``scale="auto"`` and the SDP solver).
     tol : float, default=1e-4
         Inner: relative certified duality gap; outer: relative change of the
         MVE objective.
     max_iter : int, default=200
         Gradient steps per MVE step.
     max_outer_iter : int, default=100
-        MVE steps (updates of ``K0``). The outer loop converges linearly (on raw
-        Wine subsets the change shrinks by a factor 0.87-0.93 per step, 33 steps);
+        MVE steps (updates of ``K0``). The outer loop converges linearly (the
+        measured ratio is in docs/methods.md, "Embeddings by kernel learning");
         warm-started steps cost one or two eigendecompositions each. The loop
         stops when the change of the MVE objective is below ``tol`` (relative) plus
         the certified gaps of the last two steps (a smaller change is not
@@ -418,6 +415,20 @@ class SPE(_Embedding):
     embedding_, kernel_, n_iter_ (gradient steps), objective_history_ (dual
     value after each gradient step), triplets_ (the final working set),
     n_rounds_.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.manifold import SPE
+    >>> X, _ = load_iris(return_X_y=True)
+    >>> SPE(n_components=2).fit_transform(X[::5]).shape
+    (30, 2)
+
+    See Also
+    --------
+    MVE, CMVU : the other embeddings by kernel learning.
+    spe_npkl, spe_sdp : the two solvers.
+    sklearn.decomposition.KernelPCA : the baseline.
     """
 
     def __init__(self, n_components=2, *, n_neighbors=5, kernel="linear", solver="npkl",
@@ -478,6 +489,40 @@ def spe_npkl(W, *, C, B, G=None, tol=1e-4, max_iter=200, max_rounds=30):
 
     Returns ``(SaddleResult, triplets, rounds)``; the result's ``primal`` is the
     full problem's (all triplets), its ``history`` the duals of every step.
+
+    Parameters
+    ----------
+    W : ndarray of shape (n, n)
+        0/1 connectivity (the symmetrised k-NN graph).
+    C : float
+        Weight of the shared slack.
+    B : float
+        Bound on ``tr(K K)`` (ignored with ``G``).
+    G : float, optional
+        Penalty form ``(G/2) tr(K K)`` instead of the ball.
+    tol, max_iter, max_rounds : as :class:`SPE`.
+
+    Returns
+    -------
+    result : SaddleResult
+        ``K``, ``primal`` (of the full problem), ``gap``, ``converged``, ``history``.
+    triplets : ndarray of shape (t, 3)
+        The final working set.
+    rounds : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.manifold import spe_npkl
+    >>> W = np.array([[0., 1, 1, 0], [1, 0, 0, 1], [1, 0, 0, 1], [0, 1, 1, 0]])
+    >>> res, triplets, rounds = spe_npkl(W, C=1.0, B=1.0)
+    >>> res.K.shape, res.converged, round(float((res.K ** 2).sum()), 4)
+    ((4, 4), True, 1.0)
+
+    See Also
+    --------
+    SPE : the estimator.
+    spe_sdp : the original SDP (the test oracle).
     """
     n = W.shape[0]
     A0 = center_kernel(W)
@@ -548,11 +593,10 @@ class CMVU(_Embedding):
     random_state : as :class:`MVE`.
     G : float or None, default=1e-4
         Penalty form ``- (G/2) tr(K K)`` instead of the ball (as :class:`MVE`);
-        ``None``: the thesis's ball ``tr(K K) <= B`` (the default before issue 40).
+        ``None``: the thesis's ball ``tr(K K) <= B`` (the former default).
         The default is ours, chosen on real data: with the ball and ``C = 1`` the
         slack is too weak to hold the distances, each class collapses towards a
-        point and unlabelled samples towards the centre (held-out 1-NN in 2-D on
-        glass 2.8 % against kernel PCA's 55.6 %, 51.1 % with ``G = 1e-4``); a small
+        point and unlabelled samples towards the centre; a small
         ``G`` lets the distances set the scale, as the original's hard equalities
         do (docs/methods.md, "Embeddings at their defaults").
     solver : {"npkl", "lowrank"}, default="npkl"
@@ -567,6 +611,19 @@ class CMVU(_Embedding):
     ----------
     embedding_, kernel_, objective_history_ (dual after each step, ``"npkl"``),
     n_iter_, labelled_ (boolean, the samples whose label was used).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.manifold import CMVU
+    >>> X, y = load_iris(return_X_y=True)
+    >>> CMVU(n_components=2).fit_transform(X[::5], y[::5]).shape
+    (30, 2)
+
+    See Also
+    --------
+    MVE, SPE : the unsupervised embeddings.
+    cmvu_lowrank_sdp : the published low-rank approximation (``solver="lowrank"``).
     """
 
     _solvers = ("npkl", "lowrank")

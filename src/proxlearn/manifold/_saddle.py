@@ -13,7 +13,7 @@ and ``h`` the concave linear-quadratic part of the method:
 
 * MVE / CMVU (distance equalities with squared slack, sec. 3.4.1-3.4.2):
   ``h(alpha) = alpha . D - ||alpha||^2 / (2C)``, ``alpha`` free (equality
-  constraints: no projection, digest errata 16.2);
+  constraints: no projection);
 * SPE (triplets with one shared slack, sec. 3.4.3): ``h = 0``,
   ``F = {alpha >= 0, sum alpha <= C}`` (the capped simplex).
 

@@ -63,6 +63,36 @@ def mve_step_sdp(A0, pairs, d2, *, C=None, B=None, G=None, solver="CLARABEL",
     """One MVE step / the CMVU problem as a cvxpy SDP (see the module docstring).
 
     Returns ``(K, value)`` with ``value`` the optimal objective.
+
+    Parameters
+    ----------
+    A0 : ndarray of shape (n, n)
+        The objective ``tr(A0 K)`` (MVE: the step's ``K0``; CMVU: the centred label kernel).
+    pairs : ndarray of shape (p, 2)
+        The k-NN edges.
+    d2 : ndarray of shape (p,)
+        Their squared distances.
+    C : float, optional
+        ``None``: hard distance equalities (the original); else the squared-slack weight.
+    B, G : float, optional
+        The ball ``tr(K K) <= B`` or the penalty ``(G/2) tr(K K)``.
+    solver : str, default="CLARABEL"
+    max_n : int, default=MAX_SDP_N
+    options : dict, optional
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.manifold import mve_step_sdp
+    >>> pairs, d2 = np.array([[0, 1], [0, 2], [1, 3]]), np.ones(3)
+    >>> K, value = mve_step_sdp(np.eye(4) - 0.25, pairs, d2)
+    >>> K.shape, np.allclose(K.sum(), 0.0, atol=1e-6)
+    ((4, 4), True)
+
+    See Also
+    --------
+    MVE : the estimator (``solver="sdp"``).
+    cmvu_lowrank_sdp, spe_sdp
     """
     import cvxpy as cp
 
@@ -94,6 +124,21 @@ def cmvu_lowrank_sdp(A0, pairs, d2, V, *, C, B, G=None, solver="CLARABEL"):
     ``min -tr(P V^T A0 V) + C/2 sum (D_ij - dist_ij)^2  s.t.  P PSD, tr(P P) <= B``
     (``V`` orthonormal, so ``tr(K K) = tr(P P)``); with ``G``: ``+ (G/2) tr(P P)`` in
     the objective and no ball (``B`` may be None). Returns ``(K, value)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.manifold import cmvu_lowrank_sdp
+    >>> pairs, d2 = np.array([[0, 1], [0, 2], [1, 3]]), np.ones(3)
+    >>> V = np.linalg.qr(np.eye(4) - 0.25)[0][:, :3]
+    >>> K, value = cmvu_lowrank_sdp(np.eye(4) - 0.25, pairs, d2, V, C=1.0, B=1.0)
+    >>> K.shape
+    (4, 4)
+
+    See Also
+    --------
+    CMVU : the estimator (``solver="lowrank"``).
+    mve_step_sdp : the full problem.
     """
     import cvxpy as cp
 
@@ -162,6 +207,38 @@ def spe_sdp(W, *, C, B=None, G=None, triplets="cutting", solver="CLARABEL", max_
     (relative to the mean edge distance), until none does.
 
     Returns ``(K, value, n_rounds)``.
+
+    Parameters
+    ----------
+    W : ndarray of shape (n, n)
+        0/1 connectivity.
+    C : float
+        Weight of the shared slack.
+    B, G : float, optional
+        See above.
+    triplets : {"cutting", "all"}, default="cutting"
+    solver : str, default="CLARABEL"
+        A cvxpy solver.
+    max_n : int, default=MAX_SDP_N
+        Larger problems are refused.
+    tol : float, default=1e-6
+    max_rounds : int, default=50
+    options : dict, optional
+        Passed to ``cvxpy.Problem.solve``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.manifold import spe_sdp
+    >>> W = np.array([[0., 1, 1, 0], [1, 0, 0, 1], [1, 0, 0, 1], [0, 1, 1, 0]])
+    >>> K, value, n_rounds = spe_sdp(W, C=1.0)
+    >>> K.shape, bool(np.trace(K) <= 1 + 1e-6)  # the original's tr K <= 1
+    ((4, 4), True)
+
+    See Also
+    --------
+    spe_npkl : the SimpleNPKL solver of :class:`SPE`.
+    SPE : the estimator (``solver="sdp"``).
     """
     import cvxpy as cp
 

@@ -8,14 +8,14 @@ estimator                      problem
 
 with ``f = K a + b``. In chapter 7 ``K`` is the pair kernel of
 :func:`pair_kernel` over ordered user pairs and ``P(tie) = sigmoid(f)``.
-Errata followed (digest 4.4): labels are ``+-1`` (the printed ``{0, 1}``
+Errata followed: labels are ``+-1`` (the printed ``{0, 1}``
 makes the loss constant for ``y = 0``) and ``a`` has one entry per training
 pair (``R^{N_p}``, not ``R^{N_u}``). Eq. 7.3 has no intercept
 (``fit_intercept=False``); the default adds one, as a general classifier needs.
 
 Solver: the thesis uses an import vector machine (Zhu & Hastie 2001), whose
-point is that the logistic solution is not sparse; the digest accepts Newton
-or L-BFGS on a subset instead. Here: damped Newton (Armijo backtracking) on
+point is that the logistic solution is not sparse; Newton or L-BFGS on a
+subset of import points serves the same purpose. Here: damped Newton (Armijo backtracking) on
 the exact objective, gradient ``grad_a = K_NI^T r + C K_II a``, ``r_i = -y_i
 sigmoid(-y_i f_i) / N``, with the expansion restricted to ``n_import``
 "import points" drawn at random (``random_state``) when given -- the loss
@@ -63,6 +63,38 @@ def kernel_logistic_objective(a, b, K_NI, K_II, y, C):
 
     ``K_NI`` is the kernel between all ``N`` training samples and the import
     points (all of them: ``K_NI = K_II = K``), ``y`` in ``{-1, +1}``.
+
+    Parameters
+    ----------
+    a : ndarray of shape (m,)
+        Expansion coefficients over the import points.
+    b : float
+        Intercept.
+    K_NI : ndarray of shape (N, m)
+    K_II : ndarray of shape (m, m)
+    y : ndarray of shape (N,)
+        Labels in ``{-1, +1}``.
+    C : float
+        Weight of the regulariser ``(C/2) a^T K_II a``.
+
+    Returns
+    -------
+    value : float
+    grad_a : ndarray of shape (m,)
+    grad_b : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import kernel_logistic_objective
+    >>> K = np.eye(2)
+    >>> value, grad_a, grad_b = kernel_logistic_objective(np.zeros(2), 0.0, K, K, np.array([1., -1.]), 1.0)
+    >>> round(float(value), 4), grad_a.tolist(), grad_b
+    (0.6931, [-0.25, 0.25], 0.0)
+
+    See Also
+    --------
+    KernelLogisticRegression : the estimator that minimises it.
     """
     f = K_NI @ a + b
     N = len(y)
@@ -127,6 +159,21 @@ class KernelLogisticRegression(ScaleNormalizeMixin, PairwiseMixin, ClassifierMix
         The factor ``K`` was divided by (1.0 with ``normalize=False``).
     transformer_ : SpectrumTransformer or None
         Fitted on ``K / scale_`` (``None`` for ``spectrum="none"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import KernelLogisticRegression
+    >>> X = np.random.RandomState(0).randn(30, 2)
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    >>> clf = KernelLogisticRegression().fit(X @ X.T, y)
+    >>> clf.classes_.tolist(), clf.predict_proba(X[:4] @ X.T).shape, clf.score(X @ X.T, y) > 0.9
+    ([-1, 1], (4, 2), True)
+
+    See Also
+    --------
+    pair_kernel, sample_tie_pairs : the tie-strength data it is used on (ch. 7).
+    sklearn.linear_model.LogisticRegression : the linear counterpart.
     """
 
     def __init__(self, C=None, *, spectrum="clip", normalize=True, fit_intercept=True,

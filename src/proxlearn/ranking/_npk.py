@@ -32,13 +32,13 @@ concave dual ``g(alpha) = -sqrt(B) ||A(alpha)_+||_F - sum alpha d^2 - ||alpha||^
 gives no step size; ours is the Barzilai-Borwein step ``s.s / (-s.y)`` of
 the last two iterates (``C`` at first), halved until the non-monotone Armijo
 test of Grippo, Lampariello & Lucidi holds against the lowest of the last 10
-dual values (a plain doubling-and-halving Armijo rule needed 69 instead of 5
-eigendecompositions on the n = 200 benchmark problem). Each iterate's primal point
+dual values (measured against a plain doubling-and-halving Armijo rule in
+docs/methods.md, "Kernels for ranking"). Each iterate's primal point
 ``(K, xi = max(0, tr(K A^ij) - d_ij^2))`` is feasible, so
 ``primal - g(alpha) >= 0`` is a certified duality gap; the loop stops when
 it is below ``tol`` relative to ``|primal|``.
 
-Choices the thesis leaves open (digest 3.3): ``N`` joins ``i`` and ``j`` when
+Choices the thesis leaves open: ``N`` joins ``i`` and ``j`` when
 either is among the other's ``k`` nearest visual neighbours (``mutual=True``
 requires both); ``B = n`` by default (the Frobenius norm of the identity
 squared); ``C = 1``.
@@ -68,7 +68,34 @@ __all__ = ["NPKRankResult", "laplacian_basis", "neighbour_pairs", "npk_rank", "n
 
 
 def neighbour_pairs(D, k: int, *, mutual: bool = False) -> np.ndarray:
-    """Pairs ``(i, j)``, ``i < j``, of visual k-nearest neighbours in the distance matrix ``D``."""
+    """Pairs ``(i, j)``, ``i < j``, of visual k-nearest neighbours in the distance matrix ``D``.
+
+    Parameters
+    ----------
+    D : array-like of shape (n, n)
+        Visual distances.
+    k : int
+        Neighbours per item.
+    mutual : bool, default=False
+        Both must be among the other's neighbours.
+
+    Returns
+    -------
+    ndarray of shape (p, 2)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import neighbour_pairs
+    >>> x = np.array([0., 1., 3., 7.])
+    >>> neighbour_pairs(np.abs(x[:, None] - x), 1).tolist()
+    [[0, 1], [1, 2], [2, 3]]
+
+    See Also
+    --------
+    npk_rank : the constraints it builds from these pairs.
+    proxlearn._graph.knn_adjacency : the graph.
+    """
     return edge_pairs(knn_adjacency(D, k, mutual=mutual))
 
 
@@ -85,8 +112,34 @@ def laplacian_basis(pairs, n: int, m: int, *, sparse: bool | None = None) -> np.
     does, instead of a dense eigendecomposition: the largest eigenvalues of
     ``c I - L`` with ``c = 2 max degree >= lambda_max(L)`` (Gershgorin), so
     only sparse products are needed. (Shift-invert around 0 needs a sparse LU
-    whose fill-in on a k-NN graph cost 12x the time and 4x the memory at
-    n = 10,000 in ``benchmarks/bench_npk.py``.)
+    whose fill-in on a k-NN graph costs more time and memory: docs/benchmarks.md,
+    "Ranking: the Laplacian basis".)
+
+    Parameters
+    ----------
+    pairs : ndarray of shape (p, 2)
+    n : int
+        Number of nodes.
+    m : int
+        Number of eigenvectors.
+    sparse : bool, optional
+
+    Returns
+    -------
+    ndarray of shape (n, m)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import laplacian_basis
+    >>> V = laplacian_basis(np.array([[0, 1], [1, 2], [2, 3]]), n=4, m=2)
+    >>> V.shape, np.allclose(V.T @ V, np.eye(2)), np.abs(V[:, 0]).round(4).tolist()
+    ((4, 2), True, [0.5, 0.5, 0.5, 0.5])
+
+    See Also
+    --------
+    npk_rank : ``n_components`` uses this basis.
+    proxlearn._graph.laplacian
     """
     import scipy.sparse as sp
 
@@ -108,7 +161,35 @@ def laplacian_basis(pairs, n: int, m: int, *, sparse: bool | None = None) -> np.
 
 @dataclass
 class NPKRankResult:
-    """Output of :func:`npk_rank`."""
+    """Output of :func:`npk_rank`.
+
+    Attributes
+    ----------
+    kernel : ndarray of shape (n, n) or None
+        The learned kernel (``None`` from :func:`npk_rank_lowrank`).
+    alpha : ndarray of shape (p,)
+        Duals of the distance constraints, one per pair.
+    pairs : ndarray of shape (p, 2)
+    primal, dual : float
+        The certificate; ``gap = primal - dual``.
+    n_iter : int
+    history : list
+    basis, factor : ndarray or None
+        ``V`` and ``P`` of the low-rank form (``kernel = V P V^T``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import kernel_distances, label_kernel, npk_rank
+    >>> X = np.random.RandomState(0).randn(20, 3)
+    >>> res = npk_rank(label_kernel(np.repeat([0, 1], 10)), kernel_distances(X @ X.T), n_neighbors=3)
+    >>> res.kernel.shape, res.pairs.shape[1], bool(res.gap <= 1e-6 * max(1, abs(res.primal)))
+    ((20, 20), 2, True)
+
+    See Also
+    --------
+    npk_rank, npk_rank_lowrank
+    """
 
     kernel: np.ndarray  # the learned K, (n, n) PSD
     alpha: np.ndarray  # duals of the distance constraints, one per pair
@@ -193,6 +274,22 @@ def npk_rank(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False, n_compone
     NPKRankResult
         ``kernel``, ``alpha``, ``pairs``, ``primal``, ``dual`` (``gap``),
         ``n_iter`` and the per-iteration ``history``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import kernel_distances, label_kernel, npk_rank
+    >>> X = np.random.RandomState(0).randn(20, 3)
+    >>> res = npk_rank(label_kernel(np.repeat([0, 1], 10)), kernel_distances(X @ X.T), n_neighbors=3)
+    >>> res.kernel.shape
+    (20, 20)
+
+    See Also
+    --------
+    NPKReranker : the estimator (learned kernel, VisualRank, warping).
+    npk_rank_lowrank : the low-rank form from features.
+    npk_rank_sdp : the SDP oracle.
+    proxlearn.solvers.dual_ascent : the engine.
     """
     return _npk_rank(*_check(K_text, D, n_neighbors, C, B), mutual, n_components, tol, max_iter)
 
@@ -295,6 +392,28 @@ def npk_rank_lowrank(text_features, visual_features, n_components, *, n_neighbor
     NPKRankResult
         With ``kernel=None``: the learned kernel is ``basis @ factor @ basis.T``
         (``factor`` is the ``m x m`` ``P``); see :meth:`NPKRankResult.rows`.
+
+    Parameters
+    ----------
+    text_features : array-like of shape (n, t)
+    visual_features : array-like of shape (n, d)
+    n_components : int
+        ``m``, the size of the Laplacian basis.
+    n_neighbors, C, B, tol, max_iter : as :func:`npk_rank`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import npk_rank_lowrank
+    >>> X = np.random.RandomState(0).randn(20, 3)
+    >>> res = npk_rank_lowrank(np.eye(2)[np.repeat([0, 1], 10)], X, 5, n_neighbors=3)
+    >>> res.kernel is None, res.basis.shape, res.factor.shape
+    (True, (20, 5), (5, 5))
+
+    See Also
+    --------
+    npk_rank : the full form.
+    laplacian_basis : the basis ``V``.
     """
     T = np.asarray(text_features, dtype=np.float64)
     X = np.asarray(visual_features, dtype=np.float64)
@@ -336,6 +455,26 @@ def npk_rank_sdp(K_text, D, *, n_neighbors=5, C=1.0, B=None, mutual=False,
 
     ``max_n`` guards against an accidental hour-long solve (the benchmark raises it).
     Returns ``(K, value)``.
+
+    Parameters
+    ----------
+    K_text, D, n_neighbors, C, B, mutual : as :func:`npk_rank`.
+    solver : str, default="CLARABEL"
+        A cvxpy solver.
+    max_n : int, default=60
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import kernel_distances, label_kernel, npk_rank_sdp
+    >>> X = np.random.RandomState(0).randn(8, 3)
+    >>> K, value = npk_rank_sdp(label_kernel(np.repeat([0, 1], 4)), kernel_distances(X @ X.T), n_neighbors=2)
+    >>> K.shape
+    (8, 8)
+
+    See Also
+    --------
+    npk_rank : the first-order solver it checks.
     """
     import cvxpy as cp
 

@@ -7,7 +7,7 @@ function                        what
 ``sample_tie_pairs``            positive / negative training pairs (sec. 7.4.2)
 ==============================  ==============================================
 
-``kind="difference"`` is the thesis's pair kernel (digest 4.4)::
+``kind="difference"`` is the thesis's pair kernel (sec. 7.4)::
 
     K((a, b), (c, d)) = k(a, c) + k(b, d) - k(a, d) - k(b, c)
                       = <phi(a) - phi(b), phi(c) - phi(d)>,
@@ -73,6 +73,19 @@ def pair_kernel(K, P, Q=None, *, kind="difference") -> np.ndarray:
     Returns
     -------
     ndarray of shape (p, q)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import pair_kernel
+    >>> K = np.array([[2., 1., 0.], [1., 2., 1.], [0., 1., 2.]])
+    >>> pair_kernel(K, np.array([[0, 1], [1, 2]])).tolist()
+    [[2.0, 0.0], [0.0, 2.0]]
+
+    See Also
+    --------
+    sample_tie_pairs : the pairs to train on.
+    KernelLogisticRegression : the classifier of chapter 7.
     """
     check_option(kind, "kind", {"difference", "tensor", "metric"})
     K = check_similarity(K, name="K", symmetric="symmetrize", dissimilarity_check=False)
@@ -93,9 +106,9 @@ def sample_tie_pairs(ties, kernels=None, *, n_negative=1.0, top=None, random_sta
     Positives are the observed ties ``ties[i, j] > 0`` (``i != j``, each ordered
     pair as given: a directed contact list stays directed). Negatives, for
     each user ``i`` with ties, are drawn among the users outside ``i``'s
-    ``top`` most similar users under *every* kernel (the digest's reading of
-    the self-contradictory printed rule: negatives should be the least
-    similar) and without a tie to ``i``.
+    ``top`` most similar users under *every* kernel (our reading of the
+    self-contradictory printed rule: negatives should be the least similar)
+    and without a tie to ``i``.
 
     Parameters
     ----------
@@ -115,6 +128,19 @@ def sample_tie_pairs(ties, kernels=None, *, n_negative=1.0, top=None, random_sta
     pairs : int ndarray of shape (p, 2)
     labels : ndarray of shape (p,)
         ``+1`` for ties, ``-1`` for negatives.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import sample_tie_pairs
+    >>> ties = np.zeros((6, 6)); ties[0, 1] = ties[1, 0] = ties[2, 3] = 1
+    >>> pairs, labels = sample_tie_pairs(ties, random_state=0)
+    >>> pairs.shape, labels.tolist()
+    ((6, 2), [1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
+
+    See Also
+    --------
+    pair_kernel, KernelLogisticRegression
     """
     T = np.asarray(ties)
     if T.ndim != 2 or T.shape[0] != T.shape[1]:

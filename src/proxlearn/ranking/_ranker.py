@@ -39,6 +39,25 @@ def kernel_distances(S) -> np.ndarray:
     For a PSD kernel this is the feature-space distance; for an indefinite
     similarity the clip at 0 keeps them real (it only acts on pairs whose
     induced squared distance is negative).
+
+    Parameters
+    ----------
+    S : array-like of shape (n, n)
+
+    Returns
+    -------
+    ndarray of shape (n, n)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import kernel_distances
+    >>> kernel_distances(np.array([[1., 0.], [0., 1.]])).round(4).tolist()
+    [[0.0, 1.4142], [1.4142, 0.0]]
+
+    See Also
+    --------
+    kernel_affinity : the Gaussian affinity of these distances.
     """
     S = 0.5 * (S + S.T)
     d = np.diag(S)
@@ -53,6 +72,28 @@ def kernel_affinity(K, bandwidth=None) -> np.ndarray:
     a unit diagonal, and is invariant to ``K -> K + c 1 1^T``; this is what
     makes it the graph on which to VisualRank a kernel learned by eq. 6.2
     (see :class:`NPKReranker`, ``affinity``).
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+    bandwidth : float > 0, optional
+        ``h``; default the median squared distance.
+
+    Returns
+    -------
+    ndarray of shape (n, n)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import kernel_affinity
+    >>> K = np.array([[1., 0., 0.], [0., 1., 0.5], [0., 0.5, 1.]])
+    >>> kernel_affinity(K).round(4).tolist()
+    [[1.0, 0.3679, 0.3679], [0.3679, 1.0, 0.6065], [0.3679, 0.6065, 1.0]]
+
+    See Also
+    --------
+    kernel_distances, visual_rank, NPKReranker
     """
     D2 = kernel_distances(K) ** 2
     n = D2.shape[0]
@@ -73,6 +114,26 @@ def label_kernel(y) -> np.ndarray:
     it is not equal to itself (NaN) or would make every untagged item share one tag
     (``None``). For items without a tag, pass an ``(n, n)`` text kernel whose rows of
     those items are zero.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        One tag per item.
+
+    Returns
+    -------
+    ndarray of shape (n, n)
+        1.0 where the tags are equal, else 0.0.
+
+    Examples
+    --------
+    >>> from proxlearn.ranking import label_kernel
+    >>> label_kernel(["a", "b", "a"]).tolist()
+    [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0]]
+
+    See Also
+    --------
+    NPKReranker : takes tags or a text kernel as ``y``.
     """
     y = np.asarray(y)
     if y.ndim != 1:
@@ -162,6 +223,21 @@ class NPKReranker(ScaleNormalizeMixin, PairwiseMixin, SampleColumnsMixin, Transf
     n_features_in_ : int
     scale_ : float
         The factor ``S`` was divided by (1.0 with ``normalize=False``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import NPKReranker
+    >>> X = np.random.RandomState(0).randn(20, 3)
+    >>> reranker = NPKReranker(n_neighbors=3).fit(X @ X.T, np.repeat([0, 1], 10))
+    >>> reranker.scores_.shape, round(float(reranker.scores_.sum()), 6)
+    ((20,), 1.0)
+
+    See Also
+    --------
+    npk_rank : the kernel it learns.
+    visual_rank : the ranking of a kernel.
+    proxlearn.kernel_learning.SimpleNPKL : the same dual ascent on pairwise constraints.
     """
 
     def __init__(self, n_neighbors=5, *, C=1.0, B=None, mutual=False, n_components=None,

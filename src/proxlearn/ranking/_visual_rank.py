@@ -13,10 +13,9 @@ search. IEEE TPAMI 30(11), 2008.
 J. Zhuang. Kernel learning from similarity data (PhD thesis), 2011, section
 6.2 (the damped form used there; ``d`` is not given, 0.85 is PageRank's).
 
-Choices the thesis leaves open (digest ``zhuang2011-thesis-ch4-8.md`` section
-3.2): a learned kernel may have negative entries, which are not transition
-probabilities; ``negative="clip"`` uses ``max(K, 0)`` (the digest's
-suggestion), ``"raise"`` refuses. A column that sums to zero after that (an
+Choices the thesis leaves open: a learned kernel may have negative entries,
+which are not transition probabilities; ``negative="clip"`` uses ``max(K, 0)``,
+``"raise"`` refuses. A column that sums to zero after that (an
 object similar to nothing) jumps uniformly, as PageRank treats dangling
 nodes, so ``K~`` is column-stochastic.
 """
@@ -80,6 +79,18 @@ def visual_rank(K, damping=0.85, *, personalization=None, negative="clip", tol=1
     -----
     The power iteration contracts with rate ``d`` in l1, so it needs about
     ``log(tol) / log(d)`` steps (170 at the defaults).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.ranking import visual_rank
+    >>> visual_rank(np.array([[1., 1., 0.], [1., 1., 1.], [0., 1., 1.]])).round(4).tolist()
+    [0.292, 0.4161, 0.292]
+
+    See Also
+    --------
+    NPKReranker : VisualRank on a learned kernel.
+    kernel_affinity : a non-negative graph from a kernel.
     """
     check_option(negative, "negative", {"clip", "raise"})
     if isinstance(damping, bool) or not isinstance(damping, numbers.Real) or not 0 <= damping < 1:

@@ -24,32 +24,18 @@ of the smooth part). ``x`` is optimal iff for every coordinate ``j``
 :func:`box_lasso_kkt_residual` returns, per coordinate, the distance from 0 to
 that set and takes the maximum.
 
-**Duality gap (Fenchel dual).** Write the problem as ``f(Ax) + h(x)`` with
-``f(z) = 1/2 ||b - z||^2`` and ``h(x) = eps ||x||_1 + indicator(|x| <= C)``.
-Then ``f*(u) = u^T b + 1/2 ||u||^2`` and, because ``h`` is separable,
-``h*(v) = sum_j sup_{|t| <= C} (v_j t - eps |t|) = C sum_j max(0, |v_j| - eps)``.
-The Fenchel dual ``max_u -f*(u) - h*(-A^T u)`` has no constraints (the box
-makes ``h*`` finite everywhere), so every ``u`` gives a lower bound. The
-natural choice ``u = A x - b = -r`` (the dual optimum at the primal optimum)
-gives
-
-.. math::
-
-    D(x) = r^T b - \\tfrac12 \\|r\\|^2 - C \\sum_j \\max(0, |(A^T r)_j| - \\varepsilon),
-
-and the gap ``P(x) - D(x)`` simplifies to the separable, non-negative sum
-
-.. math::
-
-    \\mathrm{gap}(x) = \\sum_j \\big[\\varepsilon |x_j| + g_j x_j
-                       + C \\max(0, |g_j| - \\varepsilon)\\big] \\ge 0,
-
-which is zero exactly when the KKT conditions above hold. Because it is a
-valid lower bound for *any* feasible ``x``, ``P(x) - P(x*) <= gap(x)``.
+:func:`box_lasso_duality_gap` returns the Fenchel duality gap at the dual point
+``u = A x - b``, the separable non-negative sum
+``sum_j [eps |x_j| + g_j x_j + C max(0, |g_j| - eps)]``, an upper bound on
+``P(x) - P(x*)`` for any feasible ``x`` (derivation in docs/methods.md,
+"Box-constrained lasso: the duality gap").
 
 Algorithms
 ----------
-``method="fista"`` (default): accelerated proximal gradient (Beck & Teboulle
+``method="ipm"`` (default): primal-dual interior point with an exact
+active-set polish (see :func:`box_lasso`).
+
+``method="fista"``: accelerated proximal gradient (Beck & Teboulle
 2009) on the Gram matrix ``G = A^T A`` with step ``1 / lambda_max(G)``, gradient
 -based adaptive restart (O'Donoghue & Candes 2015) and an *active-set polish*:
 whenever the sign/bound pattern of the iterate is stable between two checks,
@@ -104,6 +90,19 @@ class BoxLassoResult:
         Iterations (FISTA steps or coordinate-descent sweeps).
     converged : bool
         Whether the stopping rule ``gap <= tol * max(1, P(x))`` was met.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import box_lasso
+    >>> res = box_lasso(np.array([[1., 0.], [0., 2.], [1., 1.]]), np.array([1., 2., 0.]), 0.1, 1.0)
+    >>> res.converged, round(res.objective, 4), res.duality_gap < 1e-8
+    (True, 0.975, True)
+
+    See Also
+    --------
+    box_lasso : the solver that returns it.
+    box_lasso_kkt_residual, box_lasso_duality_gap : the certificate for any ``x``.
     """
 
     x: np.ndarray
@@ -163,7 +162,30 @@ def _check_problem(A, b, eps, C):
 
 
 def box_lasso_objective(A, b, x, eps) -> float:
-    """Primal objective ``1/2 ||b - A x||^2 + eps ||x||_1`` (box not checked)."""
+    """Primal objective ``1/2 ||b - A x||^2 + eps ||x||_1`` (box not checked).
+
+    Parameters
+    ----------
+    A, b, eps : as in :func:`box_lasso`.
+    x : array-like of shape (n,)
+        Candidate solution.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import box_lasso_objective
+    >>> A, b = np.array([[1., 0.], [0., 2.], [1., 1.]]), np.array([1., 2., 0.])
+    >>> box_lasso_objective(A, b, np.zeros(2), eps=0.1)
+    2.5
+
+    See Also
+    --------
+    box_lasso, box_lasso_duality_gap
+    """
     A = np.asarray(A, dtype=np.float64)
     x = np.asarray(x, dtype=np.float64).ravel()
     r = np.asarray(b, dtype=np.float64).ravel() - A @ x
@@ -187,6 +209,20 @@ def box_lasso_kkt_residual(A, b, x, eps, C, *, bound_tol: float = 0.0) -> float:
     float
         ``max_j dist(0, g_j + eps * d|x_j| + N_box(x_j))`` with
         ``g = A^T (A x - b)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import box_lasso, box_lasso_kkt_residual
+    >>> A, b = np.array([[1., 0.], [0., 2.], [1., 1.]]), np.array([1., 2., 0.])
+    >>> x = box_lasso(A, b, 0.1, 1.0).x
+    >>> box_lasso_kkt_residual(A, b, x, 0.1, 1.0) < 1e-8
+    True
+
+    See Also
+    --------
+    box_lasso_duality_gap : the other certificate (a bound on ``P(x) - P*``).
+    box_lasso
     """
     A, b, eps, C = _check_problem(A, b, eps, C)
     x = np.asarray(x, dtype=np.float64).ravel().copy()
@@ -203,7 +239,31 @@ def box_lasso_kkt_residual(A, b, x, eps, C, *, bound_tol: float = 0.0) -> float:
 
 
 def box_lasso_duality_gap(A, b, x, eps, C) -> float:
-    """Fenchel duality gap ``P(x) - D(-r)`` of a feasible ``x`` (see module docstring)."""
+    """Fenchel duality gap ``P(x) - D(-r)`` of a feasible ``x`` (see module docstring).
+
+    Parameters
+    ----------
+    A, b, eps, C : as in :func:`box_lasso`.
+    x : array-like of shape (n,)
+        Candidate solution (clipped to the box ``|x_j| <= C``).
+
+    Returns
+    -------
+    float
+        ``P(x) - D(-r)`` with ``r = b - A x``, an upper bound on ``P(x) - P*``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import box_lasso_duality_gap
+    >>> A, b = np.array([[1., 0.], [0., 2.], [1., 1.]]), np.array([1., 2., 0.])
+    >>> round(box_lasso_duality_gap(A, b, np.zeros(2), 0.1, 1.0), 4)
+    4.8
+
+    See Also
+    --------
+    box_lasso_kkt_residual, box_lasso_objective, box_lasso
+    """
     A, b, eps, C = _check_problem(A, b, eps, C)
     x = np.clip(np.asarray(x, dtype=np.float64).ravel(), -C, C)
     g = A.T @ (A @ x - b)
@@ -576,6 +636,21 @@ def box_lasso(
     BoxLassoResult
         The solution with its objective, duality gap and KKT residual. If
         ``converged`` is False the certificate still tells how far off it is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import box_lasso
+    >>> A, b = np.array([[1., 0.], [0., 2.], [1., 1.]]), np.array([1., 2., 0.])
+    >>> box_lasso(A, b, eps=0.1, C=1.0).x.round(4).tolist()
+    [0.0667, 0.7667]
+
+    See Also
+    --------
+    BoxLassoResult : the solution and its certificate.
+    box_lasso_kkt_residual, box_lasso_duality_gap, box_lasso_objective :
+        optimality checks of a candidate ``x``.
+    proxlearn.svm.PotentialSVM : the P-SVM classifier built on it.
     """
     A, b, eps, C = _check_problem(A, b, eps, C)
     check_option(method, "method", {"ipm", "fista", "cd"})

@@ -69,6 +69,21 @@ class DualAscentResult(OptimizeResult):
     trace : dict of lists
         ``"primal"``, ``"dual"``, ``"step"`` at each certified point (the start
         point first when ``certify_start``), ``"step"`` being the step that led to it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import dual_ascent
+    >>> res = dual_ascent(lambda a: (float(a[0] - a[0] ** 2 / 2), a[0]),
+    ...                   lambda a, K: (K ** 2 / 2 - min(K - 1.0, 0.0), 1.0 - a),
+    ...                   np.zeros(1), project=lambda a: np.maximum(a, 0.0), tol=1e-10)
+    >>> res.status, bool(abs(res.primal - res.dual) <= 1e-10)
+    (0, True)
+
+    See Also
+    --------
+    dual_ascent : the engine that returns it.
+    scipy.optimize.OptimizeResult : the base class.
     """
 
 

@@ -18,7 +18,7 @@ symmetric part of ``A`` onto the PSD cone,
 ``K* = A_+ sqrt(B / tr(A_+^2))``, the Frobenius ball of Protocol 5). If
 ``A`` has no positive eigenvalue the optimum is ``K = 0``. Erratum followed:
 the text before eq. 6.6 prints ``A`` with the opposite sign; Protocol 5 step 3
-has ``A = H K_t H - sum alpha_ij A^ij``, the sign for a maximum (digest 3.3).
+has ``A = H K_t H - sum alpha_ij A^ij``, the sign for a maximum.
 """
 
 from __future__ import annotations
@@ -49,6 +49,19 @@ def max_trace_psd_ball(A, B, p=2.0, *, eigh=None):
     K : ndarray of shape (n, n), PSD, ``tr(K^p) = B`` unless ``K = 0``.
     value : float
         ``tr(A K*) = B^{1/p} (tr A_+^{p/(p-1)})^{(p-1)/p}``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import max_trace_psd_ball
+    >>> K, value = max_trace_psd_ball(np.diag([3., 4., -2.]), B=1.0)
+    >>> np.diag(K).round(4).tolist(), round(value, 4)
+    ([0.6, 0.8, 0.0], 5.0)
+
+    See Also
+    --------
+    dual_ascent : the engine whose K-step this is.
+    proxlearn.kernel_learning.SimpleNPKL : the caller (Zhuang et al. 2011).
     """
     B = check_positive(B, "B")
     p = check_positive(p, "p")

@@ -77,8 +77,9 @@ def single_threaded_blas():
 
     Batched small-matrix LAPACK calls (``np.linalg.solve`` / ``eigh`` on
     ``(B, k, k)`` stacks) gain nothing from BLAS threads, and on a loaded
-    machine multi-threaded OpenBLAS can be 50x slower on them. The
-    :mod:`threadpoolctl` controller is created once and cached.
+    machine multi-threaded OpenBLAS can be much slower on them (docs/benchmarks.md,
+    "Solvers: simplex QP and SimSVM"). The :mod:`threadpoolctl` controller is
+    created once and cached.
     """
     global _CONTROLLER
     try:
@@ -128,6 +129,18 @@ def project_simplex(V):
     Returns
     -------
     X : ndarray of the same shape, rows on the simplex.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import project_simplex
+    >>> project_simplex(np.array([[0.5, 0.2, -0.1], [2., 0., 0.]])).round(4).tolist()
+    [[0.6333, 0.3333, 0.0333], [1.0, 0.0, 0.0]]
+
+    See Also
+    --------
+    project_capped_simplex : onto ``{x >= 0, sum x <= C}``.
+    solve_simplex_qp : quadratic programs over the simplex.
     """
     V = np.asarray(V, dtype=np.float64)
     single = V.ndim == 1
@@ -149,6 +162,30 @@ def project_capped_simplex(v, C):
     ``max(v, 0)`` if that is inside, else ``C`` times the projection of ``v / C`` onto
     the probability simplex (:func:`project_simplex`). The dual feasible set of SPE's
     shared slack (:func:`proxlearn.manifold.spe_npkl`).
+
+    Parameters
+    ----------
+    v : array-like of shape (n,)
+    C : float > 0
+        Bound on the sum.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import project_capped_simplex
+    >>> project_capped_simplex(np.array([0.5, 0.7, -0.2]), 1.0).round(4).tolist()
+    [0.4, 0.6, 0.0]
+    >>> project_capped_simplex(np.array([0.2, 0.3]), 1.0).tolist()  # inside: kept
+    [0.2, 0.3]
+
+    See Also
+    --------
+    project_simplex : onto ``{x >= 0, sum x = 1}``.
+    proxlearn.manifold.SPE : the caller (its dual projection).
     """
     p = np.maximum(v, 0.0)
     if p.sum() <= C:
@@ -157,7 +194,29 @@ def project_capped_simplex(v, C):
 
 
 def simplex_qp_objective(Q, c, x):
-    """Objective ``1/2 x^T Q x - c^T x`` of each problem, shape (B,)."""
+    """Objective ``1/2 x^T Q x - c^T x`` of each problem, shape (B,).
+
+    Parameters
+    ----------
+    Q, c : as in :func:`solve_simplex_qp`.
+    x : array-like of shape (B, k) or (k,)
+        Candidate solutions.
+
+    Returns
+    -------
+    ndarray of shape (B,) (or float)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import simplex_qp_objective
+    >>> float(simplex_qp_objective(np.diag([2., 1.]), np.array([1., 0.]), np.array([0.5, 0.5])))
+    -0.125
+
+    See Also
+    --------
+    solve_simplex_qp, simplex_qp_kkt_residual
+    """
     Q, c, single = _as_batch(Q, c)
     x = np.asarray(x, dtype=np.float64).reshape(c.shape)
     val = 0.5 * np.einsum("bi,bij,bj->b", x, Q, x) - np.einsum("bi,bi->b", c, x)
@@ -216,6 +275,20 @@ def simplex_qp_kkt_residual(Q, c, x):
     Returns
     -------
     residual : ndarray of shape (B,) (float for a single problem)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import simplex_qp_kkt_residual
+    >>> Q, c = np.diag([2., 1.]), np.array([1., 0.])
+    >>> simplex_qp_kkt_residual(Q, c, np.array([0.5, 0.5]))  # not optimal
+    0.125
+    >>> bool(simplex_qp_kkt_residual(Q, c, np.array([2 / 3, 1 / 3])) < 1e-12)
+    True
+
+    See Also
+    --------
+    solve_simplex_qp, simplex_qp_objective
     """
     Q, c, single = _as_batch(Q, c)
     x = np.asarray(x, dtype=np.float64).reshape(c.shape)
@@ -371,6 +444,21 @@ def solve_simplex_qp(
     SimplexQPConvergenceWarning
         If some problem did not reach ``tol`` (reported with the worst
         residual; the best iterate found is returned).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.solvers import solve_simplex_qp
+    >>> Q = np.stack([np.diag([2., 1.]), np.eye(2)])
+    >>> x, residual = solve_simplex_qp(Q, np.array([[1., 0.], [0., 1.]]))
+    >>> x.round(4).tolist(), bool((residual < 1e-10).all())
+    ([[0.6667, 0.3333], [0.0, 1.0]], True)
+
+    See Also
+    --------
+    simplex_qp_kkt_residual : the certificate.
+    project_simplex : the Euclidean projection (``Q = I``).
+    proxlearn.neighbors.kri_weights : the caller (Chen et al. 2009, eq. (12)).
     """
     Q, c, single = _as_batch(Q, c)
     with single_threaded_blas():

@@ -3,69 +3,18 @@
 The exact SimSVM problem (5.20) with ``h(alpha) = ||alpha - alpha_ref||_1`` and
 a clip or flip reference (``lambda_i ref_i >= 0``) is the SOCP (5.31). Its
 Lagrangian dual is a *quadratic program* in the SVM dual variables ``beta``
-(derivation below); with ``||alpha - alpha_ref||_2`` the dual is the same
+(derivation in docs/methods.md); with ``||alpha - alpha_ref||_2`` the dual is the same
 quadratic objective under one convex quartic constraint. This module solves
 both with a primal-dual interior point whose Newton systems cost ``O(n k^2)`` -- instead of handing the SOCP's
 ``(n + 4k)``-dimensional KKT system with a dense ``n x k`` block to a general
 sparse conic solver.
 
-Derivation
-----------
-Write ``a_i = lambda_i alpha_i >= 0`` and ``a_ref = lambda * ref >= 0``. For a
-fixed spectrum the problem is an SVM with kernel ``U diag(a) U^T``, whose dual
-is ``max 1^T beta - (1/(4 eta)) sum_i a_i g_i^2`` over ``0 <= beta <= 1/n``,
-``y^T beta = 0``, with ``g = U^T diag(y) beta``. SimSVM minimises over ``a`` as
-well; the saddle function is convex in ``a``, concave in ``beta`` and the
-``beta`` set is compact, so min and max swap. Per direction,
-``min_{a_i >= 0} -a_i g_i^2 / (4 eta) + (gamma / |lambda_i|) |a_i - a_ref_i|``
-is ``-a_ref_i g_i^2 / (4 eta)`` if ``g_i^2 <= 4 eta gamma / |lambda_i|`` and
-``-inf`` otherwise. The dual of SimSVM is therefore the QP::
-
-    max_beta  1^T beta - (1/(4 eta)) sum_i a_ref_i g_i^2
-    s.t.      0 <= beta <= 1/n,  y^T beta = 0,
-              |g_i| <= r_i = sqrt(4 eta gamma / |lambda_i|),  g = U^T diag(y) beta,
-
-i.e. the SVM dual of the reference kernel ``S_clip`` (or ``S_flip``) with ``k``
-extra two-sided linear constraints, one per eigen-direction. The multipliers
-``mu_+-`` of those constraints give the primal: the SVM stationarity reads
-``z = a_ref g / (2 eta) + mu_+ - mu_-`` (``K_alpha c = U z``), and the
-equality multiplier is ``b``.
-
-For ``h = ||alpha - alpha_ref||_2`` the inner minimum over ``a`` is finite iff
-``||(|lambda_i| g_i^2 / (4 eta))_i||_2 <= gamma``, so the dual keeps the
-objective and the box and replaces the ``2k`` linear constraints by the single
-constraint ``c(g) = (sum_i kappa_i^2 g_i^4 - gamma^2) / 2 <= 0`` with
-``kappa_i = |lambda_i| / (4 eta)``. With its multiplier ``nu``,
-``z = a_ref g / (2 eta) + 2 nu kappa^2 g^3``; the interior point treats ``c``
-by its Lagrangian Hessian (diagonal in ``g``) and the rank-one term of its
-linearisation (Sherman-Morrison).
-
-Optimality certificate
-----------------------
-Every iterate ``beta`` is dual feasible (for l2 after scaling it into the
-quartic constraint, which keeps the box and ``y^T beta = 0``), so ``D(beta)``
-is a lower bound of the optimum. From the iterate's ``z`` a primal point is
-completed exactly: for l1 the best spectrum for that ``z`` is
-``a_i = max(a_ref_i, 2 eta |z_i| / r_i)`` (minimise
-``eta z_i^2 / a_i + gamma |a_i - a_ref_i| / |lambda_i|``), for l2 the spectrum
-``a = 2 eta z / g`` of the multiplier (kept ``>= a_ref``); the best
-intercept is the centre of the exact minimiser interval of the hinge loss
-(:func:`proxlearn.solvers._hinge.central_hinge_intercept`), and the slacks are
-the hinge losses. Its objective ``P`` is an upper bound, and the solver stops
-when ``P - D <= tol |D|``: the returned objective is within that gap
-of the optimum, with no reliance on the interior-point's own residuals.
-
-Why a hand-written interior point
----------------------------------
-The Newton matrix of this QP is ``diag(d) + B^T diag(e) B`` with the ``k x n``
-matrix ``B = U^T diag(y)``; eliminating the ``n`` box-constrained variables
-leaves the ``k x k`` system ``(B diag(1/d) B^T + diag(1/e)) w = ...`` (dense
-Cholesky, no cancellation-prone Woodbury scaling), with a step of iterative
-refinement against the full matrix near convergence. General QP/conic solvers
-(Clarabel, OSQP) see ``B^T diag(e) B`` as a dense ``n x n`` Hessian or the
-SOCP's sparse KKT system and cannot exploit this. On the Table 5.1 problems it is 1.6x (voting) to 3x (aural_sonar) faster
-than Clarabel on the SOCP and 3.2-4.5x faster than the SOCP in plain cvxpy, with
-certified gaps of 2e-9 and 3e-9 (``benchmarks/bench_simsvm.py``).
+The derivation of the dual, the optimality certificate (a primal point completed
+from every dual iterate, so ``P - D`` bounds the error) and why the interior
+point is hand-written (the ``k x k`` reduced Newton system) are in
+docs/methods.md, "SimSVM through its dual: derivation and certificate"; the
+measurements against Clarabel and cvxpy in docs/benchmarks.md, "Solvers: simplex
+QP and SimSVM". The solver stops when ``P - D <= tol |D|``.
 
 The Frobenius regulariser (reference ``alpha = 1``, so ``lambda_i ref_i < 0``
 on negative eigenvalues) stays with Clarabel on the SOCP

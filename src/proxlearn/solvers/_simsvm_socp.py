@@ -33,9 +33,8 @@ overhead; the whole grid of ``(eta, gamma)`` changes only the cost vector ``q``,
 so :meth:`SimSVMSOCP.solve` updates ``q`` in the existing Clarabel solver
 (``solver.update(q=...)``) and keeps its equilibration and symbolic
 factorisation. Interior-point methods cannot be warm-started, so there is no
-warm start. Clarabel's ``qdldl`` KKT solver was faster than its supernodal
-``faer`` one on these problems (about 55 ms vs 200 ms on aural_sonar, n = k =
-100; 60 ms vs 55 ms on voting with 22 kept directions).
+warm start. The KKT solver is Clarabel's ``qdldl`` (measured against its
+supernodal ``faer`` one in docs/benchmarks.md, "Solvers: simplex QP and SimSVM").
 
 Near-zero eigenvalues
 ---------------------
@@ -599,7 +598,8 @@ def solve_simsvm_lp(
         upwards), i.e. ``a_i >= 0``, ``tau_min a_i <= z_i <= tau_max a_i`` and
         ``t_i >= (tau_j + tau_j+1) z_i - tau_j tau_j+1 a_i`` for consecutive
         sorted draws (the chords of ``tau^2``). Its hinge block is ``n x k``
-        like the SOCP's, which makes it 10-100x faster for large ``p``.
+        like the SOCP's, which makes it much faster for large ``p`` (docs/benchmarks.md,
+        "Solvers: simplex QP and SimSVM").
         Both are solved with HiGHS (``scipy.optimize.linprog``; dual simplex
         ``"highs-ds"`` as the thesis used MOSEK's dual simplex).
     tau : ndarray of shape (k, n_basis), optional
