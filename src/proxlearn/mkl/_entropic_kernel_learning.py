@@ -83,13 +83,13 @@ from .._validation import (
 from .._multi_input import check_multi_similarity
 from .._scale import similarity_scale
 from .._progress import IterationLog, check_verbose
-from ..mkl._classifiers import _BaseMKL
-from ..mkl._solvers import nonsparse_mkl
+from ._classifiers import _BaseMKL
+from ._solvers import nonsparse_mkl
 from .._svm._dual import svm_dual
 from ..solvers import project_simplex
-from .._svm._multiclass import ovo_fit, scatter_pairs, transductive_outputs
-from ._full_kernel_svm import transductive_labels
-from ._entropic import (
+from .._svm._multiclass import (ovo_fit, scatter_pairs, transductive_labels,
+                                transductive_outputs)
+from ._mirror_descent import (
     matrix_loss,
     SubspaceEG,
     kept_basis,
@@ -286,7 +286,7 @@ class _KunduBase(_BaseMKL):
 
     def _pair_state(self, k):
         """What a cross-validated walk shares between the fits of one fold for the
-        pair of classes ``k`` (:mod:`._kundu_cv`): ``state["cache"]``, the basis (one
+        pair of classes ``k`` (:mod:`._entropic_kernel_learning_cv`): ``state["cache"]``, the basis (one
         ``eigh`` per fold, not per grid point), and ``state["warm"]``, the previous
         point's solution (a warm start, when the walk keeps it). ``None`` for an
         ordinary fit (``_cv_state`` is set only on the walk's private copies)."""
@@ -488,7 +488,7 @@ class ESKL(_KunduBase):
     Examples
     --------
     >>> import numpy as np
-    >>> from proxlearn.kernel_learning import ESKL
+    >>> from proxlearn.mkl import ESKL
     >>> X = np.random.default_rng(0).normal(size=(20, 3)); y = np.arange(20) % 2
     >>> X[:, 0] += 2 * y
     >>> S = X @ X.T

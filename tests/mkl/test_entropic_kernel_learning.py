@@ -16,8 +16,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import KFold, cross_val_score
 
 from proxlearn.exceptions import InvalidParameterError, SimilarityMatrixError
-from proxlearn.kernel_learning import EMKL, ESKL, REKL
-from proxlearn.kernel_learning._entropic import (
+from proxlearn.mkl import EMKL, ESKL, REKL
+from proxlearn.mkl._mirror_descent import (
     SubspaceEG,
     eg_printed,
     eg_spectrahedron,
