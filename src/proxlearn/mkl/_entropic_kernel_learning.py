@@ -254,7 +254,6 @@ class _KunduBase(_BaseMKL):
         if self.normalize:
             Ss = Ss / self.scales_
         self.tau_ = _tau(Ss, self.tau)
-        self.spectra_ = []  # the learned kernels replace _BaseMKL's spectrum transforms
         problems, fits = ovo_fit(  # a pair's rows: its labelled samples, then the unlabelled
             y_idx, len(classes), lambda p: self._fit_binary(
                 Ss[np.ix_(p.rows, p.rows)], p.y, self._pair_state(p.k)), n_total=N)
@@ -353,6 +352,17 @@ class _KunduBase(_BaseMKL):
                 "transductive=False (the inductive test maps)."
             )
         return super()._test_kernels(X_test)
+
+    def _checked_test_kernels(self, T):
+        """The validated test rows as they are (the hook of :class:`_BaseMKL`): the
+        inductive maps and the scales ``c_i`` are folded into ``coef_``, so no
+        spectrum transform or scaling applies."""
+        return T
+
+    def _raw_stack(self, T):
+        """One-vs-one decision values ``sum_i T[:, :, i] coef_[p, :, i] + b_p`` (the
+        hook of :class:`_BaseMKL`): the decision is linear in the raw test rows."""
+        return np.einsum("tnm,pnm->tp", T, self.coef_) + self.intercept_
 
     @staticmethod
     def _svm_block(u, N):
