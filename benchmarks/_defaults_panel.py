@@ -217,7 +217,7 @@ def applies(est, name):
 def _sim(name, tier=0, **kw):
     def make():
         import proxlearn
-        for sub in ("svm", "neighbors", "discriminant", "kernel_learning", "ranking"):
+        for sub in ("svm", "neighbors", "discriminant", "kernel_learning", "ranking", "mkl"):
             mod = getattr(proxlearn, sub)
             if name in getattr(mod, "__all__", ()):
                 return getattr(mod, name)(**kw)

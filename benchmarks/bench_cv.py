@@ -35,19 +35,19 @@ from _timing import timed_alternating  # noqa: E402
 
 def walk_iterations(est, S, y):
     """Total mirror-descent iterations of the fits of ``est``'s fold walks (not the refit)."""
-    from proxlearn.kernel_learning import _kundu
+    from proxlearn.mkl import _entropic_kernel_learning as ekl
 
     total = [0]
-    real = _kundu._Tracker.warn_if_not_converged
+    real = ekl._Tracker.warn_if_not_converged
 
     def count(self, name, max_iter):
         total[0] += len(self.history)
         return real(self, name, max_iter)
-    _kundu._Tracker.warn_if_not_converged = count
+    ekl._Tracker.warn_if_not_converged = count
     try:
         est.fit(S, y)
     finally:
-        _kundu._Tracker.warn_if_not_converged = real
+        ekl._Tracker.warn_if_not_converged = real
     refit = est.best_estimator_.n_iter_
     return total[0] - int(np.sum(refit))
 
@@ -56,8 +56,8 @@ def kundu(family, sets, names, repeats, iters=False):
     import _defaults_panel as P
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
-    import proxlearn.kernel_learning as kl
-    from proxlearn.kernel_learning._kundu_cv import KUNDU_CS, KUNDU_RHOS
+    import proxlearn.mkl as mkl
+    from proxlearn.mkl._entropic_kernel_learning_cv import KUNDU_CS, KUNDU_RHOS
 
     grid = {"C": list(KUNDU_CS), "rho": list(KUNDU_RHOS)}
     for name in sets:
@@ -66,7 +66,7 @@ def kundu(family, sets, names, repeats, iters=False):
         S_tr = S[np.ix_(tr, tr)] if S.ndim == 2 else S[tr][:, tr]
         S_te = S[np.ix_(te, tr)] if S.ndim == 2 else S[te][:, tr]
         for est in names:
-            base, cvcls = getattr(kl, est), getattr(kl, f"{est}CV")
+            base, cvcls = getattr(mkl, est), getattr(mkl, f"{est}CV")
             folds = StratifiedKFold(5)
             fns = {"warm": lambda: cvcls(cv=folds, warm_start=True).fit(S_tr, y[tr]),
                    "cold": lambda: cvcls(cv=folds, warm_start=False).fit(S_tr, y[tr]),

@@ -347,7 +347,7 @@ def balanced_split(y, k, per_class=20):
 
 
 def section_eskl(splits=5):
-    from proxlearn.kernel_learning import ESKL, ESKLCV, REKL, REKLCV
+    from proxlearn.mkl import ESKL, ESKLCV, REKL, REKLCV
     from proxlearn.svm import SimilaritySVC
 
     grid = [(C, rho) for C in (1.0, 10.0, 100.0) for rho in (0.1, 1.0, 10.0)]

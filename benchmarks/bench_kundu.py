@@ -32,8 +32,8 @@ import cvxpy as cp
 import numpy as np
 import scipy.linalg
 
-from proxlearn.kernel_learning import ESKL, REKL
-from proxlearn.kernel_learning._entropic import psd_from_eig
+from proxlearn.mkl import ESKL, REKL
+from proxlearn.mkl._mirror_descent import psd_from_eig
 from proxlearn.mkl import lp_mkl, nonsparse_mkl, simple_mkl, svm_dual
 
 

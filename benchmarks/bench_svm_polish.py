@@ -20,7 +20,7 @@ import numpy as np
 
 import proxlearn._svm._dual as sd
 from proxlearn.datasets import load_dataset
-from proxlearn.kernel_learning import ESKL
+from proxlearn.mkl import ESKL
 from proxlearn.study._protocols import get_protocol, make_partitions
 
 

@@ -37,7 +37,7 @@ FULL=(tests/solvers tests/mkl tests/kernel_learning tests/manifold tests/cluster
       tests/study/papers/test_zhuang2011_mkl.py::test_fold_evaluators_equal_fitting_per_c
       tests/study/papers/test_zhuang2011_mkl.py::test_run_cell_slices_feature_rows_only)
 CI=(tests/solvers tests/mkl/test_solvers.py tests/mkl/test_nonsparse_newton.py
-    tests/kernel_learning/test_kundu.py tests/kernel_learning/test_simsvm.py
+    tests/mkl/test_entropic_kernel_learning.py tests/kernel_learning/test_simsvm.py
     "tests/study/test_study_core.py::test_run_cell_picks_best_cv_and_reports_error"
     tests/study/papers/test_zhuang2011_mkl.py::test_fold_evaluators_equal_fitting_per_c)
 

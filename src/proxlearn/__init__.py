@@ -22,10 +22,11 @@ neighbors
 discriminant
     Similarity discriminant analysis (global, local) and the indefinite kernel Fisher discriminant.
 kernel_learning
-    SimSVM, the Indefinite SVM, full kernel SVM, SimMKL, SVM-CA, ESKL/EMKL/REKL, SimpleNPKL/NPKL,
+    SimSVM, the Indefinite SVM, full kernel SVM, SimMKL, SVM-CA, SimpleNPKL/NPKL,
     kernel completion.
 mkl
-    Several kernels: SimpleMKL, Lp-MKL, non-sparse MKL, KTA, alignf; the base-kernel bank,
+    Several kernels: SimpleMKL, Lp-MKL, non-sparse MKL, KTA, alignf; ESKL/EMKL/REKL (kernels
+    learned from several similarities on that MKL); the base-kernel bank,
     two-layer MKL, IKL, UMKL, GMKL, arc-cosine kernels.
 cluster
     Kernel k-means, constrained k-means, pairwise constraints, the Rand index.

@@ -15,8 +15,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
 from proxlearn.base import is_pairwise
-from proxlearn.kernel_learning import EMKL, ESKL, REKL, WarpedKernel
-from proxlearn.mkl import AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
+from proxlearn.kernel_learning import WarpedKernel
+from proxlearn.mkl import EMKL, ESKL, REKL, AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
 from proxlearn.ranking import KernelLogisticRegression, NPKReranker
 from proxlearn.svm import SimilarityCalibratedClassifier, SimilarityFeatureSVC, SimilaritySVC
 from proxlearn.transforms import (

@@ -40,7 +40,7 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_test_similarity
+from .._validation import LabelError, check_labels, check_test_similarity
 
 __all__ = [
     "BinaryProblem",
@@ -55,6 +55,7 @@ __all__ = [
     "ovo_predict_index",
     "ovo_problems",
     "scatter_pairs",
+    "transductive_labels",
     "transductive_outputs",
     "unlabelled_decisions",
 ]
@@ -251,6 +252,28 @@ def unlabelled_decisions(problems, kernels, dual_coefs, intercepts):
     pair's labelled samples and ``c_k`` their dual coefficients."""
     return np.column_stack([K[p.idx.size:, : p.idx.size] @ c + b for p, K, c, b in
                             zip(problems, kernels, dual_coefs, intercepts, strict=True)])
+
+
+def transductive_labels(y, N, transductive, name):
+    """Classes, label indices and ``n`` labelled samples of ``N`` (labelled first).
+
+    With ``transductive``, ``y`` labels the first ``len(y) <= N`` samples;
+    otherwise all ``N``.
+    """
+    if transductive:
+        y_arr = np.asarray(y) if y is not None else None
+        if y_arr is None or y_arr.ndim != 1 or not 0 < y_arr.shape[0] <= N:
+            raise LabelError(
+                "transductive=True: y must be a 1-D vector with one label for each "
+                f"of the first len(y) <= {N} samples of {name} (labelled samples first)."
+            )
+        n = y_arr.shape[0]
+    else:
+        n = N
+    classes, y_idx = check_labels(y, n)
+    if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
+        raise LabelError("Unknown label type: continuous. Pass class labels.")
+    return classes, y_idx, n
 
 
 def transductive_outputs(raw, classes):

@@ -14,10 +14,6 @@
   both as an estimator, :class:`CompletionSVC` the joint SVM + completion
   (6.6/6.7, transductive 6.9/6.10) with test rows by (6.8)
   (:func:`complete_test_row`).
-* :class:`ESKL`, :class:`EMKL`, :class:`REKL`: kernels learned from several
-  indefinite similarity matrices by entropic mirror descent (Kundu et al. 2010);
-  :class:`ESKLCV`, :class:`EMKLCV`, :class:`REKLCV` choose ``C`` and ``rho`` by
-  cross-validation.
 * :class:`WarpedKernel`: a learned transductive kernel extended to new points
   by kernel warping (Zhuang 2011 eq. 6.9, Sindhwani-Niyogi-Belkin 2005).
 * :class:`SimpleNPKL`, :class:`NPKL`: a kernel over the given points learned
@@ -26,8 +22,15 @@
   (Zhuang 2011 chapter 3; Hoi, Jin & Lyu 2007); :class:`SimpleNPKLCV` chooses
   ``C`` by cross-validation over the constraints (:func:`held_out_agreement`: how well
   a kernel k-means clustering keeps the held-out pairs; or :func:`held_out_auc`).
+
+ESKL, EMKL, REKL and their ``...CV`` variants moved to :mod:`proxlearn.mkl` (with the
+MKL they build on); importing them from here still works, with a ``FutureWarning``.
 """
 
+import sys
+import warnings
+
+from .. import mkl as _mkl
 from ._completion import CompletionResult, em_complete, stein_loss
 from ._completion_conic import (
     CompletionSVC,
@@ -44,8 +47,6 @@ from ._base_kernels import (
     make_base_kernel,
 )
 from ._indefinite_svm import IndefiniteSVM
-from ._kundu import EMKL, ESKL, REKL
-from ._kundu_cv import EMKLCV, ESKLCV, REKLCV
 from ._full_kernel_svm import FullKernelSVM, SolverFailedError, modify_test_rows
 from ._simmkl import SimMKL
 from ._simsvm import SimSVM
@@ -69,17 +70,11 @@ __all__ = [
     "CompletionSVC",
     "ComponentsClampedWarning",
     "DiffusionKernel",
-    "EMKL",
-    "EMKLCV",
-    "ESKL",
-    "ESKLCV",
     "FullKernelSVM",
     "IndefiniteSVM",
     "KernelCompleter",
     "LinearSimilarityKernel",
     "RBFSimilarityKernel",
-    "REKL",
-    "REKLCV",
     "SimMKL",
     "SimSVM",
     "SVMCA",
@@ -94,3 +89,20 @@ __all__ = [
     "modify_test_rows",
     "stein_loss",
 ]
+
+#: Public names that moved to :mod:`proxlearn.mkl` (issue 36): deprecated aliases here.
+_MOVED_TO_MKL = frozenset({"EMKL", "EMKLCV", "ESKL", "ESKLCV", "REKL", "REKLCV"})
+
+
+def __getattr__(name):
+    if name in _MOVED_TO_MKL:
+        # ``from proxlearn.kernel_learning import ESKL`` looks the name up twice (the
+        # import system's ``hasattr`` for submodules, then the import itself): warn once
+        if sys._getframe(1).f_code.co_filename.startswith("<frozen importlib"):
+            return getattr(_mkl, name)
+        warnings.warn(
+            f"proxlearn.kernel_learning.{name} is deprecated and will be removed: it moved "
+            f"to proxlearn.mkl (import it as `from proxlearn.mkl import {name}`).",
+            FutureWarning, stacklevel=2)
+        return getattr(_mkl, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -46,11 +46,12 @@ from .._svm._multiclass import (
     ovo_decision,
     ovo_fit,
     ovo_labels,
+    transductive_labels,
     transductive_outputs,
     unlabelled_decisions,
 )
 from ._completion import CompletionResult, em_complete
-from ._full_kernel_svm import SOLVERS, psd_pinv_solve, solve_problem, transductive_labels
+from ._full_kernel_svm import SOLVERS, psd_pinv_solve, solve_problem
 
 __all__ = ["CompletionSVC", "KernelCompleter", "complete_test_row", "frobenius_complete"]
 

@@ -58,10 +58,8 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     check_bool,
     InvalidParameterError,
-    LabelError,
     SolverError,
     check_int,
-    check_labels,
     check_option,
     check_positive,
     check_similarity,
@@ -74,6 +72,7 @@ from .._svm._multiclass import (
     ovo_decision,
     ovo_fit,
     ovo_labels,
+    transductive_labels,
     transductive_outputs,
     unlabelled_decisions,
 )
@@ -224,28 +223,6 @@ def _solve_full_kernel(S, y, eta, gamma, n_unlabelled, solver, solver_options):
         "objective": float(prob.value),
         "status": prob.status,
     }
-
-
-def transductive_labels(y, N, transductive, name):
-    """Classes, label indices and ``n`` labelled samples of ``N`` (labelled first).
-
-    With ``transductive``, ``y`` labels the first ``len(y) <= N`` samples;
-    otherwise all ``N``.
-    """
-    if transductive:
-        y_arr = np.asarray(y) if y is not None else None
-        if y_arr is None or y_arr.ndim != 1 or not 0 < y_arr.shape[0] <= N:
-            raise LabelError(
-                "transductive=True: y must be a 1-D vector with one label for each "
-                f"of the first len(y) <= {N} samples of {name} (labelled samples first)."
-            )
-        n = y_arr.shape[0]
-    else:
-        n = N
-    classes, y_idx = check_labels(y, n)
-    if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
-        raise LabelError("Unknown label type: continuous. Pass class labels.")
-    return classes, y_idx, n
 
 
 class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator):

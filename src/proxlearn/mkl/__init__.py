@@ -14,6 +14,10 @@ of ``m`` matrices; :func:`check_kernel_stack` is a deprecated alias).
   :func:`uniform_mkl`; and the classifiers :class:`SimpleMKL`, :class:`LpMKL`,
   :class:`NonSparseMKL`, :class:`AverageKernelSVC` on ``(n, n, m)`` similarities;
   :class:`MKLClassifierCV`: any of them with ``C`` by cross-validation.
+* Kernels learned from several indefinite similarity matrices by entropic mirror
+  descent, on top of the non-sparse MKL (Kundu et al. 2010): :class:`ESKL`,
+  :class:`EMKL`, :class:`REKL`; :class:`ESKLCV`, :class:`EMKLCV`, :class:`REKLCV`
+  choose ``C`` and ``rho`` by cross-validation.
 * Zhuang (2011) ch. 4-5 on features: :class:`KernelBank`, :class:`TwoLayerMKL`,
   :class:`TwoLayerMKLCV` (``C`` by cross-validation), :class:`TwoLayerMKLInf`,
   :class:`IKL` (infinite kernel learning), :class:`GMKL`,
@@ -25,6 +29,8 @@ from ._arccos import ArcCosineSVC, arccos_kernel
 from ._bank import DEFAULT_DEGREES, DEFAULT_WIDTHS, KernelBank, LazyKernelStack
 from ._classifiers import KTASVC, AverageKernelSVC, LpMKL, NonSparseMKL, SimpleMKL
 from ._cv import MKLClassifierCV
+from ._entropic_kernel_learning import EMKL, ESKL, REKL
+from ._entropic_kernel_learning_cv import EMKLCV, ESKLCV, REKLCV
 from ._ikl import IKL
 from ._gmkl import GMKL, GMKLResult, gmkl, gmkl_gradient, product_gaussian_kernel
 from ._kta import alignf, check_kernel_stack
@@ -35,6 +41,12 @@ from ._two_layer import TwoLayerMKL, TwoLayerMKLCV, TwoLayerMKLInf, two_layer_mk
 
 __all__ = [
     "ArcCosineSVC",
+    "EMKL",
+    "EMKLCV",
+    "ESKL",
+    "ESKLCV",
+    "REKL",
+    "REKLCV",
     "GMKL",
     "GMKLResult",
     "IKL",

@@ -64,7 +64,16 @@ _NOT_PSD_HINT = (" but spectrum=None uses the matrices as kernels. Use spectrum=
 
 
 class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
-    """Shared fit / predict of the MKL classifiers (see the module docstring)."""
+    """Shared fit / predict of the MKL classifiers (see the module docstring).
+
+    ``predict`` and ``decision_function`` go through two hooks, which a subclass
+    with another decision overrides: :meth:`_checked_test_kernels` (validated test
+    rows to the test kernels the decision reads: here each matrix's spectrum
+    transform and scale, as in training) and :meth:`_raw_stack` (those kernels to
+    the one-vs-one decision values: here each pair's learned combination times its
+    dual coefficients). The entropic kernel learners (ESKL, EMKL, REKL) keep a
+    decision linear in the raw test rows and override both.
+    """
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -222,12 +231,13 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             check_multi_test(X_test, self.n_features_in_, self.n_kernels_, copy=False))
 
     def _checked_test_kernels(self, T):
-        """:meth:`_test_kernels` of validated test rows ``T`` (or of a fold's)."""
+        """:meth:`_test_kernels` of validated test rows ``T`` (or of a fold's): the
+        hook from test rows to test kernels (class docstring)."""
         if self.spectra_:
             T = np.stack([st._transform_checked(np.ascontiguousarray(T[:, :, k]), T)
                           for k, st in enumerate(self.spectra_)], axis=-1)  # T is checked
-        div = getattr(self, "_kernel_div", None)  # set by _kernels only (not by subclasses
-        if div is not None:  # that scale the matrices themselves, e.g. EMKL / REKL)
+        div = getattr(self, "_kernel_div", None)  # set with scales_ by _set_scales only
+        if div is not None:
             T = T / div
         return T
 
@@ -332,9 +342,8 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         return self._raw_stack(self._test_kernels(X_test))
 
     def _raw_stack(self, T):
-        """One-vs-one decision values on the test kernels ``T`` (``(n_test, n_train, m)``)."""
-        if not hasattr(self, "_uw"):  # subclasses that set coef_ themselves (EMKL, REKL)
-            return np.einsum("tnm,pnm->tp", T, self.coef_) + self.intercept_
+        """One-vs-one decision values on the test kernels ``T`` (``(n_test, n_train, m)``):
+        the hook from test kernels to decision values (class docstring)."""
         raw = np.tile(self.intercept_, (T.shape[0], 1))
         rows = np.arange(T.shape[0])
         for k, (u, res) in enumerate(zip(self._uw, self.results_)):

@@ -94,7 +94,7 @@ SECTIONS: tuple[Section, ...] = (
         note="5 balanced partitions, 5-fold CV; the paper prints no spread, so the "
         "agreement rule uses our own per-partition std (verdicts marked *). ESKL: "
         "C in {0.1, ..., 100}, rho in {0.01, ..., 10} (the paper gives no grid), "
-        "tau = n, 300 iterations (the paper's reading, kernel_learning._kundu.PAPER_READING); "
+        "tau = n, 300 iterations (the paper's reading, mkl._entropic_kernel_learning.PAPER_READING); "
         "eskl-*@default: the same grid at ESKL's defaults (the default reading, judged by the "
         "ledger's second count).",
     ),

@@ -8,7 +8,7 @@ the loss ``L(K - S)``), 16 points; ``tau`` is the training matrix's trace (``n``
 for the unit-diagonal UW sets, the digest's first option), the step-size scale 1,
 300 mirror-descent iterations with the best iterate kept. Test rows go through
 the inductive map ``K S^+ s`` of the estimator (the paper describes no test map).
-These cells use the paper's reading (``kernel_learning._kundu.PAPER_READING``); the
+These cells use the paper's reading (``mkl._entropic_kernel_learning.PAPER_READING``); the
 estimator's defaults differ (positive directions, clipped start, scale-free;
 docs/methods.md, Kundu section). ``eskl-l1@default`` (and ``-l2``, ``-l3``) are the
 same rows at the estimator's defaults, on the same grid: the report's second ledger
@@ -30,7 +30,7 @@ _LOSSES = {"eskl-l1": "l1", "eskl-l2": "l2", "eskl-l3": "l3"}
 
 def _builder(loss, paper=True):
     def build(**params):
-        from ....kernel_learning._kundu import ESKL, PAPER_READING
+        from ....mkl._entropic_kernel_learning import ESKL, PAPER_READING
 
         return ESKL(loss=loss, **(PAPER_READING if paper else {}), **params)
 

@@ -60,12 +60,12 @@ def _mkl(name):
     return build
 
 
-def _kl(name, **fixed):
+def _entropic(name, **fixed):
     def build(**p):
-        from ....kernel_learning import _kundu
+        from ....mkl import _entropic_kernel_learning as ekl
 
         # the paper's reading, under which these cells were computed (docs/methods.md)
-        return getattr(_kundu, name)(**_kundu.PAPER_READING, **fixed, **p)
+        return getattr(ekl, name)(**ekl.PAPER_READING, **fixed, **p)
 
     return build
 
@@ -88,11 +88,11 @@ for _name, _cls in (("average-kernel-svm", "AverageKernelSVC"), ("simple-mkl", "
                            f"{_cls} on the clipped matrices (mkl.{_cls})"), replace=True)
 register_method(Method("lp-mkl", _mkl("LpMKL"), _C, "Lp-MKL, p = 2 (Kloft et al.)"),
                 replace=True)
-register_method(Method("eskl-l3-multi", _kl("ESKL", loss="l3", max_iter=100), _C_RHO,
+register_method(Method("eskl-l3-multi", _entropic("ESKL", loss="l3", max_iter=100), _C_RHO,
                        "ESKL, one kernel near all matrices (Kundu eq. 4), L3"), replace=True)
-register_method(Method("emkl", _kl("EMKL", loss="l1", max_iter=50), _C_RHO,
+register_method(Method("emkl", _entropic("EMKL", loss="l1", max_iter=50), _C_RHO,
                        "EMKL, one kernel per matrix + non-sparse MKL (Kundu eq. 6), L1"),
                 replace=True)
-register_method(Method("rekl", _kl("REKL", loss="l2", max_iter=100), _C_RHO,
+register_method(Method("rekl", _entropic("REKL", loss="l2", max_iter=100), _C_RHO,
                        "REKL, learned spectra per matrix + non-sparse MKL (Kundu eq. 7), L2"),
                 replace=True)

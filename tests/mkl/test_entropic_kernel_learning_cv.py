@@ -10,7 +10,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_sco
 
 from proxlearn.base import is_pairwise
 from proxlearn.exceptions import InvalidParameterError
-from proxlearn.kernel_learning import EMKL, EMKLCV, ESKL, ESKLCV, REKL, REKLCV
+from proxlearn.mkl import EMKL, EMKLCV, ESKL, ESKLCV, REKL, REKLCV
 
 PAIRS = [(ESKL, ESKLCV), (EMKL, EMKLCV), (REKL, REKLCV)]
 GRID = {"C": [0.01, 1.0, 100.0], "rho": [0.1, 10.0]}
@@ -56,11 +56,11 @@ def test_same_choice_and_scores_as_grid_search(base, cvcls):
 
 
 def test_the_basis_is_decomposed_once_per_fold_not_per_grid_point(monkeypatch):
-    import proxlearn.kernel_learning._kundu as kundu
+    import proxlearn.mkl._entropic_kernel_learning as ekl
 
     calls = []
-    real = kundu.positive_basis
-    monkeypatch.setattr(kundu, "positive_basis",
+    real = ekl.positive_basis
+    monkeypatch.setattr(ekl, "positive_basis",
                         lambda S, rcond: calls.append(S.shape) or real(S, rcond))
     S, y = _problem(m=1)
     _quiet(lambda: ESKLCV(Cs=GRID["C"], rhos=GRID["rho"], cv=3).fit(S, y))
@@ -72,12 +72,12 @@ def test_a_fit_no_alpha_bounds_is_not_repeated_at_larger_C(monkeypatch, base, cv
     """Where no SVM / MKL solve of a cold fit has an alpha at its bound C, the cold fit
     at a larger C takes the same steps: the walk reuses it and solves nothing at
     C = 100 (issue 40 item 4: EMKLCV on 10-class stacks), with GridSearchCV's scores."""
-    import proxlearn.kernel_learning._kundu as kundu
+    import proxlearn.mkl._entropic_kernel_learning as ekl
 
     name = "svm_dual" if base is ESKL else "nonsparse_mkl"
-    real = getattr(kundu, name)
+    real = getattr(ekl, name)
     calls = []
-    monkeypatch.setattr(kundu, name, lambda *a, **k: calls.append(a[2]) or real(*a, **k))
+    monkeypatch.setattr(ekl, name, lambda *a, **k: calls.append(a[2]) or real(*a, **k))
     S, y = _problem(m=1 if base is ESKL else 2)
     s = 2.0 * y - 1.0  # separable: the SVMs' alphas stay far below C = 10
     S = S + 10.0 * (np.outer(s, s) if S.ndim == 2 else np.outer(s, s)[:, :, None])

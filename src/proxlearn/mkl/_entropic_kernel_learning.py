@@ -83,13 +83,13 @@ from .._validation import (
 from .._multi_input import check_multi_similarity
 from .._scale import similarity_scale
 from .._progress import IterationLog, check_verbose
-from ..mkl._classifiers import _BaseMKL
-from ..mkl._solvers import nonsparse_mkl
+from ._classifiers import _BaseMKL
+from ._solvers import nonsparse_mkl
 from .._svm._dual import svm_dual
 from ..solvers import project_simplex
-from .._svm._multiclass import ovo_fit, scatter_pairs, transductive_outputs
-from ._full_kernel_svm import transductive_labels
-from ._entropic import (
+from .._svm._multiclass import (ovo_fit, scatter_pairs, transductive_labels,
+                                transductive_outputs)
+from ._mirror_descent import (
     matrix_loss,
     SubspaceEG,
     kept_basis,
@@ -254,7 +254,6 @@ class _KunduBase(_BaseMKL):
         if self.normalize:
             Ss = Ss / self.scales_
         self.tau_ = _tau(Ss, self.tau)
-        self.spectra_ = []  # the learned kernels replace _BaseMKL's spectrum transforms
         problems, fits = ovo_fit(  # a pair's rows: its labelled samples, then the unlabelled
             y_idx, len(classes), lambda p: self._fit_binary(
                 Ss[np.ix_(p.rows, p.rows)], p.y, self._pair_state(p.k)), n_total=N)
@@ -286,7 +285,7 @@ class _KunduBase(_BaseMKL):
 
     def _pair_state(self, k):
         """What a cross-validated walk shares between the fits of one fold for the
-        pair of classes ``k`` (:mod:`._kundu_cv`): ``state["cache"]``, the basis (one
+        pair of classes ``k`` (:mod:`._entropic_kernel_learning_cv`): ``state["cache"]``, the basis (one
         ``eigh`` per fold, not per grid point), and ``state["warm"]``, the previous
         point's solution (a warm start, when the walk keeps it). ``None`` for an
         ordinary fit (``_cv_state`` is set only on the walk's private copies)."""
@@ -353,6 +352,17 @@ class _KunduBase(_BaseMKL):
                 "transductive=False (the inductive test maps)."
             )
         return super()._test_kernels(X_test)
+
+    def _checked_test_kernels(self, T):
+        """The validated test rows as they are (the hook of :class:`_BaseMKL`): the
+        inductive maps and the scales ``c_i`` are folded into ``coef_``, so no
+        spectrum transform or scaling applies."""
+        return T
+
+    def _raw_stack(self, T):
+        """One-vs-one decision values ``sum_i T[:, :, i] coef_[p, :, i] + b_p`` (the
+        hook of :class:`_BaseMKL`): the decision is linear in the raw test rows."""
+        return np.einsum("tnm,pnm->tp", T, self.coef_) + self.intercept_
 
     @staticmethod
     def _svm_block(u, N):
@@ -488,7 +498,7 @@ class ESKL(_KunduBase):
     Examples
     --------
     >>> import numpy as np
-    >>> from proxlearn.kernel_learning import ESKL
+    >>> from proxlearn.mkl import ESKL
     >>> X = np.random.default_rng(0).normal(size=(20, 3)); y = np.arange(20) % 2
     >>> X[:, 0] += 2 * y
     >>> S = X @ X.T

@@ -16,8 +16,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import KFold, cross_val_score
 
 from proxlearn.exceptions import InvalidParameterError, SimilarityMatrixError
-from proxlearn.kernel_learning import EMKL, ESKL, REKL
-from proxlearn.kernel_learning._entropic import (
+from proxlearn._svm._multiclass import ovo_decision, ovo_labels
+from proxlearn.mkl import EMKL, ESKL, REKL
+from proxlearn.mkl._mirror_descent import (
     SubspaceEG,
     eg_printed,
     eg_spectrahedron,
@@ -276,6 +277,24 @@ def test_cross_val_score_and_three_classes():
     assert scores.mean() > 0.7
     clf = ESKL(max_iter=20).fit(X, y3)
     assert clf.coef_.shape == (3, 36, 2) and len(clf.kernel_) == 3
+
+
+@pytest.mark.parametrize("cls", [ESKL, EMKL, REKL])
+def test_the_decision_is_linear_in_the_raw_test_rows(cls):
+    """The hooks of _BaseMKL (_checked_test_kernels, _raw_stack): the raw test rows, not
+    divided by scales_ nor spectrum-transformed, times coef_; no spectrum transforms
+    of the MKL classifiers are kept (they would mean nothing here)."""
+    X, _ = _stack(n=36, seed=7)
+    X[:, :, 1] *= 5.0  # a scale != 1: scales_ must be folded into coef_, not applied again
+    y3 = np.arange(36) % 3
+    tr, te = np.arange(27), np.arange(27, 36)
+    clf = cls(max_iter=15).fit(X[np.ix_(tr, tr)], y3[tr])
+    T = X[np.ix_(te, tr)]
+    raw = np.einsum("tnm,pnm->tp", T, clf.coef_) + clf.intercept_
+    np.testing.assert_allclose(clf.decision_function(T), ovo_decision(raw, 3), rtol=1e-12)
+    np.testing.assert_array_equal(clf.predict(T), ovo_labels(raw, clf.classes_))
+    assert not np.allclose(clf.scales_, 1.0)
+    assert not hasattr(clf, "spectra_")
 
 
 def test_bad_input():

@@ -20,7 +20,7 @@ previous point's best kernel (ESKL/EMKL: in the basis' coordinates; REKL: the
 spectra's log-weights) and its MKL weights; ESKL and EMKL also continue its step
 schedule (step count and Lipschitz estimate: the walk is one mirror-descent run
 whose objective changes at each point), REKL restarts its steps. Every fit stops by
-the same rule as a cold one (``_kundu._Tracker``): a certified relative gap of
+the same rule as a cold one (``_entropic_kernel_learning._Tracker``): a certified relative gap of
 ``tol`` (ESKL-L3: its exact dual bound), else two windows without progress. The
 kernels then differ from cold fits' within what the rule allows, and so may the
 scores and the chosen point; ``warm_start=False`` gives exactly ``GridSearchCV``'s
@@ -47,7 +47,7 @@ from .._cv import (INPUT_WARNINGS, GridCVMixin, RefittedClassifierMixin, check_g
 from .._multi_input import check_multi_similarity
 from ..base import PairwiseMixin
 from .._validation import InvalidParameterError, check_labels
-from ._kundu import EMKL, ESKL, REKL
+from ._entropic_kernel_learning import EMKL, ESKL, REKL
 
 __all__ = ["ESKLCV", "EMKLCV", "REKLCV", "KUNDU_CS", "KUNDU_RHOS"]
 
@@ -155,7 +155,7 @@ _DOC = """{name} with ``C`` and ``rho`` chosen by cross-validation, then refitte
 
     Each fold walks the grid ``Cs x rhos`` sharing its eigendecompositions (and,
     with ``warm_start``, starting every fit from the previous grid point's kernel;
-    module docstring of ``kernel_learning._kundu_cv``); the best mean validation
+    module docstring of ``mkl._entropic_kernel_learning_cv``); the best mean validation
     score (smallest ``C``, then ``rho``, among ties) is refitted on all the data.
 
     Parameters

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from sklearn.model_selection import StratifiedShuffleSplit
 
-import proxlearn.kernel_learning._kundu as kundu
+import proxlearn.mkl._entropic_kernel_learning as ekl
 from proxlearn.datasets import load_feature_dataset
-from proxlearn.kernel_learning import REKL
+from proxlearn.mkl import REKL
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
@@ -58,14 +58,14 @@ def test_rekl_hands_the_mkl_solve_contiguous_kernels(monkeypatch):
     """Each K_i of the stack given to nonsparse_mkl is one contiguous block (the Newton
     steps' products and sub-stack gathers read whole kernels)."""
     seen = []
-    solve = kundu.nonsparse_mkl
+    solve = ekl.nonsparse_mkl
 
     def spy(Ks, *args, **kwargs):
         seen.append(all(Ks[:, :, k].flags.c_contiguous or Ks[:, :, k].flags.f_contiguous
                         for k in range(Ks.shape[2])))
         return solve(Ks, *args, **kwargs)
 
-    monkeypatch.setattr(kundu, "nonsparse_mkl", spy)
+    monkeypatch.setattr(ekl, "nonsparse_mkl", spy)
     X, y = _small_stack()
     REKL(max_iter=5).fit(X, y)
     assert seen and all(seen)
@@ -74,12 +74,12 @@ def test_rekl_hands_the_mkl_solve_contiguous_kernels(monkeypatch):
 def test_rekl_decision_does_not_depend_on_the_kernel_layout(monkeypatch):
     X, y = _small_stack(seed=1)
     fast = REKL(max_iter=30).fit(X, y)
-    solve = kundu.nonsparse_mkl
+    solve = ekl.nonsparse_mkl
 
     def interleaved(Ks, *args, **kwargs):  # the layout of np.stack(axis=-1)
         return solve(np.ascontiguousarray(Ks), *args, **kwargs)
 
-    monkeypatch.setattr(kundu, "nonsparse_mkl", interleaved)
+    monkeypatch.setattr(ekl, "nonsparse_mkl", interleaved)
     slow = REKL(max_iter=30).fit(X, y)
     assert fast.n_iter_ == slow.n_iter_
     np.testing.assert_allclose(fast.decision_function(X), slow.decision_function(X),
