@@ -43,6 +43,11 @@ def test_integer():
     assert _refusal(integer(1), True, "k") == "k must be an integer >= 1, got True."
     assert integer(1, 3).check(3, "k") == 3
     assert _refusal(integer(1, 3), 4, "k") == "k must be an integer in [1, 3], got 4."
+    named = integer(1, what="a positive integer")
+    assert named.check(12, "k") == 12
+    assert _refusal(named, 0, "k") == "k must be a positive integer, got 0."
+    assert _refusal(named | options("auto"), "x", "k") == (
+        "k must be a positive integer or 'auto', got 'x'.")
 
 
 def test_boolean():

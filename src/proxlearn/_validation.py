@@ -735,21 +735,24 @@ class _Positive(Constraint):
 
 
 class _Integer(Constraint):
-    def __init__(self, low=1, high=None):
-        self.low, self.high = low, high
+    def __init__(self, low=1, high=None, what=None):
+        self.low, self.high, self.what = low, high, what
 
     def accepts_type(self, value):
         return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
     def describe(self):
+        if self.what is not None:
+            return self.what
         if self.high is None:
             return f"an integer >= {self.low}"
         return f"an integer in [{self.low}, {self.high}]"
 
     def check(self, value, name):
-        if self.high is None:
+        if self.high is None and self.what is None:
             return check_int(value, name, self.low)
-        if not self.accepts_type(value) or not self.low <= int(value) <= self.high:
+        high = np.inf if self.high is None else self.high
+        if not self.accepts_type(value) or not self.low <= int(value) <= high:
             raise InvalidParameterError(f"{name} must be {self.describe()}, got {value!r}.")
         return int(value)
 
@@ -882,9 +885,10 @@ def positive(*, allow_zero: bool = False) -> Constraint:
     return _Positive(allow_zero)
 
 
-def integer(low: int = 1, high: int | None = None) -> Constraint:
-    """An integer ``>= low`` (and ``<= high``), ``bool`` refused; returned as int."""
-    return _Integer(low, high)
+def integer(low: int = 1, high: int | None = None, *, what: str | None = None) -> Constraint:
+    """An integer ``>= low`` (and ``<= high``), ``bool`` refused; returned as int.
+    ``what`` names the range in the message (``"a positive integer"``)."""
+    return _Integer(low, high, what)
 
 
 def boolean(hint: str = "") -> Constraint:
