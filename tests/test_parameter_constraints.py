@@ -10,6 +10,7 @@ from proxlearn._validation import (
     boolean,
     instance_of,
     integer,
+    only_if,
     options,
     positive,
     unchecked,
@@ -73,6 +74,20 @@ def test_instance_of_and_unchecked():
     assert _refusal(instance_of(str, "a string"), 3, "x") == "x must be a string, got 3."
     obj = object()
     assert unchecked("elsewhere").check(obj, "x") is obj
+
+
+def test_only_if():
+    class Est(BaseEstimator):
+        _parameter_constraints = {"kernel": options("linear", "rbf"),
+                                  "gamma": only_if(positive(), "kernel", "rbf")}
+
+        def __init__(self, kernel="linear", gamma=1):
+            self.kernel, self.gamma = kernel, gamma
+
+    assert validate_params(Est(gamma=-1)) == {"kernel": "linear", "gamma": -1}  # unused
+    assert validate_params(Est("rbf", 2))["gamma"] == 2.0
+    with pytest.raises(InvalidParameterError, match="gamma must be finite and > 0, got -1.0"):
+        validate_params(Est("rbf", -1))
 
 
 def test_union_messages():
@@ -141,6 +156,9 @@ def test_table_checks_every_listed_parameter(name, cls, kind):
     if not checked:
         pytest.skip(f"{name}: every parameter is checked elsewhere (its table says where)")
     for param in checked:
-        est = cls().set_params(**{param: _Bad()})
+        c = cls._parameter_constraints[param]
+        # a parameter used only with another's value (gamma with kernel="rbf"): set that too
+        cond = {c.other: c.values[0]} if hasattr(c, "other") else {}
+        est = cls().set_params(**cond, **{param: _Bad()})
         with pytest.raises(InvalidParameterError, match=f"^{param}"):
             est.fit(*args)

@@ -72,6 +72,7 @@ __all__ = [
     "boolean",
     "instance_of",
     "integer",
+    "only_if",
     "options",
     "positive",
     "unchecked",
@@ -828,6 +829,25 @@ class _Instance(Constraint):
         return value
 
 
+class _OnlyIf(Constraint):
+    def __init__(self, constraint, other, values):
+        self.constraint, self.other, self.values = constraint, other, tuple(values)
+
+    def applies(self, estimator) -> bool:
+        """Whether the estimator's ``other`` parameter takes one of ``values``."""
+        v = getattr(estimator, self.other)
+        return any(_Options._same(v, w) for w in self.values)
+
+    def accepts_type(self, value):
+        return self.constraint.accepts_type(value)
+
+    def describe(self):
+        return self.constraint.describe()
+
+    def check(self, value, name):
+        return self.constraint.check(value, name)
+
+
 class _Unchecked(Constraint):
     def __init__(self, reason):
         self.reason = reason
@@ -907,6 +927,12 @@ def instance_of(types, what: str) -> Constraint:
     return _Instance(types, what)
 
 
+def only_if(constraint: Constraint, other: str, *values) -> Constraint:
+    """``constraint``, checked only when parameter ``other`` is one of ``values``
+    (``gamma`` only for ``kernel="rbf"``); otherwise the value is returned unchecked."""
+    return _OnlyIf(constraint, other, values)
+
+
 def unchecked(reason: str) -> Constraint:
     """A parameter the table lists but leaves to another check, named by ``reason``
     (``check_random_state``, scikit-learn's ``class_weight``, the data in ``fit``)."""
@@ -959,8 +985,12 @@ def validate_params(estimator, *names) -> dict:
     proxlearn.exceptions.InvalidParameterError: C must be finite and > 0, got 0.0.
     """
     table = type(estimator)._parameter_constraints
-    return {name: table[name].check(getattr(estimator, name), name)
-            for name in (names or table)}
+    out = {}
+    for name in names or table:
+        c, value = table[name], getattr(estimator, name)
+        skip = isinstance(c, _OnlyIf) and not c.applies(estimator)
+        out[name] = value if skip else c.check(value, name)
+    return out
 
 
 def check_classification_data(S, y, *, symmetric: str = "allow"):

@@ -27,6 +27,7 @@ from .._svm._multiclass import libsvm_vote, ovo_decision
 from .._svm._platt import PlattProbabilityMixin
 from ..transforms._spectrum import (
     SPECTRUM_METHODS,
+    SPECTRUM_TOL,
     TEST_TRANSFORMS,
     SpectrumTransformer,
 )
@@ -198,7 +199,7 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         "C": positive(),
         "normalize": NORMALIZE,
         "max_iter": MAX_ITER_OR_NO_LIMIT,
-        "tol": unchecked("checked by SpectrumTransformer"),
+        "tol": SPECTRUM_TOL,
         "class_weight": unchecked("checked by scikit-learn's SVC"),
         "probability": unchecked("read as a truth value, as scikit-learn's SVC"),
         "random_state": unchecked("sklearn.utils.check_random_state, in the probability CV"),
@@ -239,7 +240,9 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         classes, y_idx = check_labels(y, arr.shape[0])
         sample_weight = check_sample_weight(sample_weight, arr.shape[0])
         scaled = self._fit_scale(arr, params["normalize"])  # a new array unless the scale is 1
-        self.transformer_ = transformer._fit_checked(scaled, S if scaled is arr else scaled)
+        self.transformer_ = transformer._fit_checked(
+            scaled, S if scaled is arr else scaled,
+            params["spectrum"], params["test_transform"], params["tol"])
         K = self.transformer_._training_kernel()
         del arr, scaled
         self._fit_svc(
