@@ -75,6 +75,7 @@ __all__ = [
     "only_if",
     "options",
     "positive",
+    "satisfies",
     "unchecked",
     "validate_params",
     "check_similarity",
@@ -829,6 +830,11 @@ class _Instance(Constraint):
         return value
 
 
+class _Satisfies(_Instance):
+    def accepts_type(self, value):
+        return bool(self.types(value))
+
+
 class _OnlyIf(Constraint):
     def __init__(self, constraint, other, values):
         self.constraint, self.other, self.values = constraint, other, tuple(values)
@@ -925,6 +931,12 @@ def options(*values, what: str | None = None) -> Constraint:
 def instance_of(types, what: str) -> Constraint:
     """An instance of ``types``; ``what`` names it in the message."""
     return _Instance(types, what)
+
+
+def satisfies(predicate, what: str) -> Constraint:
+    """A value for which ``predicate(value)`` is true; ``what`` names it in the message
+    (``satisfies(lambda v: not isinstance(v, str), "an array of indices")``)."""
+    return _Satisfies(predicate, what)
 
 
 def only_if(constraint: Constraint, other: str, *values) -> Constraint:
