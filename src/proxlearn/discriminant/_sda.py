@@ -28,7 +28,6 @@ Model
 
 from __future__ import annotations
 
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
