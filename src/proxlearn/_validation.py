@@ -21,6 +21,10 @@ Policy
   most rows, looks like a distance. Estimators expecting similarities warn with
   a :class:`DissimilarityWarning` and suggest
   :class:`proxlearn.transforms.DissimilarityToSimilarity`.
+* **Hyperparameters.** Each estimator declares a table
+  ``_parameter_constraints`` (one constraint per parameter: :func:`positive`,
+  :func:`integer`, :func:`boolean`, :func:`options`, ... combined with ``|``)
+  and checks it once per public call with :func:`validate_params`.
 """
 
 from __future__ import annotations
@@ -702,6 +706,9 @@ def check_option(value, name: str, options) -> str:
 class Constraint:
     """One rule a hyperparameter value must satisfy (combine with ``|``)."""
 
+    #: False for :func:`unchecked` entries (left to another check).
+    checks = True
+
     def accepts_type(self, value) -> bool:
         """Whether ``value`` is of the kind this rule is about (then its own
         message, not the union's, explains a refusal)."""
@@ -855,6 +862,8 @@ class _OnlyIf(Constraint):
 
 
 class _Unchecked(Constraint):
+    checks = False
+
     def __init__(self, reason):
         self.reason = reason
 
