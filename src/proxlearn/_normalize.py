@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._scale import similarity_scale
-from ._validation import check_bool, check_test_similarity
+from ._validation import NORMALIZE, check_test_similarity
 
 __all__ = ["ScaleNormalizeMixin"]
 
@@ -41,15 +41,14 @@ class ScaleNormalizeMixin:
     """
 
     def _check_normalize(self):
-        return check_bool(self.normalize, "normalize",
-                          "True (the default) divides S and the test rows by tr S / n, so "
-                          "that a positive factor on S does not change the predictions; "
-                          "False uses S as given.")
+        return NORMALIZE.check(self.normalize, "normalize")
 
-    def _fit_scale(self, S):
+    def _fit_scale(self, S, normalize=None):
         """Set ``scale_`` from the validated training matrix ``S`` and return ``S / scale_``
-        (``S`` itself when the scale is 1)."""
-        normalize = self._check_normalize()
+        (``S`` itself when the scale is 1); ``normalize``: the value the caller already
+        validated (checked here when not given)."""
+        if normalize is None:
+            normalize = self._check_normalize()
         # an all-zero S is the same matrix at every scale: nothing to divide
         self.scale_ = similarity_scale(S) if normalize and S.any() else 1.0
         return S if self.scale_ == 1.0 else S / self.scale_

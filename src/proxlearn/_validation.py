@@ -21,6 +21,10 @@ Policy
   most rows, looks like a distance. Estimators expecting similarities warn with
   a :class:`DissimilarityWarning` and suggest
   :class:`proxlearn.transforms.DissimilarityToSimilarity`.
+* **Hyperparameters.** Each estimator declares a table
+  ``_parameter_constraints`` (one constraint per parameter: :func:`positive`,
+  :func:`integer`, :func:`boolean`, :func:`options`, ... combined with ``|``)
+  and checks it once per public call with :func:`validate_params`.
 """
 
 from __future__ import annotations
@@ -65,6 +69,19 @@ __all__ = [
     "check_sets",
     "check_strings",
     "check_sample_weight",
+    "AnyOf",
+    "Constraint",
+    "MAX_ITER_OR_NO_LIMIT",
+    "NORMALIZE",
+    "boolean",
+    "instance_of",
+    "integer",
+    "only_if",
+    "options",
+    "positive",
+    "satisfies",
+    "unchecked",
+    "validate_params",
     "check_similarity",
     "check_test_similarity",
     "looks_like_dissimilarity",
@@ -675,6 +692,326 @@ def check_option(value, name: str, options) -> str:
             f"{name}={value!r} is not supported; choose one of {sorted(options)!r}."
         )
     return value
+
+
+# --- declarative hyperparameter tables ----------------------------------------
+#
+# An estimator declares ``_parameter_constraints = {"C": positive(), ...}``, one
+# entry per parameter of ``get_params()``, and calls ``validate_params(self)``
+# once at its public boundary (``fit``; ``predict`` for the parameters read
+# there). Each constraint raises :class:`InvalidParameterError` with the message
+# of the ``check_*`` helper of its kind (what was wrong, what is allowed).
+
+
+class Constraint:
+    """One rule a hyperparameter value must satisfy (combine with ``|``)."""
+
+    #: False for :func:`unchecked` entries (left to another check).
+    checks = True
+
+    def accepts_type(self, value) -> bool:
+        """Whether ``value`` is of the kind this rule is about (then its own
+        message, not the union's, explains a refusal)."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """What is allowed, as a noun phrase (``"a positive number"``)."""
+        raise NotImplementedError
+
+    def check(self, value, name: str):
+        """``value`` in the form the estimator uses, or :class:`InvalidParameterError`."""
+        raise NotImplementedError
+
+    def __or__(self, other):
+        return AnyOf(self, other)
+
+    def __repr__(self):
+        return f"<{self.describe()}>"
+
+
+class _Positive(Constraint):
+    def __init__(self, allow_zero=False):
+        self.allow_zero = allow_zero
+
+    def accepts_type(self, value):
+        return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+    def describe(self):
+        return "a number >= 0" if self.allow_zero else "a positive number"
+
+    def check(self, value, name):
+        return check_positive(value, name, allow_zero=self.allow_zero)
+
+
+class _Integer(Constraint):
+    def __init__(self, low=1, high=None, what=None):
+        self.low, self.high, self.what = low, high, what
+
+    def accepts_type(self, value):
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+    def describe(self):
+        if self.what is not None:
+            return self.what
+        if self.high is None:
+            return f"an integer >= {self.low}"
+        return f"an integer in [{self.low}, {self.high}]"
+
+    def check(self, value, name):
+        if self.high is None and self.what is None:
+            return check_int(value, name, self.low)
+        high = np.inf if self.high is None else self.high
+        if not self.accepts_type(value) or not self.low <= int(value) <= high:
+            raise InvalidParameterError(f"{name} must be {self.describe()}, got {value!r}.")
+        return int(value)
+
+
+class _Boolean(Constraint):
+    def __init__(self, hint=""):
+        self.hint = hint
+
+    def accepts_type(self, value):
+        return isinstance(value, bool | np.bool_)
+
+    def describe(self):
+        return "True or False"
+
+    def check(self, value, name):
+        return check_bool(value, name, self.hint)
+
+
+def _listed(values) -> list:
+    """``values`` sorted for a message: the strings in order, then the others."""
+    strings = sorted(v for v in values if isinstance(v, str))
+    return strings + [v for v in values if not isinstance(v, str)]
+
+
+class _Options(Constraint):
+    def __init__(self, values, what=None):
+        self.values, self.what = tuple(values), what
+
+    @staticmethod
+    def _same(value, v):
+        if v is None or isinstance(v, bool):  # 1 == True must not pass
+            return value is v or (isinstance(value, np.bool_) and bool(value) is v)
+        if isinstance(value, bool | np.bool_) or isinstance(value, str) != isinstance(v, str):
+            return False
+        try:
+            return bool(value == v)
+        except (TypeError, ValueError):  # arrays and the like
+            return False
+
+    def _hit(self, value):
+        return any(self._same(value, v) for v in self.values)
+
+    def accepts_type(self, value):
+        return self._hit(value)
+
+    def describe(self):
+        if self.what is not None:
+            return self.what
+        vals = _listed(self.values)
+        return repr(vals[0]) if len(vals) == 1 else f"one of {vals!r}"
+
+    def check(self, value, name):
+        if not self._hit(value):
+            raise InvalidParameterError(
+                f"{name}={value!r} is not supported; choose one of {_listed(self.values)!r}."
+            )
+        return value
+
+
+class _Instance(Constraint):
+    def __init__(self, types, what):
+        self.types, self.what = types, what
+
+    def accepts_type(self, value):
+        return isinstance(value, self.types)
+
+    def describe(self):
+        return self.what
+
+    def check(self, value, name):
+        if not self.accepts_type(value):
+            raise InvalidParameterError(f"{name} must be {self.what}, got {value!r}.")
+        return value
+
+
+class _Satisfies(_Instance):
+    def accepts_type(self, value):
+        return bool(self.types(value))
+
+
+class _OnlyIf(Constraint):
+    def __init__(self, constraint, other, values):
+        self.constraint, self.other, self.values = constraint, other, tuple(values)
+
+    def applies(self, estimator) -> bool:
+        """Whether the estimator's ``other`` parameter takes one of ``values``."""
+        v = getattr(estimator, self.other)
+        return any(_Options._same(v, w) for w in self.values)
+
+    def accepts_type(self, value):
+        return self.constraint.accepts_type(value)
+
+    def describe(self):
+        return self.constraint.describe()
+
+    def check(self, value, name):
+        return self.constraint.check(value, name)
+
+
+class _Unchecked(Constraint):
+    checks = False
+
+    def __init__(self, reason):
+        self.reason = reason
+
+    def accepts_type(self, value):
+        return True
+
+    def describe(self):
+        return f"anything ({self.reason})"
+
+    def check(self, value, name):
+        return value
+
+
+def _kind(value) -> str:
+    """``"number"``, ``"str"`` or the type's name (for :class:`AnyOf`'s message)."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_):
+        return "number"
+    return "str" if isinstance(value, str) else type(value).__name__
+
+
+class AnyOf(Constraint):
+    """A value satisfying at least one of several constraints (``a | b``)."""
+
+    def __init__(self, *members):
+        self.members = tuple(m2 for m in members
+                             for m2 in (m.members if isinstance(m, AnyOf) else (m,)))
+
+    def accepts_type(self, value):
+        return any(m.accepts_type(value) for m in self.members)
+
+    def describe(self):
+        return " or ".join(m.describe() for m in self.members)
+
+    def check(self, value, name):
+        for m in self.members:
+            try:
+                return m.check(value, name)
+            except InvalidParameterError:
+                pass
+        # a value of one member's kind (a number out of range) and of no listed
+        # option's kind: that member's message, which names the bound; otherwise
+        # the list of everything allowed
+        kind = [m for m in self.members
+                if not isinstance(m, _Options) and m.accepts_type(value)]
+        listed = any(_kind(v) == _kind(value) for m in self.members
+                     if isinstance(m, _Options) for v in m.values)
+        if len(kind) == 1 and not listed:
+            kind[0].check(value, name)
+        raise InvalidParameterError(f"{name} must be {self.describe()}, got {value!r}.")
+
+
+def positive(*, allow_zero: bool = False) -> Constraint:
+    """A finite real number ``> 0`` (``>= 0`` with ``allow_zero``), returned as float."""
+    return _Positive(allow_zero)
+
+
+def integer(low: int = 1, high: int | None = None, *, what: str | None = None) -> Constraint:
+    """An integer ``>= low`` (and ``<= high``), ``bool`` refused; returned as int.
+    ``what`` names the range in the message (``"a positive integer"``)."""
+    return _Integer(low, high, what)
+
+
+def boolean(hint: str = "") -> Constraint:
+    """``True`` or ``False`` (numpy's too); ``hint`` (what each does) ends the message."""
+    return _Boolean(hint)
+
+
+def options(*values, what: str | None = None) -> Constraint:
+    """One of ``values`` (compared by equality, ``None`` / ``True`` / ``False`` by
+    identity); ``what`` describes them in a union's message (``"-1 (no limit)"``)."""
+    return _Options(values, what)
+
+
+def instance_of(types, what: str) -> Constraint:
+    """An instance of ``types``; ``what`` names it in the message."""
+    return _Instance(types, what)
+
+
+def satisfies(predicate, what: str) -> Constraint:
+    """A value for which ``predicate(value)`` is true; ``what`` names it in the message
+    (``satisfies(lambda v: not isinstance(v, str), "an array of indices")``)."""
+    return _Satisfies(predicate, what)
+
+
+def only_if(constraint: Constraint, other: str, *values) -> Constraint:
+    """``constraint``, checked only when parameter ``other`` is one of ``values``
+    (``gamma`` only for ``kernel="rbf"``); otherwise the value is returned unchecked."""
+    return _OnlyIf(constraint, other, values)
+
+
+def unchecked(reason: str) -> Constraint:
+    """A parameter the table lists but leaves to another check, named by ``reason``
+    (``check_random_state``, scikit-learn's ``class_weight``, the data in ``fit``)."""
+    return _Unchecked(reason)
+
+
+#: ``normalize`` of the scale-free single-matrix learners (``_normalize``).
+NORMALIZE = boolean("True (the default) divides S and the test rows by tr S / n, so "
+                    "that a positive factor on S does not change the predictions; "
+                    "False uses S as given.")
+
+
+#: ``max_iter`` handed to libsvm: ``-1`` is its "no limit".
+MAX_ITER_OR_NO_LIMIT = options(-1, what="-1 (no limit)") | integer(1)
+
+
+def validate_params(estimator, *names) -> dict:
+    """Check ``estimator``'s parameters against its class's ``_parameter_constraints``.
+
+    Parameters
+    ----------
+    estimator : object
+        An estimator whose class declares ``_parameter_constraints``, a dict from
+        every name of ``get_params()`` to a constraint (:func:`positive`,
+        :func:`integer`, :func:`boolean`, :func:`options`, :func:`instance_of`,
+        :func:`unchecked`, combined with ``|``).
+    *names : str
+        Check only these parameters (those a ``predict`` reads); all by default,
+        in the table's order.
+
+    Returns
+    -------
+    dict
+        The validated values (floats for :func:`positive`, ints for
+        :func:`integer`, bools for :func:`boolean`).
+
+    Raises
+    ------
+    InvalidParameterError
+        At the first parameter that breaks its constraint, saying what is allowed.
+
+    Examples
+    --------
+    >>> from proxlearn.svm import SimilaritySVC
+    >>> validate_params(SimilaritySVC(C=2))["C"]
+    2.0
+    >>> validate_params(SimilaritySVC(C=0))
+    Traceback (most recent call last):
+    ...
+    proxlearn.exceptions.InvalidParameterError: C must be finite and > 0, got 0.0.
+    """
+    table = type(estimator)._parameter_constraints
+    out = {}
+    for name in names or table:
+        c, value = table[name], getattr(estimator, name)
+        skip = isinstance(c, _OnlyIf) and not c.applies(estimator)
+        out[name] = value if skip else c.check(value, name)
+    return out
 
 
 def check_classification_data(S, y, *, symmetric: str = "allow"):

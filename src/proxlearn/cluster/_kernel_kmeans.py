@@ -91,13 +91,16 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    check_bool,
     InvalidParameterError,
+    boolean,
     check_features,
-    check_int,
-    check_positive,
     check_similarity,
     check_test_similarity,
+    integer,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from ..base import FeatureMixin, PairwiseMixin
 from ..exceptions import SolverError
@@ -106,8 +109,8 @@ from .._constraints import PairwiseConstraints, as_pairwise_constraints
 __all__ = ["ConstrainedKMeans", "KernelKMeans"]
 
 
-def _check_n_clusters(n_clusters, n: int, what: str = "samples") -> int:
-    c = check_int(n_clusters, "n_clusters")
+def _check_n_clusters(c: int, n: int, what: str = "samples") -> int:
+    """The validated ``n_clusters`` against the number of samples."""
     if c > n:
         raise InvalidParameterError(
             f"n_clusters={c} is larger than the number of {what} ({n}); choose "
@@ -119,16 +122,14 @@ def _check_n_clusters(n_clusters, n: int, what: str = "samples") -> int:
 # --- kernel k-means -------------------------------------------------------------------
 
 
-def _check_normalize(normalize):
-    if normalize is False:
-        return None
-    if isinstance(normalize, str) and normalize in _NORMALIZE:
-        return normalize
-    if normalize is None:
-        return None
-    raise InvalidParameterError(
-        f"normalize must be 'cosine' (cluster by direction: spherical kernel k-means) or "
-        f"None (Lloyd's kernel k-means on K as given), got {normalize!r}.")
+#: The parameters both k-means share, in the order they are checked.
+_KMEANS_PARAMETERS = {
+    "n_clusters": integer(1),
+    "n_init": integer(1),
+    "max_iter": integer(1),
+    "tol": positive(allow_zero=True),
+}
+_RANDOM_STATE = unchecked("sklearn.utils.check_random_state")
 
 
 def _centres(K, labels, c):
@@ -265,7 +266,10 @@ def _spherical_kmeans_single(Kn, diag, zero, c, max_iter, tol_abs, rng):
     return labels, W, sqn, inertia, n_iter, converged
 
 
-_NORMALIZE = ("cosine", None)
+#: ``normalize`` of KernelKMeans (``False`` reads as ``None``).
+_NORMALIZE_OPTION = (
+    options("cosine", what="'cosine' (cluster by direction: spherical kernel k-means)")
+    | options(None, False, what="None (Lloyd's kernel k-means on K as given)"))
 
 
 def _cosine_normalize(K):
@@ -351,6 +355,12 @@ class KernelKMeans(PairwiseMixin, ClusterMixin, BaseEstimator):
     sklearn.cluster.KMeans : k-means on features.
     """
 
+    _parameter_constraints = {
+        **_KMEANS_PARAMETERS,
+        "normalize": _NORMALIZE_OPTION,
+        "random_state": _RANDOM_STATE,
+    }
+
     def __init__(self, n_clusters=2, *, normalize="cosine", n_init=10, max_iter=300, tol=1e-6,
                  random_state=None):
         self.n_clusters = n_clusters
@@ -364,11 +374,10 @@ class KernelKMeans(PairwiseMixin, ClusterMixin, BaseEstimator):
         """Cluster the ``n`` training samples of the ``(n, n)`` kernel ``K``. ``y`` is ignored."""
         K = check_similarity(K, name="K", symmetric="symmetrize")
         n = K.shape[0]
-        c = _check_n_clusters(self.n_clusters, n)
-        n_init = check_int(self.n_init, "n_init")
-        max_iter = check_int(self.max_iter, "max_iter")
-        tol = check_positive(self.tol, "tol", allow_zero=True)
-        normalize = _check_normalize(self.normalize)
+        params = validate_params(self)
+        c = _check_n_clusters(params["n_clusters"], n)
+        n_init, max_iter, tol = params["n_init"], params["max_iter"], params["tol"]
+        normalize = params["normalize"] or None  # False: None
         rng = check_random_state(self.random_state)
         if normalize == "cosine":
             K, inv_norms, zero, zero_norm = _cosine_normalize(K)
@@ -486,6 +495,12 @@ class ConstrainedKMeans(FeatureMixin, ClusterMixin, BaseEstimator):
     rand_index : the thesis's clustering accuracy.
     """
 
+    _parameter_constraints = {
+        **_KMEANS_PARAMETERS,
+        "strict": boolean(),
+        "random_state": _RANDOM_STATE,
+    }
+
     def __init__(self, n_clusters=2, *, n_init=10, max_iter=300, tol=1e-6, strict=False,
                  random_state=None):
         self.n_clusters = n_clusters
@@ -504,11 +519,9 @@ class ConstrainedKMeans(FeatureMixin, ClusterMixin, BaseEstimator):
         """
         X = check_features(X)
         n = X.shape[0]
-        c = _check_n_clusters(self.n_clusters, n)
-        n_init = check_int(self.n_init, "n_init")
-        max_iter = check_int(self.max_iter, "max_iter")
-        tol = check_positive(self.tol, "tol", allow_zero=True)
-        check_bool(self.strict, "strict")
+        params = validate_params(self)
+        c = _check_n_clusters(params["n_clusters"], n)
+        n_init, max_iter, tol = params["n_init"], params["max_iter"], params["tol"]
         pc = as_pairwise_constraints(constraints, n)
         if pc is None:
             pc = PairwiseConstraints(np.empty((0, 2), dtype=np.intp), np.empty(0), n)

@@ -22,8 +22,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     check_classification_data,
-    check_option,
-    check_positive,
+    options,
+    positive,
+    validate_params,
     check_similarity,
     check_test_similarity,
 )
@@ -137,6 +138,12 @@ class IndefiniteKFD(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
     def _n_features_out(self):  # names indefinitekfd0, ... (get_feature_names_out)
         return self.coef_.shape[1]
 
+    _parameter_constraints = {
+        "rho": positive(),
+        "regularization": options("relative", "absolute"),
+        "multiclass": options("eig", "ovo"),
+    }
+
     def __init__(self, rho=1.0, *, multiclass="eig", regularization="relative"):
         self.rho = rho
         self.regularization = regularization
@@ -149,12 +156,8 @@ class IndefiniteKFD(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         -------
         self
         """
-        rho = check_positive(self.rho, "rho")
-        relative = (
-            check_option(self.regularization, "regularization", {"relative", "absolute"})
-            == "relative"
-        )
-        check_option(self.multiclass, "multiclass", {"eig", "ovo"})
+        params = validate_params(self)
+        rho, relative = params["rho"], params["regularization"] == "relative"
         K, self.classes_, y_idx = check_classification_data(S, y, symmetric="symmetrize")
         n = K.shape[0]
         n_classes = len(self.classes_)

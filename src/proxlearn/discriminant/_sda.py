@@ -28,8 +28,6 @@ Model
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
@@ -40,6 +38,10 @@ from .._validation import (
     check_n_neighbors,
     check_sample_weight,
     check_test_similarity,
+    integer,
+    options,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin, row_chunks
 from ..neighbors._knn import choose_k_by_cv, top_k_similar
@@ -326,6 +328,13 @@ def _check_range(similarity_range, S):
     return a, b
 
 
+#: ``similarity_range`` is checked with the training matrix (:func:`_check_range`).
+_RANGE = unchecked("None or (low, high) containing the training similarities, checked in fit")
+
+#: A neighbourhood size or count, in LocalSDA's words.
+_POSITIVE_INT = integer(1, what="a positive integer")
+
+
 def _validate_fit(est, S, y):
     S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
     low, high = _check_range(est.similarity_range, S)
@@ -418,6 +427,10 @@ class SimilarityDiscriminantAnalysis(PairwiseMixin, ClassifierMixin, BaseEstimat
     Similarity-based classification: concepts and algorithms. JMLR 10, 2009.
     """
     )
+
+    _parameter_constraints = {
+        "similarity_range": _RANGE,
+    }
 
     def __init__(self, similarity_range=None):
         self.similarity_range = similarity_range
@@ -590,17 +603,11 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.similarity_range = similarity_range
         self.min_class_size = min_class_size
 
-    def _check_params(self):
-        if isinstance(self.n_neighbors, str) and self.n_neighbors != "auto":
-            raise InvalidParameterError(
-                f"n_neighbors must be a positive integer or 'auto', got {self.n_neighbors!r}."
-            )
-        names = ("min_class_size",) if self.n_neighbors == "auto" else ("n_neighbors",
-                                                                        "min_class_size")
-        for name in names:
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
-                raise InvalidParameterError(f"{name} must be a positive integer, got {v!r}.")
+    _parameter_constraints = {
+        "n_neighbors": _POSITIVE_INT | options("auto"),
+        "min_class_size": _POSITIVE_INT,
+        "similarity_range": _RANGE,
+    }
 
     def fit(self, S, y):
         """Store the symmetrised training similarities and labels.
@@ -614,7 +621,7 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        self._check_params()
+        validate_params(self)
         S, classes, y_idx, low, high = _validate_fit(self, S, y)
         self.S_fit_ = S
         self.classes_ = classes
@@ -648,7 +655,7 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "S_fit_")
         S_test = check_test_similarity(S_test, self.n_features_in_)
-        self._check_params()
+        validate_params(self, "min_class_size")  # the one parameter read here
         k = self.n_neighbors_
         out = np.empty((S_test.shape[0], self.classes_.shape[0]))
         for sl in self._chunks(S_test.shape[0], k):

@@ -86,7 +86,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._scale import similarity_scale
 from .._validation import (
-    check_bool,
     ASYMMETRY_TOL,
     AsymmetricSimilarityWarning,
     DissimilarityWarning,
@@ -94,8 +93,13 @@ from .._validation import (
     SimilarityMatrixError,
     TestMatrixError,
     _as_float_matrix,
-    check_option,
+    boolean,
+    integer,
     looks_like_dissimilarity,
+    options,
+    satisfies,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin, row_chunks
 from ..transforms import modify_spectrum
@@ -469,6 +473,21 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
     def _n_features_out(self):  # names nystroemspectrum0, ... (get_feature_names_out)
         return self.n_output_features_
 
+    _parameter_constraints = {
+        "method": options(*NYSTROEM_METHODS),
+        "kind": options(*KINDS),
+        "landmarks": options(*LANDMARK_RULES) | satisfies(
+            lambda v: not isinstance(v, str),
+            "a non-empty 1-D array of integer training indices (checked in fit)"),
+        "normalize": boolean(
+            "True (the default) divides S by the landmarks' mean self-similarity, so "
+            "that a positive factor on S does not change the features' units; False "
+            "uses S as given."),
+        "n_components": integer(1, what="a positive integer (the number of landmarks)")
+        | options(None),
+        "random_state": unchecked("sklearn.utils.check_random_state"),
+    }
+
     def __init__(self, method="clip", n_components=None, landmarks="random",
                  random_state=None, kind="similarity", normalize=True):
         self.method = method
@@ -500,23 +519,10 @@ class NystroemSpectrum(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, Transform
         return self._fit(X)
 
     def _fit(self, X):
-        method = check_option(self.method, "method", NYSTROEM_METHODS)
-        kind = check_option(self.kind, "kind", KINDS)
+        params = validate_params(self)
+        method, kind, m_req = params["method"], params["kind"], params["n_components"]
         name = "S" if kind == "similarity" else "D"
         explicit = not isinstance(self.landmarks, str)
-        if not explicit:
-            check_option(self.landmarks, "landmarks", LANDMARK_RULES)
-        check_bool(self.normalize, "normalize",
-                   "True (the default) divides S by the landmarks' mean self-similarity, so "
-                   "that a positive factor on S does not change the features' units; False "
-                   "uses S as given.")
-        m_req = self.n_components
-        if m_req is not None and (isinstance(m_req, bool) or not isinstance(m_req, numbers.Integral)
-                                  or m_req < 1):
-            raise InvalidParameterError(
-                "n_components (the number of landmarks) must be a positive integer or None, "
-                f"got {m_req!r}."
-            )
 
         # --- the source of landmark columns
         if isinstance(X, LazySimilarity):

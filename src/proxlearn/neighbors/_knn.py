@@ -6,23 +6,23 @@ KRR eq. 15) and section 7.2 (neighbour search, local spectrum modification).
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from proxlearn._validation import (
-    check_bool,
     TestMatrixError,
     InvalidParameterError,
+    boolean,
     check_classification_data,
     check_n_neighbors,
-    check_option,
-    check_positive,
     check_sample_weight,
     check_similarity,
     check_test_similarity,
+    integer,
+    options,
+    positive,
+    validate_params,
 )
 from proxlearn.base import PairwiseMixin, row_chunks
 
@@ -96,7 +96,7 @@ class LocalFitMixin:
 
     Stores the symmetrised training matrix ``S_fit_`` (Chen et al. 2009,
     section 2.1), ``classes_``, the label indices and ``n_features_in_``; the
-    subclass provides ``_check_params``.
+    subclass provides ``_resolved_params`` (its validated parameters).
     """
 
     def fit(self, S, y):
@@ -118,7 +118,7 @@ class LocalFitMixin:
         return self._fit_local(S, y)
 
     def _fit_local(self, S, y, sample_weight=None):
-        self._check_params()
+        self._resolved_params()
         S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
         check_n_neighbors(self.n_neighbors, S.shape[0])
         self._sample_weight = check_sample_weight(sample_weight, S.shape[0])
@@ -254,12 +254,19 @@ class SimilarityKNeighborsClassifier(
         self.transform_s = transform_s
 
     # ------------------------------------------------------------------ #
-    def _check_params(self):
-        """Validate the hyperparameters; return (weights, spectrum, reg)."""
-        weights = check_option(self.weights, "weights", _WEIGHTS)
-        spectrum = self.spectrum
-        if spectrum is not None:
-            check_option(spectrum, "spectrum", KRR_SPECTRA)
+    _parameter_constraints = {
+        "weights": options(*_WEIGHTS),
+        "spectrum": options(*KRR_SPECTRA, None),
+        "reg": positive(allow_zero=True),
+        "transform_s": boolean(),
+        "n_neighbors": integer(1, what="a positive integer"),
+    }
+
+    def _resolved_params(self):
+        """The validated parameters (once per public call), ``spectrum`` resolved
+        for the weights (``None``: the weights' default) and checked against them."""
+        params = validate_params(self)
+        weights, spectrum, reg = params["weights"], params["spectrum"], params["reg"]
         if weights == "kri":
             spectrum = spectrum or _DEFAULT_SPECTRUM["kri"]
             if spectrum not in KRI_SPECTRA:
@@ -270,30 +277,26 @@ class SimilarityKNeighborsClassifier(
                 )
         elif weights == "krr":
             spectrum = spectrum or _DEFAULT_SPECTRUM["krr"]
-        reg = check_positive(self.reg, "reg", allow_zero=True)
         if weights == "krr" and spectrum != "pinv" and reg == 0.0:
             raise InvalidParameterError(
                 f"reg must be > 0 for KRR weights with spectrum={spectrum!r} "
                 "(the modified local matrix can be singular); use "
                 "spectrum='pinv' for reg=0."
             )
-        check_bool(self.transform_s, "transform_s")
-        if isinstance(self.n_neighbors, bool) or not isinstance(
-            self.n_neighbors, numbers.Integral
-        ):
-            raise InvalidParameterError(
-                f"n_neighbors must be a positive integer, got {self.n_neighbors!r}."
-            )
-        return weights, spectrum, reg
+        params["spectrum"] = spectrum
+        return params
 
     # ------------------------------------------------------------------ #
     def _chunks(self, m, k):
         n = self.n_features_in_
         return row_chunks(m, 8 * (6 * k * k + 3 * n))
 
-    def _weights(self, nbrs, sims):
-        """Signed weights (c, k) of the neighbours ``nbrs`` with similarities ``sims``."""
-        weights, spectrum, reg = self._check_params()
+    def _weights(self, nbrs, sims, params=None):
+        """Signed weights (c, k) of the neighbours ``nbrs`` with similarities ``sims``
+        (``params``: :meth:`_resolved_params`, computed when not given)."""
+        if params is None:
+            params = self._resolved_params()
+        weights, spectrum, reg = params["weights"], params["spectrum"], params["reg"]
         c, k = nbrs.shape
         if weights == "uniform":
             return np.full((c, k), 1.0 / k)
@@ -303,25 +306,24 @@ class SimilarityKNeighborsClassifier(
             return np.where(tot > 0, W / np.where(tot > 0, tot, 1.0), 1.0 / k)
         S_loc = self.S_fit_[nbrs[:, :, None], nbrs[:, None, :]]
         batch = kri_weights_batch if weights == "kri" else krr_weights_batch
-        return batch(S_loc, sims, reg, spectrum, transform_s=self.transform_s)
+        return batch(S_loc, sims, reg, spectrum, transform_s=params["transform_s"])
 
-    def _weights_path(self, nbrs, sims, regs):
+    def _weights_path(self, nbrs, sims, regs, params):
         """KRI or KRR weights of the neighbours for several ``reg`` values at
         once: one local eigendecomposition per neighbourhood for the whole
         grid (warm-started QPs for KRI; see
         :func:`proxlearn.neighbors.kri_weights_path` and
         :func:`proxlearn.neighbors.krr_weights_path`)."""
-        weights, spectrum, _ = self._check_params()
         S_loc = self.S_fit_[nbrs[:, :, None], nbrs[:, None, :]]
-        path = kri_weights_path if weights == "kri" else krr_weights_path
-        return path(S_loc, sims, regs, spectrum, transform_s=self.transform_s)
+        path = kri_weights_path if params["weights"] == "kri" else krr_weights_path
+        return path(S_loc, sims, regs, params["spectrum"], transform_s=params["transform_s"])
 
     def _local_weights(self, S_test, k):
         """Yield (rows, neighbour indices, signed weights) chunk by chunk."""
-        self._check_params()
+        params = self._resolved_params()
         for sl in self._chunks(S_test.shape[0], k):
             nbrs, sims = top_k_similar(S_test[sl], k)
-            yield sl, nbrs, self._weights(nbrs, sims)
+            yield sl, nbrs, self._weights(nbrs, sims, params)
 
     def _validate_test(self, S_test, S_train_test=None, n_neighbors=None):
         check_is_fitted(self, "S_fit_")
@@ -403,7 +405,8 @@ class SimilarityKNeighborsClassifier(
             The corresponding test-to-train similarities.
         """
         nbrs, sims = self._check_neighbors(neighbors, similarities)
-        return self.classes_[self._decide(nbrs, self._weights(nbrs, sims))]
+        W = self._weights(nbrs, sims, self._resolved_params())
+        return self.classes_[self._decide(nbrs, W)]
 
     def predict_path(self, neighbors, similarities, *, reg):
         """:meth:`predict_from_neighbors` for each value of ``reg``, sharing the work.
@@ -438,9 +441,10 @@ class SimilarityKNeighborsClassifier(
 
     def _path_weights(self, nbrs, sims, regs):
         regs = [float(r) for r in regs]
-        if self._check_params()[0] in ("kri", "krr"):
-            return self._weights_path(nbrs, sims, regs)
-        W = self._weights(nbrs, sims)
+        params = self._resolved_params()
+        if params["weights"] in ("kri", "krr"):
+            return self._weights_path(nbrs, sims, regs, params)
+        W = self._weights(nbrs, sims, params)
         return [W] * len(regs)
 
     def _check_neighbors(self, neighbors, similarities):
@@ -486,7 +490,7 @@ class SimilarityKNeighborsClassifier(
         each training sample's neighbours exclude itself.
         """
         nbrs, sims = self._check_neighbors(neighbors, similarities)
-        return self._proba(nbrs, self._weights(nbrs, sims))
+        return self._proba(nbrs, self._weights(nbrs, sims, self._resolved_params()))
 
     def kneighbors(self, S_test, n_neighbors=None, return_similarity=True, S_train_test=None):
         """Nearest training samples of each test row, most similar first.

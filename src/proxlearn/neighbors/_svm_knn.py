@@ -6,19 +6,21 @@ sections 2.1.4, 2.2 and 7 (notes ``chen2009-jmlr.md`` section 2.12).
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from proxlearn._validation import (
+    NORMALIZE,
     InvalidParameterError,
     check_classification_data,
     check_n_neighbors,
-    check_option,
     check_positive,
     check_test_similarity,
+    integer,
+    options,
+    positive,
+    validate_params,
 )
 from proxlearn.base import PairwiseMixin, row_chunks
 from proxlearn._normalize import ScaleNormalizeMixin
@@ -123,6 +125,13 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
     Similarity-based classification: concepts and algorithms. JMLR 10, 2009.
     """
 
+    _parameter_constraints = {
+        "spectrum": options(*_SPECTRA),
+        "C": positive(),
+        "n_neighbors": integer(1, what="a positive integer") | options("auto"),
+        "normalize": NORMALIZE,
+    }
+
     def __init__(self, n_neighbors="auto", C=1.0, spectrum="clip", *, normalize=True):
         self.n_neighbors = n_neighbors
         self.C = C
@@ -130,24 +139,6 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
         self.normalize = normalize
 
     # ------------------------------------------------------------------ #
-    def _check_params(self):
-        """Validate the hyperparameters; return (C, spectrum)."""
-        spectrum = check_option(self.spectrum, "spectrum", _SPECTRA)
-        C = check_positive(self.C, "C")
-        if isinstance(self.n_neighbors, str):
-            if self.n_neighbors != "auto":
-                raise InvalidParameterError(
-                    f"n_neighbors must be a positive integer or 'auto', got {self.n_neighbors!r}."
-                )
-        elif isinstance(self.n_neighbors, bool) or not isinstance(
-            self.n_neighbors, numbers.Integral
-        ):
-            raise InvalidParameterError(
-                f"n_neighbors must be a positive integer or 'auto', got {self.n_neighbors!r}."
-            )
-        self._check_normalize()
-        return C, spectrum
-
     def fit(self, S, y):
         """Store the (normalised, symmetrised) training similarities and labels;
         with ``n_neighbors="auto"`` choose k by inner cross-validation.
@@ -163,10 +154,11 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
         -------
         self
         """
-        C, spectrum = self._check_params()
+        params = validate_params(self)
+        C, spectrum = params["C"], params["spectrum"]
         S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
         n = S.shape[0]
-        self.S_fit_ = S = self._fit_scale(S)
+        self.S_fit_ = S = self._fit_scale(S, params["normalize"])
         self.classes_ = classes
         self._y_idx = y_idx
         self.n_features_in_ = n
@@ -300,7 +292,7 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
             Predicted labels, one array per value of ``C``.
         """
         check_is_fitted(self, "S_fit_")
-        _, spectrum = self._check_params()
+        spectrum = validate_params(self, "spectrum")["spectrum"]  # C is the grid's
         nbrs = np.asarray(neighbors, dtype=np.intp)
         sims = np.asarray(similarities, dtype=np.float64)
         if nbrs.ndim != 2 or sims.shape != nbrs.shape:
@@ -354,7 +346,7 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
         y_pred : ndarray of shape (m,)
         """
         check_is_fitted(self, "S_fit_")
-        C, spectrum = self._check_params()
+        C, spectrum = validate_params(self, "C", "spectrum").values()  # read here
         S_test = self._scale_test(check_test_similarity(S_test, self.n_features_in_))
         k = self.n_neighbors_
         out = np.empty(S_test.shape[0], dtype=np.intp)

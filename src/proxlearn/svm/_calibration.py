@@ -22,7 +22,10 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     InvalidParameterError,
     check_classification_data,
-    check_option,
+    integer,
+    options,
+    unchecked,
+    validate_params,
     check_test_similarity,
 )
 from ..base import PairwiseMixin
@@ -80,6 +83,13 @@ class SimilarityCalibratedClassifier(PairwiseMixin, MetaEstimatorMixin, Classifi
     (2, 3)
     """
 
+    _parameter_constraints = {
+        "method": options("sigmoid", "isotonic"),
+        "cv": integer(2),
+        "estimator": unchecked("a classifier; SimilaritySVC() when None"),
+        "random_state": unchecked("sklearn.utils.check_random_state, in the folds"),
+    }
+
     def __init__(self, estimator=None, *, method="sigmoid", cv=5, random_state=None):
         self.estimator = estimator
         self.method = method
@@ -90,11 +100,9 @@ class SimilarityCalibratedClassifier(PairwiseMixin, MetaEstimatorMixin, Classifi
         """Fit one calibrated classifier per fold of ``S`` (n x n) and ``y``."""
         from ._kernel_svc import SimilaritySVC
 
-        check_option(self.method, "method", {"sigmoid", "isotonic"})
+        validate_params(self)
         S, classes, y_idx = check_classification_data(S, y)  # warns once for the folds
         counts = np.bincount(y_idx)
-        if isinstance(self.cv, bool) or not isinstance(self.cv, int | np.integer) or self.cv < 2:
-            raise InvalidParameterError(f"cv must be an integer >= 2, got {self.cv!r}.")
         if counts.min() < self.cv:
             raise InvalidParameterError(
                 f"cv={self.cv} stratified folds need at least {self.cv} samples of every "

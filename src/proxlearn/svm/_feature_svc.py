@@ -7,8 +7,12 @@ from sklearn.svm import SVC
 
 from .._validation import (
     check_labels,
-    check_option,
-    check_positive,
+    MAX_ITER_OR_NO_LIMIT,
+    NORMALIZE,
+    options,
+    positive,
+    unchecked,
+    validate_params,
     check_sample_weight,
     check_similarity,
 )
@@ -67,6 +71,16 @@ class SimilarityFeatureSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCM
     n_features_in_ : int
     """
 
+    _parameter_constraints = {
+        "kernel": options(*FEATURE_KERNELS),
+        "C": positive(),
+        "normalize": NORMALIZE,
+        "max_iter": MAX_ITER_OR_NO_LIMIT,
+        "gamma": unchecked("checked by SimilarityFeatures when kernel='rbf'"),
+        "probability": unchecked("read as a truth value, as scikit-learn's SVC"),
+        "random_state": unchecked("sklearn.utils.check_random_state, in the probability CV"),
+    }
+
     def __init__(self, kernel="linear", C=1.0, gamma=1.0, max_iter=MAX_ITER, *, probability=False,
                  random_state=None, normalize=True):
         self.kernel = kernel
@@ -85,16 +99,14 @@ class SimilarityFeatureSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCM
         sample in the SVM, a zero weight drops it from the SVM (its row still
         is a feature direction).
         """
-        check_option(self.kernel, "kernel", FEATURE_KERNELS)
-        C = check_positive(self.C, "C")
-        self._check_normalize()
+        params = validate_params(self)
         arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, arr.shape[0])
         sample_weight = check_sample_weight(sample_weight, arr.shape[0])
         self.transformer_ = SimilarityFeatures(kernel=self.kernel, gamma=self.gamma)
-        K = self.transformer_.fit_transform(self._fit_scale(arr))
-        self._fit_svc(SVC(kernel="precomputed", C=C, max_iter=self.max_iter), K,
-                      classes[y_idx], sample_weight)
+        K = self.transformer_.fit_transform(self._fit_scale(arr, params["normalize"]))
+        self._fit_svc(SVC(kernel="precomputed", C=params["C"], max_iter=params["max_iter"]), K,
+                      classes[y_idx], sample_weight, checked=True)
         self.classes_ = self.svc_.classes_
         self.n_iter_ = self.svc_.n_iter_  # SMO iterations per one-vs-one problem
         self.n_features_in_ = arr.shape[0]

@@ -8,14 +8,17 @@ from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
+    MAX_ITER_OR_NO_LIMIT,
+    NORMALIZE,
     InvalidParameterError,
-    check_int,
     check_labels,
-    check_option,
-    check_positive,
     check_sample_weight,
     check_similarity,
     check_test_similarity,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin
 from .._normalize import ScaleNormalizeMixin
@@ -24,6 +27,7 @@ from .._svm._multiclass import libsvm_vote, ovo_decision
 from .._svm._platt import PlattProbabilityMixin
 from ..transforms._spectrum import (
     SPECTRUM_METHODS,
+    SPECTRUM_TOL,
     TEST_TRANSFORMS,
     SpectrumTransformer,
 )
@@ -40,7 +44,7 @@ class TransformedSVCMixin(ScaleNormalizeMixin):
     transformer was fitted on ``S / scale_`` and test rows are divided likewise.
     """
 
-    def _fit_svc(self, svc, K, y, sample_weight=None):
+    def _fit_svc(self, svc, K, y, sample_weight=None, *, checked=False):
         """Fit ``svc`` on the precomputed training kernel ``K`` with sample weights.
 
         Samples of weight 0 are left out here, and their columns skipped at
@@ -48,15 +52,11 @@ class TransformedSVCMixin(ScaleNormalizeMixin):
         (1.9) then reports ``support_`` indices of the reduced problem, so its
         ``decision_function`` on a full test kernel reads the wrong columns
         (measured: decision values off by 4.6 on a 24-sample problem).
+        ``checked``: the caller validated ``max_iter`` (its parameter table).
         """
         self._svc_columns = None
-        if svc.max_iter != -1:  # libsvm's "no limit"
-            try:
-                check_int(svc.max_iter, "max_iter")
-            except InvalidParameterError:
-                raise InvalidParameterError(
-                    f"max_iter must be -1 (no limit) or an integer >= 1, got {svc.max_iter!r}."
-                ) from None
+        if not checked:
+            MAX_ITER_OR_NO_LIMIT.check(svc.max_iter, "max_iter")
         if sample_weight is not None and np.any(sample_weight == 0):
             keep = np.flatnonzero(sample_weight > 0)
             if np.unique(y[keep]).size < 2:
@@ -193,13 +193,17 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         self.random_state = random_state
         self.normalize = normalize
 
-    def _check_params(self):
-        """Validate the parameters (before any work); returns ``C``."""
-        check_option(self.spectrum, "spectrum", SPECTRUM_METHODS)
-        check_option(self.test_transform, "test_transform", TEST_TRANSFORMS)
-        C = check_positive(self.C, "C")
-        self._check_normalize()
-        return C
+    _parameter_constraints = {
+        "spectrum": options(*SPECTRUM_METHODS),
+        "test_transform": options(*TEST_TRANSFORMS),
+        "C": positive(),
+        "normalize": NORMALIZE,
+        "max_iter": MAX_ITER_OR_NO_LIMIT,
+        "tol": SPECTRUM_TOL,
+        "class_weight": unchecked("checked by scikit-learn's SVC"),
+        "probability": unchecked("read as a truth value, as scikit-learn's SVC"),
+        "random_state": unchecked("sklearn.utils.check_random_state, in the probability CV"),
+    }
 
     def fit(self, S, y, sample_weight=None):
         """Fit on the ``n x n`` training similarity matrix.
@@ -226,7 +230,7 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         -------
         self
         """
-        C = self._check_params()
+        params = validate_params(self)
         # validated once (before the labels, so that label errors come before
         # the eigendecomposition), in the form the transformer needs
         transformer = SpectrumTransformer(
@@ -235,13 +239,16 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         arr = check_similarity(S, symmetric=transformer._symmetric_mode(self.spectrum))
         classes, y_idx = check_labels(y, arr.shape[0])
         sample_weight = check_sample_weight(sample_weight, arr.shape[0])
-        scaled = self._fit_scale(arr)  # a new array unless the scale is 1
-        self.transformer_ = transformer._fit_checked(scaled, S if scaled is arr else scaled)
+        scaled = self._fit_scale(arr, params["normalize"])  # a new array unless the scale is 1
+        self.transformer_ = transformer._fit_checked(
+            scaled, S if scaled is arr else scaled,
+            params["spectrum"], params["test_transform"], params["tol"])
         K = self.transformer_._training_kernel()
         del arr, scaled
         self._fit_svc(
-            SVC(kernel="precomputed", C=C, class_weight=self.class_weight, max_iter=self.max_iter),
-            K, classes[y_idx], sample_weight,
+            SVC(kernel="precomputed", C=params["C"], class_weight=self.class_weight,
+                max_iter=params["max_iter"]),
+            K, classes[y_idx], sample_weight, checked=True,
         )
         self.classes_ = self.svc_.classes_
         self.n_iter_ = self.svc_.n_iter_  # SMO iterations per one-vs-one problem

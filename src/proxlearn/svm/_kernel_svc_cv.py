@@ -14,7 +14,13 @@ from .._cv import (
     cv_folds,
     grid_walk,
 )
-from .._validation import InvalidParameterError, check_labels, check_similarity
+from .._validation import (
+    InvalidParameterError,
+    check_labels,
+    check_similarity,
+    unchecked,
+    validate_params,
+)
 from ..base import PairwiseMixin
 from ..transforms._spectrum import SpectrumTransformer
 from ._kernel_svc import SimilaritySVC
@@ -82,6 +88,13 @@ class SimilaritySVCCV(PairwiseMixin, RefittedClassifierMixin, GridCVMixin, Class
     True
     """
 
+    _parameter_constraints = {
+        "estimator": unchecked("a SimilaritySVC, checked by _template"),
+        "Cs": unchecked("a grid, checked by check_grid"),
+        "cv": unchecked("folds, checked by cv_folds"),
+        "n_jobs": unchecked("joblib's"),
+    }
+
     def __init__(self, estimator=None, *, Cs=None, cv=5, n_jobs=None):
         self.estimator = estimator
         self.Cs = Cs
@@ -132,7 +145,7 @@ class SimilaritySVCCV(PairwiseMixin, RefittedClassifierMixin, GridCVMixin, Class
         """
         template = self._template()
         Cs = check_grid(SIMILARITY_SVC_CS if self.Cs is None else self.Cs, "Cs")
-        self._base(C=float(Cs[0]))._check_params()
+        validate_params(self._base(C=float(Cs[0])))
         mode = SpectrumTransformer()._symmetric_mode(template.spectrum)
         arr = check_similarity(S, symmetric=mode)  # warns once; the folds are silent
         classes, y_idx = check_labels(y, arr.shape[0])

@@ -21,8 +21,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from .._validation import (
     SolverError,
     check_classification_data,
-    check_option,
+    NORMALIZE,
     check_positive,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin
 from .._normalize import ScaleNormalizeMixin
@@ -264,6 +268,14 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOL
     proximity data with LP-machines. ICANN 1999.
     """
 
+    _parameter_constraints = {
+        "C": positive(),
+        "decision_function_shape": options("ovr", "ovo"),
+        "normalize": NORMALIZE,
+        "probability": unchecked("read as a truth value, as scikit-learn's SVC"),
+        "random_state": unchecked("sklearn.utils.check_random_state, in the probability CV"),
+    }
+
     def __init__(self, C=1.0, *, decision_function_shape="ovr", probability=False, random_state=None,
                  normalize=True):
         self.C = C
@@ -287,11 +299,10 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOL
         self
         """
         S_raw = S  # as given: the probability CV refits on slices of it
-        C = check_positive(self.C, "C")
-        check_option(self.decision_function_shape, "decision_function_shape", {"ovr", "ovo"})
-        self._check_normalize()
+        params = validate_params(self)
+        C = params["C"]
         S, self.classes_, y_idx = check_classification_data(S, y)
-        S = self._fit_scale(S)
+        S = self._fit_scale(S, params["normalize"])
         n = S.shape[0]
 
         def fit_binary(S_sub, y_pm):

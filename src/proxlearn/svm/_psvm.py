@@ -22,12 +22,15 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 
 from .._validation import (
-    check_bool,
+    NORMALIZE,
     InvalidParameterError,
+    boolean,
     check_classification_data,
-    check_int,
-    check_option,
-    check_positive,
+    integer,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin
 from .._svm._platt import PlattProbabilityMixin
@@ -128,6 +131,18 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _O
     Similarity-based classification: concepts and algorithms. JMLR 10, 2009.
     """
 
+    _parameter_constraints = {
+        "C": positive(),
+        "epsilon": positive(allow_zero=True),
+        "tol": positive(),
+        "max_iter": integer(1),
+        "fit_intercept": boolean(),
+        "normalize": NORMALIZE,
+        "decision_function_shape": options("ovr", "ovo"),
+        "probability": unchecked("read as a truth value, as scikit-learn's SVC"),
+        "random_state": unchecked("sklearn.utils.check_random_state, in the probability CV"),
+    }
+
     def __init__(
         self,
         C=1.0,
@@ -151,16 +166,6 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _O
         self.probability = probability
         self.random_state = random_state
 
-    def _validate_params_values(self):
-        C = check_positive(self.C, "C")
-        eps = check_positive(self.epsilon, "epsilon", allow_zero=True)
-        tol = check_positive(self.tol, "tol")
-        max_iter = check_int(self.max_iter, "max_iter")
-        check_bool(self.fit_intercept, "fit_intercept")
-        self._check_normalize()
-        check_option(self.decision_function_shape, "decision_function_shape", {"ovr", "ovo"})
-        return C, eps, tol, max_iter
-
     def fit(self, S, y):
         """Fit on an ``(n, n)`` training similarity matrix and labels.
 
@@ -176,11 +181,12 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _O
         self
         """
         S_raw = S  # as given: the probability CV refits on slices of it
-        C, eps, tol, max_iter = self._validate_params_values()
+        params = validate_params(self)
+        C, eps, tol, max_iter = (params[k] for k in ("C", "epsilon", "tol", "max_iter"))
         S, self.classes_, y_idx = check_classification_data(S, y)
         n = S.shape[0]
-        fit_intercept = bool(self.fit_intercept)
-        S = self._fit_scale(S)
+        fit_intercept = params["fit_intercept"]
+        S = self._fit_scale(S, params["normalize"])
 
         def fit_binary(S_sub, y_pm):
             if fit_intercept:

@@ -7,7 +7,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._multi_input import check_multi_similarity, check_multi_test
-from .._validation import InvalidParameterError
+from .._validation import InvalidParameterError, unchecked
 from ..base import PairwiseMixin, SampleColumnsMixin
 
 __all__ = ["CombineSimilarities"]
@@ -56,6 +56,11 @@ class CombineSimilarities(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
     proxlearn.mkl : classifiers that learn the weights.
     proxlearn.datasets.MultiSimilarityDataset : data sets given as such stacks.
     """
+
+    _parameter_constraints = {
+        "weights": unchecked("None or m non-negative weights, checked with the stack in fit"),
+        "index": unchecked("None or an integer in [0, m), checked with the stack in fit"),
+    }
 
     def __init__(self, weights=None, index=None):
         self.weights = weights

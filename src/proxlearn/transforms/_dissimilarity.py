@@ -10,10 +10,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
     SimilarityMatrixError,
-    check_option,
-    check_positive,
     check_similarity,
     check_test_similarity,
+    only_if,
+    options,
+    positive,
+    validate_params,
 )
 from ..base import PairwiseMixin, SampleColumnsMixin
 
@@ -91,6 +93,11 @@ class DissimilarityToSimilarity(PairwiseMixin, SampleColumnsMixin, TransformerMi
     proxlearn.pairwise.pairwise_similarity : builds ``D`` from raw objects.
     """
 
+    _parameter_constraints = {
+        "method": options(*DISSIMILARITY_METHODS),
+        "scale": only_if(options(None) | positive(), "method", "exp"),
+    }
+
     def __init__(self, method="max-minus", scale=None):
         self.method = method
         self.scale = scale
@@ -130,7 +137,8 @@ class DissimilarityToSimilarity(PairwiseMixin, SampleColumnsMixin, TransformerMi
         return self
 
     def _fit(self, D):
-        method = check_option(self.method, "method", DISSIMILARITY_METHODS)
+        params = validate_params(self)
+        method = params["method"]
         D = check_similarity(D, name="D", symmetric="allow", dissimilarity_check=False)
         self._check_negative(D, "D", method)
         self._method = method  # the conversion this fit used
@@ -139,8 +147,8 @@ class DissimilarityToSimilarity(PairwiseMixin, SampleColumnsMixin, TransformerMi
         if method == "max-minus":
             self.max_ = float(D.max())
         elif method == "exp":
-            if self.scale is not None:
-                self.scale_ = check_positive(self.scale, "scale")
+            if params["scale"] is not None:
+                self.scale_ = params["scale"]
             else:
                 off = D[~np.eye(n, dtype=bool)]
                 med = float(np.median(off)) if off.size else 0.0

@@ -8,10 +8,12 @@ from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    check_option,
-    check_positive,
     check_similarity,
     check_test_similarity,
+    only_if,
+    options,
+    positive,
+    validate_params,
 )
 from ..base import PairwiseMixin, SampleColumnsMixin
 
@@ -67,6 +69,11 @@ class SimilarityFeatures(PairwiseMixin, SampleColumnsMixin, TransformerMixin, Ba
     proxlearn.svm.SimilaritySVC : an SVM on such a kernel.
     """
 
+    _parameter_constraints = {
+        "kernel": options(*FEATURE_KERNELS),
+        "gamma": only_if(positive(), "kernel", "rbf"),
+    }
+
     def __init__(self, kernel="linear", gamma=1.0):
         self.kernel = kernel
         self.gamma = gamma
@@ -84,8 +91,9 @@ class SimilarityFeatures(PairwiseMixin, SampleColumnsMixin, TransformerMixin, Ba
         -------
         self
         """
-        kernel = check_option(self.kernel, "kernel", FEATURE_KERNELS)
-        gamma = check_positive(self.gamma, "gamma") if kernel == "rbf" else None
+        params = validate_params(self)
+        kernel = params["kernel"]
+        gamma = params["gamma"] if kernel == "rbf" else None
         arr = check_similarity(S, symmetric="allow")
         if isinstance(S, np.ndarray) and np.may_share_memory(arr, S):
             arr = arr.copy()

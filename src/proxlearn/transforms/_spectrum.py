@@ -53,9 +53,12 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     InvalidParameterError,
     check_option,
-    check_positive,
     check_similarity,
     check_test_similarity,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from .._linalg import eigh_below, leading_eigh
 from ..base import PairwiseMixin, SampleColumnsMixin
@@ -123,10 +126,12 @@ def default_tol(eigenvalues) -> float:
     return float(lam.size * np.finfo(np.float64).eps * np.max(np.abs(lam)))
 
 
+#: ``tol`` of a spectrum correction: ``None`` (the rounding level) or a number >= 0.
+SPECTRUM_TOL = options(None) | positive(allow_zero=True)
+
+
 def _check_tol(tol):
-    if tol is None:
-        return None
-    return check_positive(tol, "tol", allow_zero=True)
+    return SPECTRUM_TOL.check(tol, "tol")
 
 
 def modify_spectrum(eigenvalues, method: str, tol=None):
@@ -412,6 +417,15 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
     proxlearn.kernel_approximation.NystroemSpectrum : the same correction at linear cost.
     """
 
+    _parameter_constraints = {
+        "method": options(*SPECTRUM_METHODS),
+        "test_transform": options(*TEST_TRANSFORMS),
+        "tol": SPECTRUM_TOL,
+        "eigen_solver": unchecked("checked with n_samples in fit (_check_partial)"),
+        "n_components": unchecked("None or an integer in [1, n_samples], checked in fit"),
+        "random_state": unchecked("sklearn.utils.check_random_state"),
+    }
+
     def __init__(self, method="clip", test_transform="consistent", tol=None,
                  eigen_solver="auto", n_components=None, random_state=None):
         self.method = method
@@ -436,13 +450,10 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         -------
         self
         """
-        method = check_option(self.method, "method", SPECTRUM_METHODS)
-        test_transform = check_option(
-            self.test_transform, "test_transform", TEST_TRANSFORMS
-        )
-        tol = _check_tol(self.tol)
+        params = validate_params(self)
+        method = params["method"]
         arr = check_similarity(S, symmetric=self._symmetric_mode(method))
-        return self._fit_checked(arr, S, method, test_transform, tol)
+        return self._fit_checked(arr, S, method, params["test_transform"], params["tol"])
 
     @staticmethod
     def _symmetric_mode(method):
@@ -454,12 +465,9 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         self._symmetric_mode(method))``: for estimators that validate ``S``
         themselves (once) before fitting this transformer. ``S`` is the input as
         given, which ``arr`` may alias (it is then copied before LAPACK)."""
-        if method is None:  # called directly by an estimator
-            method = check_option(self.method, "method", SPECTRUM_METHODS)
-            test_transform = check_option(
-                self.test_transform, "test_transform", TEST_TRANSFORMS
-            )
-            tol = _check_tol(self.tol)
+        if method is None:  # called directly by an estimator that did not check them
+            params = validate_params(self, "method", "test_transform", "tol")
+            method, test_transform, tol = params.values()
         self.eigenvalues_ = None
         self.eigenvectors_ = None
         self.modified_eigenvalues_ = None
