@@ -74,6 +74,7 @@ REFERENCE_MODULES = (
     "proxlearn.manifold.",
     "proxlearn.ranking.",
     "proxlearn.svm.",
+    "proxlearn.neighbors.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -82,7 +83,8 @@ NO_EXAMPLE = {
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
-            "exceptions", "manifold", "ranking", "svm")
+            "exceptions", "manifold", "ranking", "svm",
+            "neighbors")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
