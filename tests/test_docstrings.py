@@ -75,6 +75,7 @@ REFERENCE_MODULES = (
     "proxlearn.ranking.",
     "proxlearn.svm.",
     "proxlearn.neighbors.",
+    "proxlearn.discriminant._ikfd",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
