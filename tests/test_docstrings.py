@@ -76,6 +76,8 @@ REFERENCE_MODULES = (
     "proxlearn.svm.",
     "proxlearn.neighbors.",
     "proxlearn.discriminant._ikfd",
+    "proxlearn._normalize",
+    "proxlearn._multi_input",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -85,7 +87,7 @@ NO_EXAMPLE = {
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
             "exceptions", "manifold", "ranking", "svm",
-            "neighbors")
+            "neighbors", "_normalize", "_multi_input")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
