@@ -78,6 +78,7 @@ REFERENCE_MODULES = (
     "proxlearn.discriminant._ikfd",
     "proxlearn._normalize",
     "proxlearn._multi_input",
+    "proxlearn._svm._dual",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -87,7 +88,7 @@ NO_EXAMPLE = {
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
             "exceptions", "manifold", "ranking", "svm",
-            "neighbors", "_normalize", "_multi_input")
+            "neighbors", "_normalize", "_multi_input", "_svm._dual")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
