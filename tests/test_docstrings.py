@@ -79,6 +79,8 @@ REFERENCE_MODULES = (
     "proxlearn._normalize",
     "proxlearn._multi_input",
     "proxlearn._svm._dual",
+    "proxlearn._svm._libsvm",
+    "proxlearn._svm._platt",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -88,7 +90,8 @@ NO_EXAMPLE = {
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
             "exceptions", "manifold", "ranking", "svm",
-            "neighbors", "_normalize", "_multi_input", "_svm._dual")
+            "neighbors", "_normalize", "_multi_input", "_svm._dual",
+            "_svm._libsvm", "_svm._platt")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
