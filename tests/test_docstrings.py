@@ -81,6 +81,7 @@ REFERENCE_MODULES = (
     "proxlearn._svm._dual",
     "proxlearn._svm._libsvm",
     "proxlearn._svm._platt",
+    "proxlearn._svm._multiclass",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -91,7 +92,7 @@ PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwi
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
             "exceptions", "manifold", "ranking", "svm",
             "neighbors", "_normalize", "_multi_input", "_svm._dual",
-            "_svm._libsvm", "_svm._platt")
+            "_svm._libsvm", "_svm._platt", "_svm._multiclass")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
