@@ -72,6 +72,18 @@ def top_k_similar(R, k):
     idx : ndarray of shape (c, k), int
     val : ndarray of shape (c, k), float
         ``val[i, j] = R[i, idx[i, j]]``, non-increasing along each row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.neighbors._knn import top_k_similar
+    >>> idx, val = top_k_similar(np.array([[0.1, 0.9, 0.5, 0.9], [3.0, 1.0, 2.0, 0.0]]), 2)
+    >>> idx.tolist(), val.tolist()  # the tie 0.9 / 0.9 goes to the lower index first
+    ([[1, 3], [0, 2]], [[0.9, 0.9], [3.0, 2.0]])
+
+    See Also
+    --------
+    SimilarityKNeighborsClassifier.kneighbors : the neighbours of test rows.
     """
     c, n = R.shape
     if k < n:

@@ -123,6 +123,20 @@ def lp_machine_binary(S, y, C):
     res : scipy.optimize.OptimizeResult
         HiGHS result; ``-res.ineqlin.marginals`` are the dual variables
         ``lambda_i in [0, C]`` of the margin constraints.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.svm._lp_machine import lp_machine_binary
+    >>> S = np.array([[1.0, 0.2, -0.5], [0.2, 1.0, -0.4], [-0.5, -0.4, 1.0]])
+    >>> w, b, res = lp_machine_binary(S, np.array([1, 1, -1]), 10.0)
+    >>> w.round(3).tolist(), round(b, 3)  # sparse: one non-zero weight
+    ([0.0, 0.0, -1.429], 0.429)
+
+    See Also
+    --------
+    lp_machine_path : a grid of ``C`` with warm-started simplex solves.
+    LPMachine : the classifier.
     """
     n, d = S.shape
     sigma = _unit_scale(S)  # solved at unit scale, mapped back exactly
