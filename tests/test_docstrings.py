@@ -73,6 +73,15 @@ REFERENCE_MODULES = (
     "proxlearn.exceptions",
     "proxlearn.manifold.",
     "proxlearn.ranking.",
+    "proxlearn.svm.",
+    "proxlearn.neighbors.",
+    "proxlearn.discriminant._ikfd",
+    "proxlearn._normalize",
+    "proxlearn._multi_input",
+    "proxlearn._svm._dual",
+    "proxlearn._svm._libsvm",
+    "proxlearn._svm._platt",
+    "proxlearn._svm._multiclass",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -81,7 +90,9 @@ NO_EXAMPLE = {
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
-            "exceptions", "manifold", "ranking")
+            "exceptions", "manifold", "ranking", "svm",
+            "neighbors", "_normalize", "_multi_input", "_svm._dual",
+            "_svm._libsvm", "_svm._platt", "_svm._multiclass")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 

@@ -110,6 +110,22 @@ def check_multi_similarity(X, *, name="X", symmetric="symmetrize",
     SimilarityMatrixError
         No matrix, a bad matrix (named), matrices of different sizes, a stack
         that is not ``(n, n, m)`` (the message says how to move its axis).
+
+    Returns
+    -------
+    ndarray of shape (n, n, m), float64
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._multi_input import check_multi_similarity
+    >>> check_multi_similarity([np.eye(3), np.ones((3, 3))]).shape
+    (3, 3, 2)
+
+    See Also
+    --------
+    check_multi_test : the test rows of such a stack.
+    proxlearn._validation.check_similarity : the check of each matrix.
     """
     _not_a_stack(X, name, "an (n, n, m) array (m similarity matrices over the same n "
                  "objects, stacked on the last axis) or one (n, n) matrix")
@@ -168,8 +184,8 @@ def _stack_stats(arr, symmetric):
 
     A stack whose last axis is contiguous (``np.stack(..., axis=-1)``) is reduced
     whole, so that every pass reads memory in order (its per-matrix views are strided
-    by ``m``: reading them one by one took 762 ms against 460 ms for the whole check at
-    n = 537, m = 13, on a loaded machine); any other
+    by ``m``: docs/benchmarks.md, "Stacks of matrices: reading a lane-major stack
+    whole"); any other
     layout (kernel-major, as :class:`proxlearn.mkl.KernelBank` returns) matrix by
     matrix through its contiguous view."""
     n, _, m = arr.shape
@@ -227,6 +243,18 @@ def check_multi_test(X_test, n_train: int, m: int, *, name="X_test",
     ``m = 1``; a list of ``m`` arrays ``(n_test, n_train)`` is stacked on the last
     axis. ``copy=False``: a valid float64 ``(n_test, n_train, m)`` array is
     returned itself (the caller must not write into it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._multi_input import check_multi_test
+    >>> check_multi_test([np.ones((2, 3)), np.zeros((2, 3))], 3, 2).shape
+    (2, 3, 2)
+
+    See Also
+    --------
+    check_multi_similarity : the training stack.
+    proxlearn._validation.check_test_similarity : the check of each matrix.
     """
     if _is_sequence_of_arrays(X_test):
         if len(X_test) != m:
@@ -279,10 +307,24 @@ def check_psd_stack(Ks, *, name="X", hint=""):
     ``delta = PSD_TOL max(1, max_ij |K_ij|)`` (``max_ij |K_ij| <= ||K||_2``, so a
     factorisation that succeeds proves ``lambda_min > -delta >= -PSD_TOL max(1,
     ||K||_2)`` up to its rounding, ``n^2 eps max|K_ij|``): a third of the flops of
-    an eigenvalue decomposition and no tridiagonal reduction (3.3-3.5x faster than
-    ``eigvalsh`` at n = 537, docs/benchmarks.md). Only a matrix whose
+    an eigenvalue decomposition and no tridiagonal reduction (docs/benchmarks.md,
+    "Stacks of matrices: the PSD test by Cholesky"). Only a matrix whose
     factorisation fails is decomposed (``eigvalsh``), to decide exactly and to
     report its smallest eigenvalue; so the verdict is the eigenvalue test's.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._multi_input import check_psd_stack
+    >>> K = np.array([[1.0, 2.0], [2.0, 1.0]])  # eigenvalues 3 and -1
+    >>> check_psd_stack(np.stack([np.eye(2), K], axis=-1))
+    Traceback (most recent call last):
+    ...
+    proxlearn.exceptions.SimilarityMatrixError: X[:, :, 1] is not positive semidefinite (smallest eigenvalue -1)
+
+    See Also
+    --------
+    psd_violations : every matrix that fails, without raising.
     """
     n, _, m = Ks.shape
     buf = np.empty((n, n))
@@ -298,7 +340,21 @@ def check_psd_stack(Ks, *, name="X", hint=""):
 def psd_violations(Ks):
     """``[(k, lambda_min)]`` for every matrix ``Ks[:, :, k]`` of the stack that is not
     positive semidefinite (:func:`psd_violation`, one factorisation each), in order;
-    ``[]`` when all are PSD."""
+    ``[]`` when all are PSD.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._multi_input import psd_violations
+    >>> K = np.array([[1.0, 2.0], [2.0, 1.0]])
+    >>> [(k, float(lam)) for k, lam in psd_violations(np.stack([np.eye(2), K], axis=-1))]
+    [(1, -1.0)]
+
+    See Also
+    --------
+    psd_violation : the test of one matrix.
+    check_psd_stack : raise on the first matrix that fails.
+    """
     n, _, m = Ks.shape
     buf = np.empty((n, n))
     found = ((k, psd_violation(Ks[:, :, k], buf)) for k in range(m))
@@ -308,7 +364,19 @@ def psd_violations(Ks):
 def psd_violation(K, buf=None):
     """``None`` when the symmetric matrix ``K`` is positive semidefinite to
     :data:`PSD_TOL` (see :func:`check_psd_stack`), else its smallest eigenvalue.
-    ``buf``: an ``n x n`` float64 scratch array (overwritten)."""
+    ``buf``: an ``n x n`` float64 scratch array (overwritten).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._multi_input import psd_violation
+    >>> psd_violation(np.ones((2, 2))), float(psd_violation(np.array([[1.0, 2.0], [2.0, 1.0]])))
+    (None, -1.0)
+
+    See Also
+    --------
+    psd_violations : the test of every matrix of a stack.
+    """
     n = K.shape[0]
     buf = np.empty((n, n)) if buf is None else buf
     np.copyto(buf, K)

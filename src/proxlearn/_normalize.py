@@ -1,4 +1,4 @@
-"""``normalize=True``: the scale-free default of the single-matrix classifiers (issue 40).
+"""``normalize=True``: the scale-free default of the single-matrix classifiers.
 
 The SVM-type classifiers on one similarity matrix have absolute constants
 (``C``, ``eta``, ``rho``, ...) whose meaning depends on the units of ``S``: the
@@ -38,6 +38,27 @@ class ScaleNormalizeMixin:
     :meth:`_fit_scale` on the validated training matrix and uses what it
     returns; predictions pass the test rows through :meth:`_scale_test` (or
     fold ``1 / scale_`` into coefficients that are linear in the test rows).
+
+    Attributes
+    ----------
+    scale_ : float
+        Set by ``fit``: ``tr S / n`` of the training matrix with ``normalize=True``
+        (``1.0`` with ``normalize=False`` or an all-zero ``S``).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.svm import SimilaritySVC
+    >>> X, y = load_iris(return_X_y=True)
+    >>> S = X @ X.T
+    >>> a, b = SimilaritySVC().fit(S, y), SimilaritySVC().fit(10 * S, y)
+    >>> round(b.scale_ / a.scale_, 6), bool((a.predict(S) == b.predict(10 * S)).all())
+    (10.0, True)
+
+    See Also
+    --------
+    proxlearn._scale.similarity_scale : the scale ``tr S / n``.
+    proxlearn.svm.SimilaritySVC : a classifier that uses this mixin.
     """
 
     def _check_normalize(self):

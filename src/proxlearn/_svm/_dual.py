@@ -7,8 +7,9 @@ scikit-learn (the field's standard SMO solver: no reason to hand-write one),
 at a tight tolerance because the MKL certificates are built on its ``alpha``.
 MKL and the Kundu methods call it hundreds of times per fit, so it goes through
 :func:`proxlearn._svm._libsvm.libsvm_fit` (the binding ``SVC.fit`` calls,
-without the ~1 ms of argument validation per call that dominated at n = 200;
-falls back to ``SVC`` with the same answers).
+without ``SVC``'s argument validation per call, which dominated at small n;
+falls back to ``SVC`` with the same answers; docs/benchmarks.md, "SVM core:
+the libsvm binding and the polish of slow SMO").
 
 Warm start. libsvm cannot start from a previous ``alpha``, yet MKL solvers call
 it on a sequence of slowly changing kernels whose support-vector sets stop
@@ -24,14 +25,13 @@ tolerance). Otherwise libsvm runs as before. Hand-written because no SVM
 library in the field takes a warm start on a precomputed kernel.
 
 Slow SMO. On some learned kernels libsvm needs hundreds of thousands of SMO
-iterations to reach 1e-7, or never does (ESKL-L1 on Liver at C = 100, rho = 10:
-1.3-3.7 s per solve at n = 232). There, libsvm at 1e-3 followed by a monotone
-primal active-set method (:func:`_monotone_active_set`) reaches the same
-certificate at 1e-7 in about a tenth of the time, and a chain of solves that met
-such a kernel keeps using that route (:func:`svm_dual`). One ESKL-L1 fit on a
-Liver training set (benchmarks/bench_svm_polish.py, A/B alternating, medians):
-127.3 s -> 8.8 s at that corner, 12.1 -> 6.6 s at C = rho = 1, unchanged (3.3 s) at
-C = 10, rho = 0.1.
+iterations to reach 1e-7, or never does (ESKL-L1's learned kernels on Liver at
+C = 100, rho = 10). There, libsvm at 1e-3 followed by a monotone primal
+active-set method (:func:`_monotone_active_set`) reaches the same certificate at
+1e-7 in a fraction of the time, and a chain of solves that met such a kernel
+keeps using that route (:func:`svm_dual`). Measured with
+``benchmarks/bench_svm_polish.py``: docs/benchmarks.md, "SVM core: the libsvm
+binding and the polish of slow SMO".
 """
 
 from __future__ import annotations
@@ -59,6 +59,36 @@ __all__ = [
 
 @dataclass
 class SVMDual:
+    """A solution of the binary SVM dual, as :func:`svm_dual` returns it.
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (n,)
+        The dual variables, in ``[0, C]``.
+    b : float
+        The intercept of the decision ``K (y o alpha) + b``.
+    value : float
+        The dual objective ``omega(K)`` at ``alpha``.
+    smo_work : float
+        ``n`` times libsvm's SMO iterations on this chain of warm starts (the
+        expected cost of a cold solve).
+    polish : bool
+        Whether the chain's next solve goes to libsvm at 1e-3 and the polish first.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._dual import svm_dual
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> res = svm_dual(np.outer(x, x) + 1, np.array([-1.0, -1.0, 1.0, 1.0]), 1.0)
+    >>> res.alpha.tolist(), float(res.b), float(res.value)
+    ([0.0, 0.5, 0.5, 0.0], -2.0, 0.5)
+
+    See Also
+    --------
+    svm_dual : the solver that returns it (and takes it as a warm start).
+    """
+
     alpha: np.ndarray  # (n,), in [0, C]
     b: float
     value: float  # omega(K) at alpha
@@ -121,6 +151,21 @@ def max_violating_pair(v, alpha, y, C):
     alpha_i < C}`` (Fan, Chen & Lin 2005). Returns ``max_{I_up} v - min_{I_low} v``
     (``<= tol`` is libsvm's convergence test; negative strictly inside), 0 when a
     set is empty.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._dual import max_violating_pair
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K, y = np.outer(x, x) + 1, np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> alpha = np.array([0.0, 0.5, 0.5, 0.0])
+    >>> float(max_violating_pair(y - K @ (y * alpha), alpha, y, 1.0)) <= 1e-12
+    True
+
+    See Also
+    --------
+    kkt_violation : this measure for the SVM dual on a kernel.
+    frank_wolfe_gap : a bound on the suboptimality instead.
     """
     below, above = alpha < C, alpha > 0
     up = (below & (y > 0)) | (above & (y < 0))
@@ -133,7 +178,23 @@ def max_violating_pair(v, alpha, y, C):
 def kkt_violation(K, y, C, alpha, u=None, Ku=None):
     """libsvm's stopping measure at ``alpha`` for the SVM dual on ``K``:
     :func:`max_violating_pair` of ``v = y - K (y o alpha)`` (``y`` times the
-    gradient ``1 - y o K (y o alpha)``)."""
+    gradient ``1 - y o K (y o alpha)``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._dual import kkt_violation
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K, y = np.outer(x, x) + 1, np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> alpha = np.array([0.0, 0.5, 0.5, 0.0])  # the solution at C = 1
+    >>> float(kkt_violation(K, y, 1.0, alpha)) <= 1e-12
+    True
+
+    See Also
+    --------
+    max_violating_pair : the measure, for any concave objective.
+    svm_dual : the solver it certifies.
+    """
     y = np.asarray(y, dtype=np.float64)
     if Ku is None:
         u = alpha * y if u is None else u
@@ -146,7 +207,23 @@ def frank_wolfe_gap(g, alpha, y, C):
     """``max_{alpha' feasible} g^T (alpha' - alpha)`` over the SVM's feasible set
     (``>= 0`` for a feasible ``alpha``; clipped at 0): the Frank-Wolfe gap of a
     concave objective with gradient ``g`` at ``alpha``, an upper bound on its
-    suboptimality (:func:`box_knapsack_max`)."""
+    suboptimality (:func:`box_knapsack_max`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._dual import frank_wolfe_gap
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K, y = np.outer(x, x) + 1, np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> alpha = np.zeros(4)  # feasible, not optimal: gradient 1
+    >>> float(frank_wolfe_gap(np.ones(4), alpha, y, 1.0))
+    4.0
+
+    See Also
+    --------
+    box_knapsack_max : the linear maximisation it uses.
+    kkt_violation : libsvm's stopping measure.
+    """
     return max(0.0, box_knapsack_max(g, y, C) - float(g @ alpha))
 
 
@@ -155,7 +232,22 @@ def kkt_intercept(alpha, y, Ku, C):
     conditions at ``alpha`` (``Ku = K (y o alpha)``), as libsvm computes it: the
     mean of ``y_i - Ku_i`` over the free support vectors (``1e-8 C < alpha_i <
     C - 1e-8 C``); without free ones, the middle of the interval of intercepts
-    that the bounded ones allow (or its finite end)."""
+    that the bounded ones allow (or its finite end).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._dual import kkt_intercept
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K, y = np.outer(x, x) + 1, np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> alpha = np.array([0.0, 0.5, 0.5, 0.0])
+    >>> float(kkt_intercept(alpha, y, K @ (y * alpha), 1.0))
+    -2.0
+
+    See Also
+    --------
+    svm_dual : the solver whose intercept this is.
+    """
     eps = 1e-8 * C
     free = (alpha > eps) & (alpha < C - eps)
     r = y - Ku
@@ -188,7 +280,23 @@ def bordered_solve(A, R, s):
     definite (``potrf`` fails, or a pivot below :data:`CHOLESKY_MAX_RATIO`
     of the diagonal) goes to ``sysv`` on the bordered matrix (Bunch-Kaufman, which
     also solves an indefinite ``A``). Ill-conditioning is not checked beyond that:
-    the callers' tests on the result (KKT, Armijo) decide."""
+    the callers' tests on the result (KKT, Armijo) decide.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._dual import bordered_solve
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K, y = np.outer(x, x) + 1, np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> X, b = bordered_solve(np.eye(2), np.array([1.0, 3.0]), 0.0)
+    >>> X.tolist(), float(b)
+    ([-1.0, 1.0], 2.0)
+
+    See Also
+    --------
+    svm_dual : whose warm start solves the free block this way.
+    scipy.linalg.solve : a dense solve of the whole bordered system.
+    """
     A = np.asarray(A, dtype=np.float64)
     R = np.asarray(R, dtype=np.float64)
     k = A.shape[0]
@@ -412,9 +520,10 @@ def _loose_then_polished(K, y, C, tol):
     ``alpha`` at ``tol``: the :class:`SVMDual` certified at ``tol`` (or ``None``)
     with libsvm's ``alpha``, ``b`` and iterations. On the kernels where SMO cannot
     reach 1e-7 within :data:`MAX_SMO_ITER` (ESKL-L1's learned kernels on Liver at C = 100,
-    rho = 10: 1.3-3.7 s per capped solve at n = 232), the loose solve takes
-    0.03-0.09 s and the polish 0.01-0.08 s, and the polished ``alpha`` passes
-    the test at 1e-7 that libsvm's own did not reach."""
+    rho = 10), the loose solve and the polish take a small fraction of the capped
+    solve (docs/benchmarks.md, "SVM core: the libsvm binding and the polish of slow
+    SMO"), and the polished ``alpha`` passes the test at 1e-7 that libsvm's own did
+    not reach."""
     alpha, b, n_iter = _libsvm(K, y, C, max(tol, 1e-3))
     polished = (_monotone_active_set(K, y, C, alpha, tol, POLISH_ROUNDS) if tol < 1e-3
                 else None)
@@ -438,6 +547,36 @@ def svm_dual(K, y, C, *, tol=1e-7, alpha0=None) -> SVMDual:
     the answer at ``tol`` (:func:`_loose_then_polished`); libsvm at ``tol`` runs
     only if that fails. A capped solve is itself polished that way, and is
     libsvm's answer at 1e-3 when the polish fails too.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+    y : ndarray of shape (n,), values in {-1, +1}
+    C : float > 0
+    tol : float
+        libsvm's stopping tolerance, and the certificate's.
+    alpha0 : SVMDual, ndarray or None
+        The warm start described above.
+
+    Returns
+    -------
+    SVMDual
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._dual import svm_dual
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K, y = np.outer(x, x) + 1, np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> res = svm_dual(K, y, 1.0)
+    >>> res.alpha.tolist(), float(res.b)
+    ([0.0, 0.5, 0.5, 0.0], -2.0)
+
+    See Also
+    --------
+    SVMDual : the result, and the warm start of the next solve.
+    kkt_violation : the certificate checked at ``tol``.
+    sklearn.svm.SVC : the libsvm solver behind it.
     """
     y = np.asarray(y, dtype=np.float64)
     n = K.shape[0]
@@ -479,6 +618,19 @@ def box_knapsack_max(g, y, C) -> float:
     piecewise-linear function of ``nu`` minimised at one of its breakpoints
     ``nu = g_i y_i``; all of them are evaluated (``O(n log n)`` by sorting).
     Used for Frank-Wolfe upper bounds on concave MKL duals.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._dual import box_knapsack_max
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K, y = np.outer(x, x) + 1, np.array([-1.0, -1.0, 1.0, 1.0])
+    >>> float(box_knapsack_max(np.array([1.0, -1.0, 2.0, 0.0]), y, 1.0))
+    3.0
+
+    See Also
+    --------
+    frank_wolfe_gap : the bound built on it.
     """
     g = np.asarray(g, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)

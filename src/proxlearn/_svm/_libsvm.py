@@ -69,6 +69,21 @@ def libsvm_fit(K, y_enc, C, *, tol=1e-3, max_iter=-1):
         (likewise), ``prob_a``, ``prob_b`` and ``n_iter``; ``None`` when the
         private binding is unavailable or its signature changed (callers then
         use ``SVC``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._libsvm import libsvm_fit
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K = np.outer(x, x) + 1  # a linear kernel on four points of a line
+    >>> out = libsvm_fit(K, np.array([0, 0, 1, 1]), 1.0)
+    >>> out["support"].tolist(), out["dual_coef"].tolist(), out["intercept"].tolist()
+    ([1, 2], [[0.5, -0.5]], [2.0])
+
+    See Also
+    --------
+    binary_libsvm : the binary case in ``SVC``'s sign convention.
+    sklearn.svm.SVC : the estimator whose binding this calls.
     """
     global _use_binding
     if not _use_binding:
@@ -112,6 +127,22 @@ def binary_libsvm(K, y, C, *, tol, max_iter):
         vectors ``support``, so that ``f = K[:, support] @ dual_coef + b`` is
         positive for ``y = +1``, and libsvm's SMO iterations; ``None`` when the
         private binding is unavailable (then :func:`binary_svc`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._libsvm import binary_libsvm
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K = np.outer(x, x) + 1  # a linear kernel on four points of a line
+    >>> dual_coef, support, b, n_iter = binary_libsvm(K, np.array([-1.0, -1.0, 1.0, 1.0]), 1.0,
+    ...                                               tol=1e-7, max_iter=-1)
+    >>> dual_coef.tolist(), support.tolist(), float(b)
+    ([-0.5, 0.5], [1, 2], -2.0)
+
+    See Also
+    --------
+    binary_svc : the same through ``SVC``.
+    proxlearn._svm._dual.svm_dual : the dual with warm starts and a certificate.
     """
     fit = libsvm_fit(K, (y > 0).astype(np.float64), C, tol=tol, max_iter=max_iter)
     if fit is None:
@@ -125,7 +156,28 @@ def binary_svc(K, y, C, *, tol, max_iter):
     """:func:`binary_libsvm` through :class:`sklearn.svm.SVC` (slower, same answers):
     the route when the private binding is unavailable. ``n_iter`` is at least
     ``max_iter`` when ``SVC`` stopped there (its ``ConvergenceWarning``, which is
-    not shown)."""
+    not shown).
+
+    Returns
+    -------
+    tuple
+        ``(dual_coef, support, b, n_iter)`` as :func:`binary_libsvm`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._libsvm import binary_svc
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K = np.outer(x, x) + 1  # a linear kernel on four points of a line
+    >>> dual_coef, support, b, n_iter = binary_svc(K, np.array([-1.0, -1.0, 1.0, 1.0]), 1.0,
+    ...                                            tol=1e-7, max_iter=-1)
+    >>> dual_coef.tolist(), support.tolist(), float(b)
+    ([-0.5, 0.5], [1, 2], -2.0)
+
+    See Also
+    --------
+    binary_libsvm : the fast route.
+    """
     import warnings
 
     from sklearn.exceptions import ConvergenceWarning
@@ -162,6 +214,21 @@ def small_svc(K, y_enc, K_test, C) -> tuple[np.ndarray, float]:
     max_abs_dual : float
         ``max |y_i alpha_i|`` over all one-vs-one machines; below ``C`` means
         no box constraint is active.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._libsvm import small_svc
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K = np.outer(x, x) + 1  # a linear kernel on four points of a line
+    >>> pred, max_abs_dual = small_svc(K, np.array([0, 0, 1, 1]), K[[0, 3]], 1.0)
+    >>> pred.tolist(), float(max_abs_dual)
+    ([0, 1], 0.5)
+
+    See Also
+    --------
+    libsvm_fit : the binding it calls.
+    proxlearn.neighbors.SVMKNN : its caller, one small SVM per test point.
     """
     fit = libsvm_fit(K, y_enc, C)
     if fit is None:
@@ -206,6 +273,23 @@ def svc_pairwise_coef(svc, support, n):
         scikit-learn's public ``dual_coef_`` / ``intercept_`` undo for two
         classes only.
     b : ndarray of shape (n_pairs,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._libsvm import svc_pairwise_coef
+    >>> x = np.array([0.0, 1.0, 3.0, 4.0])
+    >>> K = np.outer(x, x) + 1  # a linear kernel on four points of a line
+    >>> from sklearn.svm import SVC
+    >>> svc = SVC(kernel="precomputed").fit(K, [0, 0, 1, 1])
+    >>> V, b = svc_pairwise_coef(svc, svc.support_, 4)
+    >>> V[:, 0].tolist(), b.tolist()
+    ([0.0, -0.5, 0.5, 0.0], [-2.0])
+
+    See Also
+    --------
+    proxlearn._svm._multiclass.ovo_pairs : the order of the pairs.
+    proxlearn.svm.SimilaritySVC : its caller (prediction weights of the transformed SVM).
     """
     n_classes = len(svc.classes_)
     V = np.zeros((n, n_classes * (n_classes - 1) // 2))

@@ -62,7 +62,18 @@ __all__ = [
 
 
 def ovo_pairs(n_classes: int) -> list[tuple[int, int]]:
-    """All pairs ``(i, j)`` with ``i < j``, in libsvm/scikit-learn order."""
+    """All pairs ``(i, j)`` with ``i < j``, in libsvm/scikit-learn order.
+
+    Examples
+    --------
+    >>> from proxlearn._svm._multiclass import ovo_pairs
+    >>> ovo_pairs(3)
+    [(0, 1), (0, 2), (1, 2)]
+
+    See Also
+    --------
+    ovo_problems : the binary problem of each pair.
+    """
     return [(i, j) for i in range(n_classes) for j in range(i + 1, n_classes)]
 
 
@@ -83,6 +94,19 @@ class BinaryProblem(NamedTuple):
     rows : ndarray of int
         ``idx`` followed by the unlabelled samples ``n .. N - 1`` of a
         transductive fit (``idx`` itself otherwise).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import ovo_problems
+    >>> y_idx = np.array([0, 1, 2, 1])
+    >>> problem = ovo_problems(y_idx, 3)[0]
+    >>> problem.pair, problem.idx.tolist(), problem.y.tolist()
+    ((0, 1), [0, 1, 3], [-1.0, 1.0, 1.0])
+
+    See Also
+    --------
+    ovo_problems : the problems of all pairs.
     """
 
     k: int
@@ -103,6 +127,25 @@ def ovo_problems(y_idx, n_classes, n_total=None) -> list[BinaryProblem]:
     n_total : int, optional
         ``N >= n`` for a transductive fit: samples ``n .. N - 1`` are unlabelled
         and end every problem's ``rows``.
+
+    Returns
+    -------
+    list of BinaryProblem
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import ovo_problems
+    >>> y_idx = np.array([0, 1, 2, 1])
+    >>> [p.idx.tolist() for p in ovo_problems(y_idx, 3)]
+    [[0, 1, 3], [0, 2], [1, 2, 3]]
+    >>> ovo_problems(y_idx, 3, n_total=6)[0].rows.tolist()  # two unlabelled samples
+    [0, 1, 3, 4, 5]
+
+    See Also
+    --------
+    ovo_fit : build them and fit each.
+    BinaryProblem : one pair's problem.
     """
     y_idx = np.asarray(y_idx)
     n = y_idx.shape[0]
@@ -133,6 +176,21 @@ def ovo_fit(y_idx, n_classes, fit_binary, n_total=None):
     problems : list of BinaryProblem
     results : list
         What ``fit_binary`` returned, one per pair, in the same order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import ovo_fit
+    >>> y_idx = np.array([0, 1, 2, 1])
+    >>> problems, results = ovo_fit(y_idx, 3, lambda problem: len(problem.idx))
+    >>> results
+    [3, 2, 3]
+
+    See Also
+    --------
+    fit_ovo : the same for linear machines on similarity features.
+    scatter_pairs : assemble the per-pair coefficients.
+    ovo_decision : the outputs from the pairwise decision values.
     """
     problems = ovo_problems(y_idx, n_classes, n_total)
     return problems, fit_pairs(problems, fit_binary)
@@ -141,7 +199,20 @@ def ovo_fit(y_idx, n_classes, fit_binary, n_total=None):
 def fit_pairs(problems, fit_binary) -> list:
     """``fit_binary(problem)`` for every problem of :func:`ovo_problems`, in order:
     the fits of an algorithm that alternates one-vs-one SVMs with another step
-    on the same problems (:func:`ovo_fit` builds them and fits once)."""
+    on the same problems (:func:`ovo_fit` builds them and fits once).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import fit_pairs, ovo_problems
+    >>> y_idx = np.array([0, 1, 2, 1])
+    >>> fit_pairs(ovo_problems(y_idx, 3), lambda problem: problem.pair)
+    [(0, 1), (0, 2), (1, 2)]
+
+    See Also
+    --------
+    ovo_fit : build the problems and fit once.
+    """
     return [fit_binary(p) for p in problems]
 
 
@@ -151,6 +222,19 @@ def scatter_pairs(problems, values, n):
     Row ``k`` of the result of shape ``(n_pairs, n, ...)`` holds ``values[k]``
     (shape ``(len(problems[k].idx), ...)``) at ``problems[k].idx`` and zeros
     elsewhere (the samples outside the pair).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import scatter_pairs, ovo_problems
+    >>> y_idx = np.array([0, 1, 2, 1])
+    >>> problems = ovo_problems(y_idx, 3)
+    >>> scatter_pairs(problems, [np.ones(len(p.idx)) for p in problems], 4).tolist()
+    [[1.0, 1.0, 0.0, 1.0], [1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.0]]
+
+    See Also
+    --------
+    ovo_fit : the per-pair results it assembles.
     """
     values = [np.asarray(v) for v in values]
     out = np.zeros((len(problems), n) + values[0].shape[1:])
@@ -180,6 +264,20 @@ def fit_ovo(S, y_idx, n_classes, fit_binary):
     intercept : ndarray of shape (n_pairs,)
     infos : list
         The ``info`` objects returned by ``fit_binary``, one per pair.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import fit_ovo
+    >>> y_idx = np.array([0, 1, 2, 1])
+    >>> coef, intercept, infos = fit_ovo(np.eye(4), y_idx, 3, lambda S, y: (y, 0.0, None))
+    >>> coef.shape, intercept.tolist()
+    ((3, 4), [0.0, 0.0, 0.0])
+
+    See Also
+    --------
+    ovo_fit : the general driver.
+    proxlearn.svm.PotentialSVM, proxlearn.svm.LPMachine : machines fitted this way.
     """
     problems, fits = ovo_fit(y_idx, n_classes,
                              lambda p: fit_binary(S[np.ix_(p.idx, p.idx)], p.y))
@@ -192,6 +290,19 @@ def ovo_decision_ovr(raw, n_classes):
     """Turn pairwise decisions ``(m, n_pairs)`` into ``(m, n_classes)`` scores.
 
     See the module docstring for the vote / tie-breaking rule.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import ovo_decision_ovr
+    >>> raw = np.array([[1.0, -0.5, 2.0], [-1.0, -2.0, 0.5]])  # pairs (0, 1), (0, 2), (1, 2)
+    >>> ovo_decision_ovr(raw, 3).round(3).tolist()  # one vote each in row 0
+    [[0.889, 0.833, 1.2], [2.25, -0.2, 0.8]]
+
+    See Also
+    --------
+    ovo_decision : the binary and ``"ovo"`` shapes too.
+    ovo_predict_index : the class of the largest score.
     """
     raw = np.asarray(raw, dtype=np.float64)
     m = raw.shape[0]
@@ -207,7 +318,21 @@ def ovo_decision_ovr(raw, n_classes):
 
 
 def ovo_predict_index(raw, n_classes):
-    """Predicted class indices from pairwise decisions (votes, then tie-breaks)."""
+    """Predicted class indices from pairwise decisions (votes, then tie-breaks).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import ovo_predict_index
+    >>> raw = np.array([[1.0, -0.5, 2.0], [-1.0, -2.0, 0.5]])  # pairs (0, 1), (0, 2), (1, 2)
+    >>> ovo_predict_index(raw, 3).tolist()  # row 0: a three-way tie, broken by the values
+    [2, 0]
+
+    See Also
+    --------
+    libsvm_vote : libsvm's rule (ties to the lowest index).
+    ovo_labels : the labels instead of indices.
+    """
     raw = np.asarray(raw, dtype=np.float64)
     if n_classes == 2:
         return (raw[:, 0] > 0).astype(np.intp)
@@ -217,7 +342,20 @@ def ovo_predict_index(raw, n_classes):
 def libsvm_vote(raw, n_classes):
     """Class indices by libsvm's vote (what ``SVC.predict`` returns): a pairwise
     value ``>= 0`` votes for the pair's second class, and ties between classes go
-    to the lowest index (no tie-breaking by the decision values)."""
+    to the lowest index (no tie-breaking by the decision values).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import libsvm_vote
+    >>> raw = np.array([[1.0, -0.5, 2.0], [-1.0, -2.0, 0.5]])  # pairs (0, 1), (0, 2), (1, 2)
+    >>> libsvm_vote(raw, 3).tolist()  # row 0: a three-way tie, to class 0
+    [0, 0]
+
+    See Also
+    --------
+    ovo_predict_index : ties broken by the decision values.
+    """
     votes = np.zeros((raw.shape[0], n_classes))
     for p, (i, j) in enumerate(ovo_pairs(n_classes)):
         second = raw[:, p] >= 0
@@ -232,6 +370,21 @@ def ovo_decision(raw, n_classes, shape="ovr"):
     Two classes: ``raw[:, 0]`` (positive means class 1). More: the votes with
     their tie-breaking term, ``(m, n_classes)`` (``shape="ovr"``), or ``raw``
     itself (``shape="ovo"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import ovo_decision
+    >>> raw = np.array([[1.0, -0.5, 2.0], [-1.0, -2.0, 0.5]])  # pairs (0, 1), (0, 2), (1, 2)
+    >>> ovo_decision(raw, 3).shape, ovo_decision(raw, 3, shape="ovo").shape
+    ((2, 3), (2, 3))
+    >>> ovo_decision(raw[:, :1], 2).tolist()  # two classes: the one pairwise value
+    [1.0, -1.0]
+
+    See Also
+    --------
+    ovo_decision_ovr : the vote scores.
+    ovo_labels : the predicted labels.
     """
     if n_classes == 2:
         return raw[:, 0]
@@ -241,7 +394,20 @@ def ovo_decision(raw, n_classes, shape="ovr"):
 
 
 def ovo_labels(raw, classes):
-    """Class labels (from ``classes``) of pairwise decisions ``(m, n_pairs)``."""
+    """Class labels (from ``classes``) of pairwise decisions ``(m, n_pairs)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import ovo_labels
+    >>> raw = np.array([[1.0, -0.5, 2.0], [-1.0, -2.0, 0.5]])  # pairs (0, 1), (0, 2), (1, 2)
+    >>> ovo_labels(raw, np.array(["a", "b", "c"])).tolist()
+    ['c', 'a']
+
+    See Also
+    --------
+    ovo_predict_index : the class indices.
+    """
     return classes[ovo_predict_index(raw, len(classes))]
 
 
@@ -249,7 +415,23 @@ def unlabelled_decisions(problems, kernels, dual_coefs, intercepts):
     """Pairwise decision values ``(N - n, n_pairs)`` of the unlabelled samples of a
     transductive fit that learned, per pair, a kernel over ``problem.rows``
     (labelled samples first): ``K[n_k:, :n_k] @ c_k + b_k`` with ``n_k`` the
-    pair's labelled samples and ``c_k`` their dual coefficients."""
+    pair's labelled samples and ``c_k`` their dual coefficients.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import unlabelled_decisions, ovo_problems
+    >>> y_idx = np.array([0, 1, 2, 1])
+    >>> problems = ovo_problems(y_idx, 3, n_total=6)
+    >>> kernels = [np.eye(len(p.rows)) for p in problems]
+    >>> dual_coefs = [np.ones(len(p.idx)) for p in problems]
+    >>> unlabelled_decisions(problems, kernels, dual_coefs, [0.5, 0.5, 0.5]).tolist()
+    [[0.5, 0.5, 0.5], [0.5, 0.5, 0.5]]
+
+    See Also
+    --------
+    transductive_outputs : the outputs from these values.
+    """
     return np.column_stack([K[p.idx.size:, : p.idx.size] @ c + b for p, K, c, b in
                             zip(problems, kernels, dual_coefs, intercepts, strict=True)])
 
@@ -259,6 +441,18 @@ def transductive_labels(y, N, transductive, name):
 
     With ``transductive``, ``y`` labels the first ``len(y) <= N`` samples;
     otherwise all ``N``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import transductive_labels
+    >>> classes, y_idx, n = transductive_labels(np.array(["a", "b", "a"]), 5, True, "y")
+    >>> classes.tolist(), y_idx.tolist(), n
+    (['a', 'b'], [0, 1, 0], 3)
+
+    See Also
+    --------
+    ovo_problems : the problems with the unlabelled samples (``n_total``).
     """
     if transductive:
         y_arr = np.asarray(y) if y is not None else None
@@ -279,7 +473,22 @@ def transductive_labels(y, N, transductive, name):
 def transductive_outputs(raw, classes):
     """``(transductive_decision_, transduction_)`` of the unlabelled samples from
     their pairwise decisions ``(N - n, n_pairs)``: :func:`ovo_decision` and
-    :func:`ovo_labels`."""
+    :func:`ovo_labels`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import transductive_outputs
+    >>> raw = np.array([[1.0, -0.5, 2.0], [-1.0, -2.0, 0.5]])  # pairs (0, 1), (0, 2), (1, 2)
+    >>> decision, labels = transductive_outputs(raw, np.array(["a", "b", "c"]))
+    >>> decision.shape, labels.tolist()
+    ((2, 3), ['c', 'a'])
+
+    See Also
+    --------
+    unlabelled_decisions : the pairwise values of the unlabelled samples.
+    ovo_decision, ovo_labels : what it applies.
+    """
     return ovo_decision(raw, len(classes)), ovo_labels(raw, classes)
 
 

@@ -61,6 +61,21 @@ def fit_platt_sigmoid(f, positive) -> tuple[float, float]:
     -------
     A, B : float
         ``A < 0`` when larger decision values mean the positive class.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._platt import fit_platt_sigmoid
+    >>> f = np.array([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0])  # out-of-fold decision values
+    >>> y_idx = np.array([0, 0, 1, 0, 1, 1])
+    >>> A, B = fit_platt_sigmoid(f, y_idx == 1)
+    >>> round(A, 3)
+    -0.63
+
+    See Also
+    --------
+    fit_calibrators : one sigmoid (or isotonic fit) per class.
+    sklearn.calibration.CalibratedClassifierCV : Platt scaling on feature vectors.
     """
     f = np.asarray(f, dtype=np.float64)
     positive = np.asarray(positive, dtype=bool)
@@ -99,6 +114,32 @@ def fit_calibrators(f, y_idx, method: str = "sigmoid") -> list:
     calibrator for class 1; ``(n, n_classes)`` gets one per class (one-vs-rest).
     ``method`` is ``"sigmoid"`` (:func:`fit_platt_sigmoid`) or ``"isotonic"``
     (:class:`sklearn.isotonic.IsotonicRegression`).
+
+    Parameters
+    ----------
+    f : ndarray of shape (n,) or (n, n_classes)
+    y_idx : ndarray of shape (n,), int
+        Class indices.
+    method : {"sigmoid", "isotonic"}, default="sigmoid"
+
+    Returns
+    -------
+    list
+        The calibrators, for :func:`calibrated_proba`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._platt import fit_calibrators
+    >>> f = np.array([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0])  # out-of-fold decision values
+    >>> y_idx = np.array([0, 0, 1, 0, 1, 1])
+    >>> len(fit_calibrators(f, y_idx))  # two classes: one calibrator
+    1
+
+    See Also
+    --------
+    calibrated_proba : the probabilities from these calibrators.
+    fit_platt_sigmoid : the sigmoid fit.
     """
     from sklearn.isotonic import IsotonicRegression
 
@@ -115,6 +156,20 @@ def calibrated_proba(d, calibrators) -> np.ndarray:
 
     More than two classes: the one-vs-rest probabilities normalised to sum to
     one (uniform where they are all zero).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._platt import calibrated_proba, fit_calibrators
+    >>> f = np.array([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0])  # out-of-fold decision values
+    >>> y_idx = np.array([0, 0, 1, 0, 1, 1])
+    >>> calibrated_proba(np.array([-1.0, 1.0]), fit_calibrators(f, y_idx)).round(3).tolist()
+    [[0.653, 0.347], [0.347, 0.653]]
+
+    See Also
+    --------
+    fit_calibrators : the calibrators.
+    PlattProbabilityMixin : ``predict_proba`` of the SVM-type classifiers.
     """
     d = np.asarray(d, dtype=np.float64)
     if d.ndim == 1:
@@ -165,6 +220,20 @@ class PlattProbabilityMixin:
     ---------------------------------------------------
     probA_, probB_ : ndarray of shape (n_sigmoids,)
         Sigmoid parameters (one for two classes, one per class otherwise).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.svm import SimilaritySVC
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = SimilaritySVC(probability=True, random_state=0).fit(X @ X.T, y)
+    >>> clf.predict_proba(X[:2] @ X.T).shape, clf.probA_.shape
+    ((2, 3), (3,))
+
+    See Also
+    --------
+    fit_calibrators, calibrated_proba : the calibration it runs.
+    proxlearn.svm.SimilarityCalibratedClassifier : calibration of any classifier.
     """
 
     def _fit_probability(self, S, y, sample_weight=None):

@@ -1,8 +1,8 @@
 """Indefinite kernel Fisher discriminant (IKFD).
 
 Pekalska & Haasdonk (2009, IEEE TPAMI 31(6)); used as a baseline by Gu & Guo
-(AAAI 2012), who give no formulas (see ``notes/gu-guo2012-aaai.md`` section
-1.3). The kernel Fisher discriminant applied to an indefinite symmetric
+(AAAI 2012), who give no formulas (their section 1.3 names the baseline
+only). The kernel Fisher discriminant applied to an indefinite symmetric
 ``K0`` is the Fisher discriminant in the associated pseudo-Euclidean (Krein)
 space, so the usual regularised KFD formulas are used with ``K0``:
 
@@ -106,9 +106,9 @@ class IndefiniteKFD(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
         ``rho * (trace(N_w) / n) I``, which makes ``rho`` dimensionless: ``N_w``
         scales with the square of the similarities, so an absolute ``rho`` grid
         such as Gu & Guo's {0.01, ..., 100} means "no regularisation" on their
-        synthetic kernels (entries in the hundreds; measured: 68% test error at
-        rho = 0.01 on synthetic-1) and heavy regularisation on a [0, 1]
-        similarity. With ``"relative"`` the predictions are invariant to
+        synthetic kernels (entries in the hundreds; docs/benchmarks.md,
+        "IKFD: the absolute ridge on Gu & Guo's synthetic kernels") and heavy
+        regularisation on a [0, 1] similarity. With ``"relative"`` the predictions are invariant to
         rescaling ``S`` and one grid serves every data set.
 
     Attributes
@@ -125,6 +125,22 @@ class IndefiniteKFD(PairwiseMixin, ClassNamePrefixFeaturesOutMixin, TransformerM
     eigenvalues_ : ndarray of shape (n_components,)
         Generalised eigenvalues (``"eig"`` with more than two classes).
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.discriminant import IndefiniteKFD
+    >>> X, y = load_iris(return_X_y=True)
+    >>> S = X @ X.T
+    >>> clf = IndefiniteKFD().fit(S, y)
+    >>> clf.predict(S[25::50]).tolist(), clf.transform(S[:4]).shape
+    ([0, 1, 2], (4, 2))
+
+    See Also
+    --------
+    SimilarityDiscriminantAnalysis : class-conditional models of the similarities.
+    proxlearn.svm.SimilaritySVC : an SVM on the spectrum-modified matrix.
+    sklearn.discriminant_analysis.LinearDiscriminantAnalysis : the feature-space analogue.
 
     References
     ----------

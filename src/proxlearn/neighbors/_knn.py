@@ -72,6 +72,18 @@ def top_k_similar(R, k):
     idx : ndarray of shape (c, k), int
     val : ndarray of shape (c, k), float
         ``val[i, j] = R[i, idx[i, j]]``, non-increasing along each row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.neighbors._knn import top_k_similar
+    >>> idx, val = top_k_similar(np.array([[0.1, 0.9, 0.5, 0.9], [3.0, 1.0, 2.0, 0.0]]), 2)
+    >>> idx.tolist(), val.tolist()  # the tie 0.9 / 0.9 goes to the lower index first
+    ([[1, 3], [0, 2]], [[0.9, 0.9], [3.0, 2.0]])
+
+    See Also
+    --------
+    SimilarityKNeighborsClassifier.kneighbors : the neighbours of test rows.
     """
     c, n = R.shape
     if k < n:
@@ -169,7 +181,7 @@ class SimilarityKNeighborsClassifier(
     transform_s : bool, default=True
         For clip and flip, transform the test similarities consistently,
         ``s~ = P s`` (section 2.2); the paper leaves this open for KRI/KRR
-        (notes [IMPL]: transform by default). No effect for shift/none/pinv.
+        (our reading: transform by default). No effect for shift/none/pinv.
 
     Attributes
     ----------
@@ -212,6 +224,23 @@ class SimilarityKNeighborsClassifier(
     can differ from ``predict``, which uses the signed weights (eq. 9); and
     exact probability ties are resolved by ``predict``'s nearest-neighbour
     rule, not by the lowest class index.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.metrics.pairwise import rbf_kernel
+    >>> from proxlearn.neighbors import SimilarityKNeighborsClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> S = rbf_kernel(X)
+    >>> clf = SimilarityKNeighborsClassifier(weights="kri").fit(S, y)
+    >>> clf.predict(S[25::50]).tolist(), round(clf.score(S, y), 2)
+    ([0, 1, 2], 0.97)
+
+    See Also
+    --------
+    kri_weights_batch, krr_weights_batch : the KRI and KRR weights.
+    SVMKNN : a local SVM on the neighbours instead of weights.
+    sklearn.neighbors.KNeighborsClassifier : k-NN on distances.
 
     References
     ----------

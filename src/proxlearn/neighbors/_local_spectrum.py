@@ -1,12 +1,12 @@
 """Batched spectrum modification of local k x k neighbour matrices (private).
 
-Chen et al. (2009), sections 2.1.2-2.1.4 and 2.2 (notes sections 2.3-2.5, 2.7):
+Chen et al. (2009), sections 2.1.2-2.1.4 and 2.2:
 for each symmetric local matrix ``S = V diag(lam) V^T`` (numpy's eigenvector
 convention, ``U = V^T`` in the paper)
 
 * ``"clip"``:  ``S_clip = V diag(max(lam, 0)) V^T`` and
   ``P_clip = V diag(1{lam > tol}) V^T`` (zero eigenvalues dropped, as in the
-  proof of Proposition 1; notes [IMPL] default);
+  proof of Proposition 1; our reading, the default);
 * ``"flip"``:  ``S_flip = V diag(|lam|) V^T`` and ``P_flip = V diag(sgn(lam)) V^T``
   (``sgn = 0`` for ``|lam| <= tol``);
 * ``"shift"``: ``S_shift = S + |min(lam_min, 0)| I`` and no test transformation

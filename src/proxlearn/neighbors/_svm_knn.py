@@ -1,7 +1,7 @@
 """SVM-KNN: a local SVM trained on each test sample's nearest neighbours.
 
 Zhang, Berg, Maire and Malik (2006), as evaluated by Chen et al. (2009),
-sections 2.1.4, 2.2 and 7 (notes ``chen2009-jmlr.md`` section 2.12).
+sections 2.1.4, 2.2 and 7.
 """
 
 from __future__ import annotations
@@ -115,6 +115,22 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
     Python loop. The prediction is deterministic (libsvm without probability
     estimates uses no randomness). Within a local one-vs-one SVM, vote ties
     go to the lowest class index (scikit-learn's rule).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.metrics.pairwise import rbf_kernel
+    >>> from proxlearn.neighbors import SVMKNN
+    >>> X, y = load_iris(return_X_y=True)
+    >>> S = rbf_kernel(X)
+    >>> clf = SVMKNN(n_neighbors=8).fit(S, y)
+    >>> clf.predict(S[25::50]).tolist(), round(clf.score(S, y), 2)
+    ([0, 1, 2], 0.97)
+
+    See Also
+    --------
+    SimilarityKNeighborsClassifier : weighted k-NN on the same neighbours.
+    proxlearn.svm.SimilaritySVC : one global SVM on the spectrum-modified matrix.
 
     References
     ----------

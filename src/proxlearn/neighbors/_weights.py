@@ -16,8 +16,8 @@ and ``s`` the k-vector of similarities from ``x`` to them.
 
 ``s~ = P s`` with the consistent test transformation of section 2.2 when
 ``transform_s=True`` (clip and flip; ``P = I`` for shift, none and pinv). The
-paper does not say whether local KRI/KRR transform ``s``; the notes' [IMPL]
-recommendation (transform by default) is followed, and it is an option.
+paper does not say whether local KRI/KRR transform ``s``; our reading
+(transform by default) is followed, and it is an option.
 
 Zero eigenvalues: an eigenvalue with ``|lam| <= k * eps * max|lam|`` counts as
 zero (dropped by ``P_clip``/``P_flip``, as in the proof of Proposition 1).
@@ -140,6 +140,21 @@ def kri_weights_batch(
     -------
     W : ndarray of shape (B, k)
         Non-negative weights summing to one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.neighbors import kri_weights_batch
+    >>> S_local = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> s = np.array([0.9, 0.2])
+    >>> kri_weights_batch(S_local[None], s[None], 1.0).round(3).tolist()
+    [[0.733, 0.267]]
+
+    See Also
+    --------
+    kri_weights : one neighbourhood.
+    kri_weights_path : a grid of ``reg`` sharing the eigendecompositions.
+    proxlearn.solvers.solve_simplex_qp : the QP solver.
     """
     S, s = _check_batch(S_locals, s_batch)
     reg = check_positive(reg, "reg", allow_zero=True)
@@ -180,6 +195,20 @@ def kri_weights_path(S_locals, s_batch, regs, spectrum="clip", *, transform_s=Tr
     Returns
     -------
     list of ndarray of shape (B, k), in the order of ``regs``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.neighbors import kri_weights_path
+    >>> S_local = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> s = np.array([0.9, 0.2])
+    >>> [W.round(3).tolist() for W in kri_weights_path(S_local[None], s[None], [0.1, 100.0])]
+    [[[1.0, 0.0]], [[0.503, 0.497]]]
+
+    See Also
+    --------
+    kri_weights_batch : one ``reg``.
+    krr_weights_path : the same for KRR weights.
     """
     S, s = _check_batch(S_locals, s_batch)
     regs = [check_positive(r, "reg", allow_zero=True) for r in regs]
@@ -218,6 +247,20 @@ def kri_weights(S_local, s, reg, spectrum="clip", *, transform_s=True, tol=1e-10
 
     ``S_local`` is k x k, ``s`` has length k. See :func:`kri_weights_batch`
     for the parameters. Returns a length-k non-negative vector summing to 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.neighbors import kri_weights
+    >>> S_local = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> s = np.array([0.9, 0.2])
+    >>> kri_weights(S_local, s, 1.0).round(3).tolist()
+    [0.733, 0.267]
+
+    See Also
+    --------
+    kri_weights_batch : a batch of neighbourhoods.
+    krr_weights : the KRR weights of eq. (15).
     """
     S, s = _check_single(S_local, s)
     return kri_weights_batch(S, s, reg, spectrum, transform_s=transform_s, tol=tol)[0]
@@ -257,6 +300,21 @@ def krr_weights_batch(
     W : ndarray of shape (B, k)
         Weights; they can be negative and need not sum to one (see
         :func:`normalize_krr_weights` for the paper's display normalisation).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.neighbors import krr_weights_batch
+    >>> S_local = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> s = np.array([0.9, 0.2])
+    >>> krr_weights_batch(S_local[None], s[None], 1.0).round(3).tolist()
+    [[0.453, -0.013]]
+
+    See Also
+    --------
+    krr_weights : one neighbourhood.
+    krr_weights_path : a grid of ``reg`` sharing the eigendecompositions.
+    normalize_krr_weights : the paper's display normalisation.
     """
     return krr_weights_path(
         S_locals, s_batch, [reg], spectrum, transform_s=transform_s, rcond=rcond
@@ -277,6 +335,20 @@ def krr_weights_path(
     Returns
     -------
     list of ndarray of shape (B, k), in the order of ``regs``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.neighbors import krr_weights_path
+    >>> S_local = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> s = np.array([0.9, 0.2])
+    >>> [W.round(3).tolist() for W in krr_weights_path(S_local[None], s[None], [0.1, 100.0])]
+    [[[0.927, -0.24]], [[0.009, 0.002]]]
+
+    See Also
+    --------
+    krr_weights_batch : one ``reg``.
+    kri_weights_path : the same for KRI weights.
     """
     S, s = _check_batch(S_locals, s_batch)
     check_option(spectrum, "spectrum", KRR_SPECTRA)
@@ -315,6 +387,20 @@ def krr_weights(S_local, s, reg, spectrum="pinv", *, transform_s=True, rcond=Non
     """KRR weights for one neighbourhood (Chen et al. 2009, eq. 15).
 
     ``S_local`` is k x k, ``s`` has length k. See :func:`krr_weights_batch`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.neighbors import krr_weights
+    >>> S_local = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> s = np.array([0.9, 0.2])
+    >>> krr_weights(S_local, s, 1.0).round(3).tolist()
+    [0.453, -0.013]
+
+    See Also
+    --------
+    krr_weights_batch : a batch of neighbourhoods.
+    kri_weights : the KRI weights of eq. (12).
     """
     S, s = _check_single(S_local, s)
     return krr_weights_batch(
@@ -327,6 +413,17 @@ def normalize_krr_weights(W):
 
     ``w~ = (I - 11^T/k) w + 1/k = w - mean(w) + 1/k`` along the last axis:
     the weights then sum to one. As ``reg -> inf`` they tend to ``1/k``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.neighbors import normalize_krr_weights
+    >>> normalize_krr_weights(np.array([0.7, -0.1])).round(3).tolist()
+    [0.9, 0.1]
+
+    See Also
+    --------
+    krr_weights, krr_weights_batch : the weights normalised here.
     """
     W = np.asarray(W, dtype=np.float64)
     k = W.shape[-1]

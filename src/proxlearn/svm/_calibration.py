@@ -3,7 +3,7 @@
 scikit-learn's :class:`~sklearn.calibration.CalibratedClassifierCV` slices
 only the *rows* of its input in its internal cross-validation, so with a
 precomputed similarity matrix the inner classifier receives a non-square
-``(n_fold, n)`` block and refuses it (issue #14). This meta-estimator does
+``(n_fold, n)`` block and refuses it. This meta-estimator does
 the same job on similarity input (as its ``ensemble=True`` mode): per
 stratified fold it fits a clone of the classifier on ``S[train][:, train]``,
 fits Platt's sigmoid (or an isotonic regression) per class to its decision
@@ -81,6 +81,11 @@ class SimilarityCalibratedClassifier(PairwiseMixin, MetaEstimatorMixin, Classifi
     ...                                      random_state=0).fit(d.matrix, d.labels)
     >>> clf.predict_proba(d.matrix[:2]).shape
     (2, 3)
+
+    See Also
+    --------
+    proxlearn._svm._platt.PlattProbabilityMixin : ``probability=True`` of the SVMs.
+    sklearn.calibration.CalibratedClassifierCV : the same on feature vectors.
     """
 
     _parameter_constraints = {

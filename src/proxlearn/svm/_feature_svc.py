@@ -69,6 +69,22 @@ class SimilarityFeatureSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCM
     n_iter_ : ndarray of shape (n_classes * (n_classes - 1) / 2,)
         libsvm's SMO iterations per one-vs-one problem.
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.svm import SimilarityFeatureSVC
+    >>> X, y = load_iris(return_X_y=True)
+    >>> S = X @ X.T
+    >>> clf = SimilarityFeatureSVC(kernel="rbf").fit(S, y)
+    >>> clf.predict(S[25::50]).tolist(), round(clf.score(S, y), 2)
+    ([0, 1, 2], 0.92)
+
+    See Also
+    --------
+    proxlearn.transforms.SimilarityFeatures : the feature map used here.
+    SimilaritySVC : similarities used as a kernel instead.
+    LPMachine, PotentialSVM : sparse machines on the same features.
     """
 
     _parameter_constraints = {

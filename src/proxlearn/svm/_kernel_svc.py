@@ -81,8 +81,8 @@ class TransformedSVCMixin(ScaleNormalizeMixin):
         precomputed-kernel SVM, ``K_test[:, sv] @ coef + b`` with
         ``K_test = S_test M``, are ``S_test @ (M[:, sv] @ coef) + b``: one
         ``(n, n_pairs)`` weight matrix computed here makes prediction
-        ``O(m n n_pairs)`` instead of the ``O(m n^2)`` of forming ``K_test``
-        (issue #19). Pairwise values use the :mod:`proxlearn._svm._multiclass`
+        ``O(m n n_pairs)`` instead of the ``O(m n^2)`` of forming ``K_test``.
+        Pairwise values use the :mod:`proxlearn._svm._multiclass`
         sign (:func:`~proxlearn._svm._libsvm.svc_pairwise_coef`).
         """
         svc = self.svc_
@@ -168,6 +168,22 @@ class SimilaritySVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         libsvm's SMO iterations per one-vs-one problem.
     n_features_in_ : int
         Number of training samples.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.svm import SimilaritySVC
+    >>> X, y = load_iris(return_X_y=True)
+    >>> S = X @ X.T
+    >>> clf = SimilaritySVC(spectrum="flip").fit(S, y)
+    >>> clf.predict(S[::50]).tolist(), clf.scale_ > 0
+    ([0, 1, 2], True)
+
+    See Also
+    --------
+    proxlearn.transforms.SpectrumTransformer : the spectrum modifications.
+    SimilaritySVCCV : ``C`` chosen by cross-validation.
+    SimilarityFeatureSVC : similarities used as features instead.
     """
 
     def __init__(

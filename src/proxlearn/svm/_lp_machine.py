@@ -92,7 +92,7 @@ def _unit_scale(S) -> float:
     margin constraints are ``sigma`` times those of the scaled LP. HiGHS treats
     matrix entries below 1e-9 as zero and above 1e15 as infinite, so an
     unscaled ``S * 1e-12`` silently gave ``w = 0`` and ``S * 1e15`` a model
-    error (issue #14); at unit scale neither happens.
+    error; at unit scale neither happens.
     """
     top = float(np.max(np.abs(S))) if S.size else 0.0
     return 1.0 / top if top > 0.0 else 1.0
@@ -123,6 +123,20 @@ def lp_machine_binary(S, y, C):
     res : scipy.optimize.OptimizeResult
         HiGHS result; ``-res.ineqlin.marginals`` are the dual variables
         ``lambda_i in [0, C]`` of the margin constraints.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.svm._lp_machine import lp_machine_binary
+    >>> S = np.array([[1.0, 0.2, -0.5], [0.2, 1.0, -0.4], [-0.5, -0.4, 1.0]])
+    >>> w, b, res = lp_machine_binary(S, np.array([1, 1, -1]), 10.0)
+    >>> w.round(3).tolist(), round(b, 3)  # sparse: one non-zero weight
+    ([0.0, 0.0, -1.429], 0.429)
+
+    See Also
+    --------
+    lp_machine_path : a grid of ``C`` with warm-started simplex solves.
+    LPMachine : the classifier.
     """
     n, d = S.shape
     sigma = _unit_scale(S)  # solved at unit scale, mapped back exactly
@@ -167,6 +181,20 @@ def lp_machine_path(S, y, Cs):
     Returns
     -------
     list of (w, b, objective), in the order of ``Cs``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.svm import lp_machine_path
+    >>> S = np.array([[1.0, 0.2, -0.5], [0.2, 1.0, -0.4], [-0.5, -0.4, 1.0]])
+    >>> y = np.array([1, 1, -1])
+    >>> [len(w) for w, b, objective in lp_machine_path(S, y, [0.1, 10.0])]
+    [3, 3]
+
+    See Also
+    --------
+    LPMachine : the classifier built on this LP.
+    lp_machine_binary : one cold solve with :func:`scipy.optimize.linprog`.
     """
     import highspy
 
@@ -260,6 +288,21 @@ class LPMachine(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOL
         Per pair, the LP duals ``lambda_i in [0, C]`` of the margin constraints
         (in the order of the pair's training samples; on ``S / scale_``).
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.svm import LPMachine
+    >>> X, y = load_iris(return_X_y=True)
+    >>> S = X @ X.T
+    >>> LPMachine(C=10.0).fit(S, y).predict(S[::50]).tolist()
+    [0, 1, 2]
+
+    See Also
+    --------
+    lp_machine_path : the binary LP for a grid of ``C`` with warm starts.
+    PotentialSVM : the P-SVM, a box-constrained lasso on the same features.
+    SimilarityFeatureSVC : the l2-regularised SVM on the same features.
 
     References
     ----------

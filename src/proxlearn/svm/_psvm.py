@@ -123,6 +123,21 @@ class PotentialSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _O
     n_features_in_ : int
         Number of training samples.
 
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.svm import PotentialSVM
+    >>> X, y = load_iris(return_X_y=True)
+    >>> S = X @ X.T
+    >>> clf = PotentialSVM().fit(S, y)
+    >>> clf.predict(S[25::50]).tolist(), clf.coef_.shape
+    ([0, 1, 2], (3, 150))
+
+    See Also
+    --------
+    proxlearn.solvers.box_lasso : the solver of each binary problem.
+    LPMachine : the l1-regularised hinge loss on the same features.
+
     References
     ----------
     S. Hochreiter and K. Obermayer. Support vector machines for dyadic data.
