@@ -73,6 +73,7 @@ REFERENCE_MODULES = (
     "proxlearn.exceptions",
     "proxlearn.manifold.",
     "proxlearn.ranking.",
+    "proxlearn.study.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -81,7 +82,7 @@ NO_EXAMPLE = {
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
-            "exceptions", "manifold", "ranking")
+            "exceptions", "manifold", "ranking", "study")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
