@@ -74,6 +74,12 @@ REFERENCE_MODULES = (
     "proxlearn.manifold.",
     "proxlearn.ranking.",
     "proxlearn.study.",
+    "proxlearn.base",
+    "proxlearn._linalg",
+    "proxlearn._scale",
+    "proxlearn._files",
+    "proxlearn._progress",
+    "proxlearn._cv",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -82,7 +88,8 @@ NO_EXAMPLE = {
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
-            "exceptions", "manifold", "ranking", "study")
+            "exceptions", "manifold", "ranking", "study", "base", "_linalg", "_scale",
+            "_files", "_progress", "_cv")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
