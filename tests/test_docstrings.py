@@ -26,7 +26,7 @@ EXAMPLES = re.compile(r"^\s*Examples\n\s*-{3,}\s*$", re.M)
 
 
 def _modules_with_examples():
-    names = []
+    names = ["proxlearn"] if EXAMPLES.search((SRC / "__init__.py").read_text(encoding="utf-8")) else []
     for info in pkgutil.walk_packages([str(SRC)], prefix="proxlearn."):
         path = SRC.joinpath(*info.name.split(".")[1:])
         path = path / "__init__.py" if info.ispkg else path.with_suffix(".py")
@@ -80,6 +80,8 @@ REFERENCE_MODULES = (
     "proxlearn._files",
     "proxlearn._progress",
     "proxlearn._cv",
+    "proxlearn.cli",
+    "proxlearn.plotting",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -89,7 +91,7 @@ NO_EXAMPLE = {
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
             "exceptions", "manifold", "ranking", "study", "base", "_linalg", "_scale",
-            "_files", "_progress", "_cv")
+            "_files", "_progress", "_cv", "cli", "plotting")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
