@@ -284,7 +284,7 @@ def _psvm_evaluator(S_train, y_train, S_test, params_list) -> list:
                 out[i] = saturated
                 continue
             C = params_list[i]["C"]
-            # the paper's reading (issue 40): S as given, as in Chen et al.'s grids
+            # the paper's reading (not the scale-free default): S as given, as in Chen et al.'s grids
             model = PotentialSVM(C=C, epsilon=eps, normalize=False).fit(S_train, y_train)
             out[i] = model.predict(S_test)
             if np.abs(model.coef_).max(initial=0.0) < C * (1.0 - 1e-6):
@@ -417,7 +417,7 @@ def _svm_knn(spectrum: str):
     def build(**params):
         from ..neighbors import SVMKNN
 
-        # the paper's reading (issue 40): S as given; k and C come from the grid
+        # the paper's reading (not the scale-free default): S as given; k and C come from the grid
         return SVMKNN(spectrum=spectrum, normalize=False, **params)
 
     return build
@@ -426,7 +426,7 @@ def _svm_knn(spectrum: str):
 def _psvm(**params):
     from ..svm import PotentialSVM
 
-    return PotentialSVM(normalize=False, **params)  # the paper's reading (issue 40)
+    return PotentialSVM(normalize=False, **params)  # the paper's reading (not the scale-free default)
 
 
 def _lp_machine(**params):
