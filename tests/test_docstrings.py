@@ -26,7 +26,7 @@ EXAMPLES = re.compile(r"^\s*Examples\n\s*-{3,}\s*$", re.M)
 
 
 def _modules_with_examples():
-    names = []
+    names = ["proxlearn"] if EXAMPLES.search((SRC / "__init__.py").read_text(encoding="utf-8")) else []
     for info in pkgutil.walk_packages([str(SRC)], prefix="proxlearn."):
         path = SRC.joinpath(*info.name.split(".")[1:])
         path = path / "__init__.py" if info.ispkg else path.with_suffix(".py")
@@ -82,6 +82,15 @@ REFERENCE_MODULES = (
     "proxlearn._svm._libsvm",
     "proxlearn._svm._platt",
     "proxlearn._svm._multiclass",
+    "proxlearn.study.",
+    "proxlearn.base",
+    "proxlearn._linalg",
+    "proxlearn._scale",
+    "proxlearn._files",
+    "proxlearn._progress",
+    "proxlearn._cv",
+    "proxlearn.cli",
+    "proxlearn.plotting",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -92,7 +101,9 @@ PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwi
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
             "exceptions", "manifold", "ranking", "svm",
             "neighbors", "_normalize", "_multi_input", "_svm._dual",
-            "_svm._libsvm", "_svm._platt", "_svm._multiclass")
+            "_svm._libsvm", "_svm._platt", "_svm._multiclass",
+            "study", "base", "_linalg", "_scale", "_files", "_progress", "_cv", "cli",
+            "plotting")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 

@@ -46,6 +46,20 @@ exceptions
     Public errors and warnings (``SimilarityMatrixError``, ``DissimilarityWarning``, ...).
 
 Subpackages are imported on first access, so ``import proxlearn`` stays cheap.
+
+See Also
+--------
+proxlearn.datasets.load_dataset : A similarity data set by name.
+proxlearn.svm.SimilaritySVC : The SVM on a similarity matrix.
+
+Examples
+--------
+>>> import proxlearn
+>>> from proxlearn.datasets import load_dataset
+>>> ds = load_dataset("synthetic-2")
+>>> model = proxlearn.svm.SimilaritySVC().fit(ds.matrix, ds.labels)
+>>> model.predict(ds.matrix[:3]).shape
+(3,)
 """
 
 import importlib

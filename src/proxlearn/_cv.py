@@ -1,11 +1,11 @@
-"""Cross-validated estimators that walk a grid with shared work (issue 40, item 4).
+"""Cross-validated estimators that walk a grid with shared work.
 
 The machinery shared by the ``*CV`` estimators of kernel learning
 (:class:`~proxlearn.kernel_learning.ESKLCV`, ``EMKLCV``, ``REKLCV``,
 :class:`~proxlearn.kernel_learning.SimpleNPKLCV`; product grids), in the style of
-scikit-learn's ``RidgeCV`` / ``LogisticRegressionCV``. (``proxlearn.mkl._cv``, the MKL
-classifiers' ``C``-only loop, was written in parallel; the two should become one, this
-module being the lower layer.)
+scikit-learn's ``RidgeCV`` / ``LogisticRegressionCV``. Its history and its
+relation to ``proxlearn.mkl._cv``: docs/methods.md, "Foundations reference
+notes: the shared inner cross-validation".
 
 * :func:`check_grid`: a grid of positive numbers, sorted, or a clear error;
 * :func:`grid_walk`: the points of a product grid in an order where consecutive
@@ -43,7 +43,34 @@ __all__ = ["INPUT_WARNINGS", "check_grid", "grid_walk", "cv_folds", "score_folds
 
 
 def check_grid(values, name):
-    """``values`` as a sorted 1-D float array of distinct positive finite numbers."""
+    """``values`` as a sorted 1-D float array of distinct positive finite numbers.
+
+    Parameters
+    ----------
+    values : array-like
+        The grid of one parameter.
+    name : str
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    ndarray of shape (n_values,)
+
+    Raises
+    ------
+    InvalidParameterError
+        For an empty grid or a value that is not positive and finite.
+
+    See Also
+    --------
+    grid_walk : The product grid of several checked axes.
+
+    Examples
+    --------
+    >>> from proxlearn._cv import check_grid
+    >>> check_grid([10, 0.1, 1, 1], "C").tolist()
+    [0.1, 1.0, 10.0]
+    """
     try:
         arr = np.asarray(values, dtype=np.float64).ravel()
     except (TypeError, ValueError):
@@ -58,7 +85,27 @@ def check_grid(values, name):
 def grid_walk(**axes):
     """The points of the product grid ``axes`` (name -> sorted array) as dicts, in a
     snake order: the last axis runs up, then down, ...; consecutive points differ in
-    one coordinate by one step (so that a fit can warm-start from the previous)."""
+    one coordinate by one step (so that a fit can warm-start from the previous).
+
+    Parameters
+    ----------
+    **axes : ndarray
+        Parameter name -> sorted values (see :func:`check_grid`).
+
+    Returns
+    -------
+    list of dict
+
+    See Also
+    --------
+    cv_results : The results of the walk, in grid order.
+
+    Examples
+    --------
+    >>> from proxlearn._cv import grid_walk
+    >>> [(p["C"], p["gamma"]) for p in grid_walk(C=[1.0, 10.0], gamma=[0.1, 1.0])]
+    [(1.0, 0.1), (1.0, 1.0), (10.0, 1.0), (10.0, 0.1)]
+    """
     names = list(axes)
     if not names:
         return [{}]
@@ -73,7 +120,31 @@ def grid_walk(**axes):
 
 
 def cv_folds(cv, y, X=None, classifier=True):
-    """``[(train, test), ...]`` of scikit-learn's ``check_cv(cv, y, classifier)``."""
+    """``[(train, test), ...]`` of scikit-learn's ``check_cv(cv, y, classifier)``.
+
+    Parameters
+    ----------
+    cv : int, cross-validation generator or iterable
+        As scikit-learn's ``cv`` (an int gives stratified folds for a classifier).
+    y : array-like of shape (n_samples,)
+    X : array-like, optional
+        Passed to the splitter (a placeholder of ``n_samples`` rows by default).
+    classifier : bool, default=True
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+
+    See Also
+    --------
+    score_folds : Scores a walk on each fold.
+
+    Examples
+    --------
+    >>> from proxlearn._cv import cv_folds
+    >>> [test.tolist() for train, test in cv_folds(3, [0, 0, 0, 1, 1, 1])]
+    [[0, 3], [1, 4], [2, 5]]
+    """
     from sklearn.model_selection import check_cv
 
     y = np.asarray(y)
@@ -83,7 +154,31 @@ def cv_folds(cv, y, X=None, classifier=True):
 
 def score_folds(fold_scores, folds, n_jobs=None):
     """``(n_points, n_folds)`` scores: ``fold_scores(train, test)`` returns one fold's
-    scores along the walk; folds run in parallel with ``n_jobs`` (joblib)."""
+    scores along the walk; folds run in parallel with ``n_jobs`` (joblib).
+
+    Parameters
+    ----------
+    fold_scores : callable
+        ``fold_scores(train, test) -> scores``, one score per point of the walk.
+    folds : list of (ndarray, ndarray)
+    n_jobs : int, optional
+        joblib workers (``None`` or 1: sequential).
+
+    Returns
+    -------
+    ndarray of shape (n_points, n_folds)
+
+    See Also
+    --------
+    cv_results : Turns the scores into ``cv_results_``.
+
+    Examples
+    --------
+    >>> from proxlearn._cv import cv_folds, score_folds
+    >>> folds = cv_folds(3, [0, 0, 0, 1, 1, 1])
+    >>> score_folds(lambda train, test: [len(test), 2 * len(test)], folds).tolist()
+    [[2.0, 2.0, 2.0], [4.0, 4.0, 4.0]]
+    """
     if n_jobs is None or n_jobs == 1 or len(folds) == 1:
         cols = [fold_scores(tr, te) for tr, te in folds]
     else:
@@ -97,7 +192,32 @@ def cv_results(points, scores):
     """``(cv_results_, best_index)`` from the walked ``points`` (dicts) and their
     ``(n_points, n_folds)`` scores. Rows are sorted by the parameters (as
     ``GridSearchCV``'s ``ParameterGrid`` order for the same names); ties in the
-    mean go to the first row, i.e. the smallest parameters."""
+    mean go to the first row, i.e. the smallest parameters.
+
+    Parameters
+    ----------
+    points : list of dict
+        The walked points (:func:`grid_walk`).
+    scores : array-like of shape (n_points, n_folds)
+
+    Returns
+    -------
+    cv_results_ : dict
+        ``params``, ``param_<name>``, ``split<k>_test_score``,
+        ``mean_test_score``, ``std_test_score``, ``rank_test_score``.
+    best_index : int
+
+    See Also
+    --------
+    GridCVMixin : Stores them as fitted attributes.
+
+    Examples
+    --------
+    >>> from proxlearn._cv import cv_results
+    >>> res, best = cv_results([{"C": 10.0}, {"C": 1.0}], [[0.5, 0.7], [0.9, 0.9]])
+    >>> res["params"], res["rank_test_score"].tolist(), best
+    ([{'C': 1.0}, {'C': 10.0}], [1, 2], 0)
+    """
     names = sorted(points[0]) if points else []
     order = sorted(range(len(points)), key=lambda i: tuple(points[i][a] for a in names))
     params = [points[i] for i in order]
@@ -124,6 +244,30 @@ class GridCVMixin:
     calls :meth:`_search` from its ``fit``; the attributes set are
     ``best_params_``, ``best_score_``, ``best_index_``, ``cv_results_``,
     ``best_estimator_`` (refitted on all the data), ``n_splits_``.
+
+    See Also
+    --------
+    RefittedClassifierMixin : ``predict`` of the refitted estimator.
+    proxlearn.kernel_learning.ESKLCV : An estimator built on it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.base import BaseEstimator
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> from proxlearn._cv import GridCVMixin, RefittedClassifierMixin, cv_folds, grid_walk
+    >>> class KNNCV(RefittedClassifierMixin, GridCVMixin, BaseEstimator):
+    ...     def _base(self, n_neighbors):
+    ...         return KNeighborsClassifier(n_neighbors=int(n_neighbors))
+    ...     def _walk(self, X, y, train, test, points):
+    ...         return [self._base(**p).fit(X[train], y[train]).score(X[test], y[test])
+    ...                 for p in points]
+    ...     def fit(self, X, y):
+    ...         return self._search(X, y, grid_walk(n_neighbors=[1.0, 3.0]), cv_folds(2, y), (X, y))
+    >>> X, y = np.arange(8.0).reshape(-1, 1), np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    >>> model = KNNCV().fit(X, y)
+    >>> model.best_params_, model.predict([[0.5], [6.5]]).tolist()
+    ({'n_neighbors': 1.0}, [0, 1])
     """
 
     def _search(self, data, y, points, folds, refit_args, input_warnings=(), choose=None):
@@ -151,7 +295,24 @@ class GridCVMixin:
 
 
 class RefittedClassifierMixin:
-    """``predict`` / ``decision_function`` of ``best_estimator_`` (a ``*CV`` classifier)."""
+    """``predict`` / ``decision_function`` of ``best_estimator_`` (a ``*CV`` classifier).
+
+    See Also
+    --------
+    GridCVMixin : Sets ``best_estimator_``.
+
+    Examples
+    --------
+    >>> from sklearn.base import BaseEstimator
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from proxlearn._cv import RefittedClassifierMixin
+    >>> class Refitted(RefittedClassifierMixin, BaseEstimator):
+    ...     def fit(self, X, y):
+    ...         self.best_estimator_ = DummyClassifier().fit(X, y)
+    ...         return self
+    >>> Refitted().fit([[0], [1], [2]], [1, 1, 0]).predict([[5]]).tolist()
+    [1]
+    """
 
     def decision_function(self, X):
         """As ``best_estimator_.decision_function``."""

@@ -6,7 +6,7 @@ file in the same folder and moved over the target with :func:`os.replace`, so
 
 * a reader never sees half a file (an interrupted run leaves the old file or none),
 * two processes writing the same file never trip over one shared temporary
-  name (issue #14: a fixed ``part-NNN.tmp`` failed in ~9 % of concurrent saves),
+  name (docs/methods.md, "Foundations reference notes: atomic writes"),
 * a failed write (disk full, permission) leaves no temporary file behind and
   raises an ``OSError`` that names the target path.
 """
@@ -24,11 +24,37 @@ __all__ = ["atomic_write_text", "safe_component"]
 def atomic_write_text(path, text: str) -> Path:
     """Write ``text`` to ``path`` atomically (see the module docstring).
 
+    Parameters
+    ----------
+    path : str or Path
+        The target; missing parent folders are created.
+    text : str
+        Written as UTF-8.
+
+    Returns
+    -------
+    Path
+        ``path``.
+
     Raises
     ------
     OSError
         With the target path and the reason, e.g. ``[Errno 28] cannot write
         out/results.json: No space left on device``.
+
+    See Also
+    --------
+    safe_component : A name made safe for one path component.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from proxlearn._files import atomic_write_text
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = atomic_write_text(Path(tmp) / "out" / "a.txt", "done")
+    ...     path.read_text(), sorted(p.name for p in path.parent.iterdir())
+    ('done', ['a.txt'])
     """
     path = Path(path)
     tmp = None
@@ -56,6 +82,24 @@ def safe_component(name: str) -> str:
     Readable names are kept as they are; any other gets its unsafe characters
     replaced and a short hash of the original appended, so that two different
     names never share a component.
+
+    Parameters
+    ----------
+    name : str
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    atomic_write_text : Writes the files named so.
+
+    Examples
+    --------
+    >>> from proxlearn._files import safe_component
+    >>> safe_component("aural_sonar"), safe_component("a/b"), safe_component("..")
+    ('aural_sonar', 'a_b-c14cddc0', 'unnamed-...')
     """
     import hashlib
 

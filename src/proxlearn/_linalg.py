@@ -13,13 +13,9 @@
 * :func:`eigh_leading_tridiagonal`: the same route for the ``k`` leading
   eigenpairs (largest values or largest moduli).
 
-Why :func:`top_eigh` is hand-written: LAPACK's index-range eigensolver (``?syevr`` / ``?sygvx``
-behind ``scipy.linalg.eigh(subset_by_index=...)``) may return *fewer*
-eigenpairs than asked for when the requested ones sit in an exactly
-degenerate cluster (``2 * I``, say); how many depends on the LAPACK build.
-Callers indexing the result then crashed with an ``IndexError`` on one
-machine and not on another (issue #14). :func:`top_eigh` checks the count
-and falls back to the full decomposition, which always returns all pairs.
+Why these are hand-written rather than ``scipy.linalg.eigh(subset_by_...)``,
+and what they cost: docs/methods.md, "Foundations reference notes: eigen-tools",
+and docs/benchmarks.md, "Foundations: partial eigendecompositions".
 """
 
 from __future__ import annotations
@@ -56,6 +52,24 @@ def top_eigh(A, k: int, B=None, *, eigvals_only: bool = False, check_finite: boo
         Eigenvalues in ascending order (as :func:`scipy.linalg.eigh`).
     v : ndarray of shape (n, k)
         Eigenvectors (columns), unless ``eigvals_only``.
+
+    Unlike LAPACK's index-range solver, always returns ``k`` pairs, also inside
+    an exactly degenerate cluster (it checks the count and falls back to the
+    full decomposition).
+
+    See Also
+    --------
+    leading_eigh : Largest values or moduli, by iterative solvers too.
+    top_eigh_warm : The same by Lanczos from a starting vector.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._linalg import top_eigh
+    >>> top_eigh(np.diag([1.0, 2.0, 3.0, 4.0]), 2, eigvals_only=True).tolist()
+    [3.0, 4.0]
+    >>> top_eigh(2.0 * np.eye(4), 3)[1].shape
+    (4, 3)
     """
     n = A.shape[0]
     out = scipy.linalg.eigh(A, B, subset_by_index=[n - k, n - 1],
@@ -71,7 +85,28 @@ def top_eigh(A, k: int, B=None, *, eigvals_only: bool = False, check_finite: boo
 
 
 def center_kernel(K) -> np.ndarray:
-    """``H K H`` with ``H = I - 11^T / n`` (kernel centring), without forming ``H``."""
+    """``H K H`` with ``H = I - 11^T / n`` (kernel centring), without forming ``H``.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+
+    Returns
+    -------
+    ndarray of shape (n, n)
+        Rows and columns of mean zero.
+
+    See Also
+    --------
+    proxlearn.metrics.centered_alignment : Alignment of two centred kernels.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._linalg import center_kernel
+    >>> center_kernel(np.array([[2.0, 0.0], [0.0, 0.0]])).tolist()
+    [[0.5, -0.5], [-0.5, 0.5]]
+    """
     Kc = K - K.mean(axis=0, keepdims=True)
     return Kc - Kc.mean(axis=1, keepdims=True)
 
@@ -89,9 +124,36 @@ def top_eigh_warm(matmat, n, k, v0, *, tol=1e-12, maxiter=None):
     ``proxlearn.kernel_learning._svmca.v_step``). Returns ``None`` when ARPACK
     does not converge (the caller then uses :func:`top_eigh`).
 
+    Parameters
+    ----------
+    matmat : callable
+        ``X -> A @ X`` for an ``(n, p)`` block ``X``.
+    n : int
+        Order of ``A``.
+    k : int, 1 <= k < n
+    v0 : ndarray of shape (n,)
+        Starting vector.
+    tol : float, default=1e-12
+        ARPACK's relative accuracy.
+    maxiter : int, optional
+        ARPACK's restart limit.
+
     Returns
     -------
     w : ndarray of shape (k,), ascending; v : ndarray of shape (n, k); or None
+
+    See Also
+    --------
+    top_eigh : The dense route.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._linalg import top_eigh_warm
+    >>> A = np.diag([1.0, 2.0, 3.0, 4.0])
+    >>> w, v = top_eigh_warm(lambda X: A @ X, 4, 1, np.ones(4))
+    >>> round(float(w[0]), 10), round(abs(float(v[3, 0])), 10)
+    (4.0, 1.0)
     """
     import scipy.sparse.linalg as spla
 
@@ -135,6 +197,21 @@ def leading_eigh(A, k, *, by="value", solver="arpack", rng=None, rtol=1e-10, max
     -------
     w : ndarray of shape (k,), ascending; v : ndarray of shape (n, k)
     (; solver : str)
+
+    See Also
+    --------
+    top_eigh : The ``k`` largest values by one LAPACK call.
+    eigh_leading_tridiagonal : The ``"tridiagonal"`` route.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._linalg import leading_eigh
+    >>> A = np.diag([-5.0, 1.0, 2.0, 3.0])
+    >>> leading_eigh(A, 2, by="modulus", solver="dense")[0].tolist()
+    [-5.0, 3.0]
+    >>> leading_eigh(A, 2, solver="tridiagonal", return_solver=True)[2]
+    'tridiagonal'
     """
     import scipy.sparse.linalg as spla
 
@@ -221,22 +298,12 @@ def eigh_below(A, threshold, *, max_count, overwrite_a=False):
     * ``count <= max_count``: the ``count`` lowest eigenvalues of ``T`` by
       bisection and their eigenvectors by inverse iteration (``dstebz`` +
       ``dstein``, the pair ``dsyevx`` uses; MRRR, ``dstemr``, if inverse
-      iteration fails: SciPy's wrapper of ``dstemr`` writes an ``n x n``
-      output and was 3x slower at n = 5,000), then the back-transformation
-      ``Q Z`` (``O(n^2 count)``);
+      iteration fails), then the back-transformation ``Q Z`` (``O(n^2 count)``);
     * otherwise every eigenvector of ``T`` by divide and conquer (``dstevd``)
       and ``Q Z``: the work of ``dsyevd`` itself.
 
-    Why hand-assembled: :func:`scipy.linalg.eigh` with ``subset_by_value``
-    (``dsyevr``, bisection and inverse iteration for a partial spectrum) cannot
-    say how many eigenvalues lie below ``t`` before computing their vectors,
-    and is 2.2x slower than the full divide and conquer when half of them are
-    wanted (issue #19); here the count is known after the reduction and the
-    cheaper route taken. SciPy exposes ``dsytrd`` and ``dormqr`` but not
-    ``dormtr``; for the lower triangle ``dormtr`` is ``dormqr`` on the block
-    ``A[1:, :n-1]`` holding the reflectors (LAPACK's own ``dormtr`` does
-    exactly that), which is moved in place to the front of the buffer to be
-    contiguous (no ``n x n`` copy).
+    Why hand-assembled, and the back-transformation without ``dormtr``:
+    docs/methods.md, "Foundations reference notes: eigen-tools".
 
     Parameters
     ----------
@@ -258,6 +325,18 @@ def eigh_below(A, threshold, *, max_count, overwrite_a=False):
         eigenvectors when ``count > max_count``.
     t : float
         The threshold used.
+
+    See Also
+    --------
+    eigh_leading_tridiagonal : The same route for the ``k`` leading pairs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._linalg import eigh_below
+    >>> w, V, t = eigh_below(np.diag([-5.0, 1.0, 2.0, 3.0]), lambda w: 0.0, max_count=3)
+    >>> w.tolist(), V.shape, t
+    ([-5.0, 1.0, 2.0, 3.0], (4, 1), 0.0)
     """
     A = np.asarray(A, dtype=np.float64)
     n = A.shape[0]
@@ -284,19 +363,35 @@ def eigh_leading_tridiagonal(A, k, *, by="value", overwrite_a=False):
     the largest moduli: a run at each end of the sorted spectrum) and the
     back-transformation of those ``k`` vectors. No convergence risk (unlike
     ARPACK on a flat spectrum) and, for ``k`` well below ``n``, about the cost of
-    the reduction alone: 1.6-2.2x faster than the full divide and conquer at
-    n = 2000, k <= 100 (``benchmarks/bench_spectrum.py --partial``).
+    the reduction alone (docs/benchmarks.md, "Foundations: partial
+    eigendecompositions"; why not ``dsyevr``: docs/methods.md, "Foundations
+    reference notes: eigen-tools").
 
-    Why not ``scipy.linalg.eigh(subset_by_index=...)`` (``dsyevr``): the
-    largest moduli are a run at each end whose lengths are known only from all
-    eigenvalues, i.e. after the reduction, which would be done twice; and
-    ``dsyevr`` may return fewer pairs than asked for inside an exactly
-    degenerate cluster (see :func:`top_eigh`), while this route always returns
-    ``k``.
+    Parameters
+    ----------
+    A : ndarray of shape (n, n), symmetric
+    k : int
+    by : {"value", "modulus"}, default="value"
+        Largest values, or largest moduli.
+    overwrite_a : bool, default=False
+        Let LAPACK destroy ``A``.
 
     Returns
     -------
     w : ndarray of shape (k,), ascending; V : ndarray of shape (n, k)
+
+    See Also
+    --------
+    leading_eigh : Chooses among this route, dense LAPACK and iterative solvers.
+    eigh_below : The same reduction for the eigenpairs below a threshold.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._linalg import eigh_leading_tridiagonal
+    >>> w, V = eigh_leading_tridiagonal(np.diag([-5.0, 1.0, 2.0, 3.0]), 2, by="modulus")
+    >>> w.tolist(), V.shape
+    ([-5.0, 3.0], (4, 2))
     """
     A = np.asarray(A, dtype=np.float64)
     n = A.shape[0]

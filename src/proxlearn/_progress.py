@@ -21,7 +21,31 @@ EVERY_SECONDS = 2.0
 
 
 def check_verbose(verbose) -> int:
-    """``verbose`` as an int in {0, 1, 2, ...} (``True`` is 1)."""
+    """``verbose`` as an int in {0, 1, 2, ...} (``True`` is 1).
+
+    Parameters
+    ----------
+    verbose : bool or int
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InvalidParameterError
+        For a negative or non-integer value.
+
+    See Also
+    --------
+    IterationLog : Prints at the checked level.
+
+    Examples
+    --------
+    >>> from proxlearn._progress import check_verbose
+    >>> check_verbose(True), check_verbose(False), check_verbose(2)
+    (1, 0, 2)
+    """
     if isinstance(verbose, bool):
         return int(verbose)
     if not isinstance(verbose, numbers.Integral) or verbose < 0:
@@ -43,6 +67,19 @@ class IterationLog:
         Who is iterating (``"ESKL, classes 0 vs 1"``), the start of every line.
     verbose : int
         See the module docstring.
+
+    See Also
+    --------
+    check_verbose : The accepted values of ``verbose``.
+
+    Examples
+    --------
+    >>> from proxlearn._progress import IterationLog
+    >>> log = IterationLog("demo", verbose=2)
+    >>> log(1, gap=0.5)
+    demo: iteration 1, gap 0.5; ... s
+    >>> log.end(1, "gap below tol")
+    demo: stopped after 1 iterations (gap below tol); ... s
     """
 
     def __init__(self, what: str, verbose: int):

@@ -39,6 +39,22 @@ def similarity_scale(S, *, name="S") -> float:
     -------
     float
         The positive scale ``c``; divide ``S`` and the test rows by it.
+
+    Raises
+    ------
+    SimilarityMatrixError
+        When ``S`` has no positive eigenvalue.
+
+    See Also
+    --------
+    similarity_scales : The scale of each matrix of a stack.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._scale import similarity_scale
+    >>> similarity_scale(2.0 * np.eye(3)), similarity_scale(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    (2.0, 0.5)
     """
     S = np.asarray(S)
     n = S.shape[0]
@@ -56,7 +72,30 @@ def similarity_scale(S, *, name="S") -> float:
 
 
 def similarity_scales(Ss, *, name="X") -> np.ndarray:
-    """``(m,)``: :func:`similarity_scale` of each matrix ``Ss[:, :, i]`` of a stack."""
+    """``(m,)``: :func:`similarity_scale` of each matrix ``Ss[:, :, i]`` of a stack.
+
+    Parameters
+    ----------
+    Ss : ndarray of shape (n, n, m)
+        A stack of training similarities, already validated.
+    name : str, default="X"
+        How the error message names the stack.
+
+    Returns
+    -------
+    ndarray of shape (m,)
+
+    See Also
+    --------
+    similarity_scale : The scale of one matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._scale import similarity_scales
+    >>> similarity_scales(np.stack([np.eye(2), 3.0 * np.eye(2)], axis=2)).tolist()
+    [1.0, 3.0]
+    """
     Ss = np.asarray(Ss)
     return np.array([similarity_scale(Ss[:, :, i], name=f"{name}[:, :, {i}]")
                      for i in range(Ss.shape[2])])

@@ -20,7 +20,25 @@ CHUNK_BYTES = 64 * 2**20
 
 
 class PairwiseMixin:
-    """Mark an estimator as taking precomputed pairwise (similarity) input."""
+    """Mark an estimator as taking precomputed pairwise (similarity) input.
+
+    Sets scikit-learn's ``input_tags.pairwise`` tag, so that model selection
+    slices the rows and the columns of ``S``.
+
+    See Also
+    --------
+    is_pairwise : Reads the tag.
+    FeatureMixin : The tag of estimators on feature vectors.
+
+    Examples
+    --------
+    >>> from sklearn.base import BaseEstimator
+    >>> from proxlearn.base import PairwiseMixin, is_pairwise
+    >>> class OnSimilarities(PairwiseMixin, BaseEstimator):
+    ...     pass
+    >>> is_pairwise(OnSimilarities())
+    True
+    """
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -32,13 +50,46 @@ class SampleColumnsMixin(OneToOneFeatureMixin):
     """``get_feature_names_out`` of a transformer whose output columns are the training
     samples, like its input's (a kernel or similarity row per test sample): the input's
     column names (a DataFrame's, else ``x0, x1, ...``), so that ``set_output`` and
-    ``Pipeline.get_feature_names_out`` work."""
+    ``Pipeline.get_feature_names_out`` work.
+
+    See Also
+    --------
+    proxlearn.transforms.SpectrumTransformer : A transformer that uses it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.base import BaseEstimator, TransformerMixin
+    >>> from proxlearn.base import SampleColumnsMixin
+    >>> class Identity(SampleColumnsMixin, TransformerMixin, BaseEstimator):
+    ...     def fit(self, S, y=None):
+    ...         self.n_features_in_ = len(S)
+    ...         return self
+    ...     def transform(self, S):
+    ...         return S
+    >>> Identity().fit(np.eye(3)).get_feature_names_out().tolist()
+    ['x0', 'x1', 'x2']
+    """
 
 
 class FeatureMixin:
     """Mark an estimator as taking feature vectors ``(n_samples, n_features)``:
     not pairwise, and sparse input accepted (densified by
-    :func:`proxlearn._validation.check_features`)."""
+    :func:`proxlearn._validation.check_features`).
+
+    See Also
+    --------
+    PairwiseMixin : The tag of estimators on similarity matrices.
+
+    Examples
+    --------
+    >>> from sklearn.base import BaseEstimator
+    >>> from proxlearn.base import FeatureMixin, is_pairwise
+    >>> class OnFeatures(FeatureMixin, BaseEstimator):
+    ...     pass
+    >>> is_pairwise(OnFeatures())
+    False
+    """
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -52,13 +103,57 @@ def is_pairwise(estimator) -> bool:
 
     Works for proxlearn estimators and for scikit-learn meta-estimators
     (``Pipeline``, ``GridSearchCV``, ``OneVsOneClassifier``) that forward the tag.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    PairwiseMixin : Sets the tag.
+
+    Examples
+    --------
+    >>> from sklearn.svm import SVC
+    >>> from proxlearn.base import is_pairwise
+    >>> from proxlearn.svm import SimilaritySVC
+    >>> is_pairwise(SimilaritySVC()), is_pairwise(SVC())
+    (True, False)
     """
     return bool(get_tags(estimator).input_tags.pairwise)
 
 
 def row_chunks(m: int, bytes_per_row: int, budget: int | None = None):
     """Slices of ``range(m)`` whose working memory stays under ``budget`` bytes
-    (default :data:`CHUNK_BYTES`, read at call time)."""
+    (default :data:`CHUNK_BYTES`, read at call time).
+
+    Parameters
+    ----------
+    m : int
+        Number of rows.
+    bytes_per_row : int
+        Working memory of one row.
+    budget : int, optional
+        Bytes per chunk (at least one row per chunk).
+
+    Yields
+    ------
+    slice
+
+    See Also
+    --------
+    proxlearn.neighbors : The local methods that predict test rows by chunks.
+
+    Examples
+    --------
+    >>> from proxlearn.base import row_chunks
+    >>> list(row_chunks(10, bytes_per_row=8, budget=32))
+    [slice(0, 4, None), slice(4, 8, None), slice(8, 10, None)]
+    """
     budget = CHUNK_BYTES if budget is None else budget
     rows = max(1, min(m, budget // max(1, int(bytes_per_row))))
     for start in range(0, m, rows):

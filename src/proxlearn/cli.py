@@ -281,6 +281,39 @@ def run_demo(out_dir, console, *, data_home=None, names=None, kind="auto",
     Prints one summary table to ``console`` and writes ``<name>.png`` per data
     set into ``out_dir``. Returns the :func:`proxlearn.datasets.describe`
     dictionaries, each with an extra ``plot`` key.
+
+    Parameters
+    ----------
+    out_dir : str or Path
+        Folder of the figures (created).
+    console : rich.console.Console
+    data_home : str or Path, optional
+        Where to look for the data sets that are not embedded.
+    names : sequence of str, optional
+        Only these data sets (default: every available one).
+    kind, convert : str
+        How a loaded matrix is read and converted (as ``load_dataset``).
+
+    Returns
+    -------
+    list of dict
+
+    See Also
+    --------
+    proxlearn.plotting.plot_dataset : The figure of one data set.
+    proxlearn.datasets.describe : The summary of one data set.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import io
+    >>> from rich.console import Console
+    >>> quiet = Console(file=io.StringIO())
+    >>> from proxlearn.cli import run_demo
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     info = run_demo(tmp, quiet, names=["synthetic-2"])
+    >>> [(d["name"], d["n_classes"]) for d in info]
+    [('synthetic-2', 3)]
     """
     from rich.table import Table
 
@@ -372,7 +405,42 @@ def run_study_command(datasets, methods, protocol, console, *, seed=0, jobs=1,
                       markdown=None, latex=None):
     """Run a study with a progress bar, print the table, write the outputs.
 
-    Returns the :class:`proxlearn.study.StudyResult`.
+    Parameters
+    ----------
+    datasets : sequence of SimilarityDataset
+    methods : sequence of str
+        Registered method names.
+    protocol : proxlearn.study.Protocol
+    console : rich.console.Console
+    seed, jobs, scheduler
+        As :func:`proxlearn.study.run_study`.
+    out_dir : str or Path, optional
+        Folder of the results (JSON, Markdown, figure) and, with ``cache``,
+        of the cell cache.
+    json_path, markdown, latex : str or Path, optional
+        Other places to write the JSON, Markdown and LaTeX tables.
+    cache : bool, default=True
+
+    Returns
+    -------
+    proxlearn.study.StudyResult
+
+    See Also
+    --------
+    proxlearn.study.run_study : The study without the front end.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rich.console import Console
+    >>> quiet = Console(file=io.StringIO())
+    >>> from proxlearn.cli import run_study_command
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> from proxlearn.study import get_protocol
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> result = run_study_command([ds], ["knn"], get_protocol("custom", n_splits=2, cv=2), quiet)
+    >>> result.errors(ds.name, "knn").tolist()
+    [16.666666666666664, 0.0]
     """
     from .exceptions import StudyWarning
     from .study import plot_errors, rich_table, run_study, summary_rows, to_latex, to_markdown
@@ -604,7 +672,47 @@ def run_similarity_command(path, metric, out, console, *, format="auto", label_c
     ``kind`` (``"similarity"`` or ``"dissimilarity"``), readable by
     ``proxlearn info`` / ``study`` and :func:`proxlearn.datasets.load_similarity`.
 
-    Returns the path of the archive written.
+    Parameters
+    ----------
+    path : str or Path
+        The objects, one per line or a table (see
+        :func:`proxlearn.pairwise.read_objects`).
+    metric : str
+        A registered metric (:func:`proxlearn.pairwise.get_metric`).
+    out : str or Path
+        The ``.npz`` archive written.
+    console : rich.console.Console
+    format, label_column, header, encoding
+        How the objects are read.
+    metric_params : dict, optional
+    jobs, block_size, scheduler
+        How the blocks of the matrix are computed.
+    progress : bool, default=True
+
+    Returns
+    -------
+    Path
+
+    See Also
+    --------
+    proxlearn.pairwise.pairwise_similarity : The matrix without the front end.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import numpy as np
+    >>> import io
+    >>> from rich.console import Console
+    >>> quiet = Console(file=io.StringIO())
+    >>> from proxlearn.cli import run_similarity_command
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     words = Path(tmp) / "words.txt"
+    ...     _ = words.write_text("apple\\napply\\nangle\\n")
+    ...     out = run_similarity_command(words, "levenshtein", Path(tmp) / "S.npz", quiet,
+    ...                                  progress=False)
+    ...     np.load(out)["S"].shape
+    (3, 3)
     """
 
     import numpy as np
@@ -916,7 +1024,32 @@ def _parser(light: bool = False) -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    """Run the ``proxlearn`` command; returns the exit status."""
+    """Run the ``proxlearn`` command; returns the exit status.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after ``proxlearn`` (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 for an error in the user's input (one line on stderr),
+        130 when interrupted.
+
+    See Also
+    --------
+    run_study_command, run_similarity_command, run_demo : The commands' work.
+
+    Examples
+    --------
+    >>> from proxlearn.cli import main
+    >>> main(["--version"])
+    proxlearn ...
+    0
+    >>> main(["info", "no-such-data-set"])
+    2
+    """
     argv = sys.argv[1:] if argv is None else list(argv)
     light = not argv or argv[0] in ("-h", "--help", "--version")
     try:

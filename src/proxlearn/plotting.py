@@ -36,6 +36,18 @@ def plot_dataset(dataset, path=None, *, dpi=110):
     Returns
     -------
     matplotlib.figure.Figure
+
+    See Also
+    --------
+    proxlearn.datasets.describe : The numbers behind the spectrum panel.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import load_dataset
+    >>> from proxlearn.plotting import plot_dataset
+    >>> fig = plot_dataset(load_dataset("synthetic-2"))
+    >>> [ax.get_title() != "" for ax in fig.axes[:2]]
+    [True, True]
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure

@@ -8,15 +8,16 @@ paired: over the partitions every compared method has.
 =================  =========================================================
 Paper              Where the claims come from
 =================  =========================================================
-Chen et al. 2009   sec. 7.3-8 (digest ../shared/notes/chen2009-jmlr.md sec. 6)
-Chen thesis 2010   sec. 5.3-5.4 and ch. 7 (digest chen2010-thesis-ch5-7.md)
-Gu & Guo 2012      sec. 5-6 (digest gu-guo2012-aaai.md sec. 6)
-Kundu et al. 2010  sec. 5-6 (digest kundu2010-nips.md sec. 7)
-Zhuang 2011        ch. 3-5 conclusions (digests zhuang2011-thesis-*.md)
+Chen et al. 2009   sec. 7.3-8
+Chen thesis 2010   sec. 5.3-5.4 and ch. 7
+Gu & Guo 2012      sec. 5-6
+Kundu et al. 2010  sec. 5-6
+Zhuang 2011        ch. 3-5 conclusions
 =================  =========================================================
 
-Issue #18 (item 4): the report lists each claim with holds / fails, not only
-those that hold. Each paper's claims live in its plugin package
+The project notes each reading was taken from: docs/methods.md, "Study
+reference notes: the papers' claims". The report lists each claim with holds /
+fails, not only those that hold. Each paper's claims live in its plugin package
 (:mod:`proxlearn.study.papers`); this module holds the checker they share.
 """
 from __future__ import annotations

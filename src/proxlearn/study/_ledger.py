@@ -8,7 +8,7 @@ instead (``study/data/targets.csv``: every row of every table we reproduce) and
 gives each exactly one status:
 
 =============  ===========================================================
-``agrees``     the reference rule holds (``../shared/reference/README.md``)
+``agrees``     the agreement rule holds (:func:`~proxlearn.study.agreement`)
 ``DIFFERS``    it does not
 ``no verdict`` we ran it but no sigma is known (the paper prints no spread and
                we have fewer than ``MIN_OWN_SIGMA_PARTITIONS`` partitions)
@@ -16,9 +16,9 @@ gives each exactly one status:
                implemented, a cost limit, section not in this report)
 =============  ===========================================================
 
-Issue #18 (item 4): "the verdict table has no row whose status is misstated".
+Why a ledger: docs/methods.md, "Study reference notes: the verdict ledger".
 
-**Two readings** (issue 40). Where an estimator's default differs from the
+**Two readings**. Where an estimator's default differs from the
 paper's literal text (SimpleNPKL's Laplacian, ESKL's directions and start, ...),
 a section may compute the same paper row under both: rows carry ``reading``
 (``"text"`` when absent), or a study method is named ``<paper method>@<reading>``

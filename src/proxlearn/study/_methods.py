@@ -1,7 +1,7 @@
 """The study's method registry: one place that names every method and its grids.
 
 A :class:`Method` couples a short name (as used in the papers' tables and in
-``../shared/reference/targets.csv``) with a builder ``build(**params) ->
+the package data file ``targets.csv``) with a builder ``build(**params) ->
 estimator`` and the hyperparameter grid for each grid set. A method may also
 provide a *fold evaluator* that computes whatever the grid shares once per fold
 (for example one eigendecomposition for every ``C`` of a spectrum-clip SVM);
@@ -68,6 +68,21 @@ class Method:
     description : str
     evaluate : callable or None
         Optional fold evaluator sharing work across the grid.
+    tags : tuple of str
+        Free labels used to group methods.
+
+    See Also
+    --------
+    register_method : Adds a method to :data:`METHODS`.
+    get_method : Looks a registered method up.
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> from proxlearn.study import Method
+    >>> m = Method("knn-demo", KNeighborsClassifier, {"chen2009": {"n_neighbors": [1, 3, 5]}})
+    >>> m.grid("chen2009", n_train=4)
+    [{'n_neighbors': 1}, {'n_neighbors': 3}]
     """
 
     name: str
@@ -103,7 +118,33 @@ METHODS: dict[str, Method] = {}
 
 
 def register_method(method: Method, *, replace: bool = False) -> Method:
-    """Add ``method`` to the registry (``replace=True`` to overwrite a name)."""
+    """Add ``method`` to the registry (``replace=True`` to overwrite a name).
+
+    Parameters
+    ----------
+    method : Method
+    replace : bool, default=False
+        Overwrite a method registered under the same name; otherwise that
+        raises ``InvalidParameterError``.
+
+    Returns
+    -------
+    Method
+        ``method`` itself.
+
+    See Also
+    --------
+    get_method : Looks a registered method up.
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> from proxlearn.study import METHODS, Method, register_method
+    >>> m = register_method(Method("knn-doc", KNeighborsClassifier, {}))
+    >>> "knn-doc" in METHODS
+    True
+    >>> del METHODS["knn-doc"]
+    """
     if method.name in METHODS and not replace:
         raise InvalidParameterError(f"a method named {method.name!r} is already registered.")
     METHODS[method.name] = method
@@ -117,6 +158,29 @@ def get_method(name: str, dataset: str | None = None) -> Method:
     precedence: methods whose ingredients depend on the data set (SimMKL's base
     kernels, Chen thesis Table 5.5) register one variant per data set and are
     still called by their table name.
+
+    Parameters
+    ----------
+    name : str
+        A registered method name (a key of :data:`METHODS`).
+    dataset : str, optional
+        The data set's name, to select its variant when one is registered.
+
+    Returns
+    -------
+    Method
+
+    See Also
+    --------
+    register_method : Adds a method.
+    run_study : Runs registered methods under a protocol.
+
+    Examples
+    --------
+    >>> from proxlearn.study import get_method
+    >>> m = get_method("knn")
+    >>> m.name, m.description, len(m.grid("chen2009"))
+    ('knn', 'k-NN, majority vote', 19)
     """
     if dataset is not None and f"{name}-{dataset}" in METHODS:
         return METHODS[f"{name}-{dataset}"]
@@ -220,7 +284,7 @@ def _psvm_evaluator(S_train, y_train, S_test, params_list) -> list:
                 out[i] = saturated
                 continue
             C = params_list[i]["C"]
-            # the paper's reading (issue 40): S as given, as in Chen et al.'s grids
+            # the paper's reading (not the scale-free default): S as given, as in Chen et al.'s grids
             model = PotentialSVM(C=C, epsilon=eps, normalize=False).fit(S_train, y_train)
             out[i] = model.predict(S_test)
             if np.abs(model.coef_).max(initial=0.0) < C * (1.0 - 1e-6):
@@ -353,7 +417,7 @@ def _svm_knn(spectrum: str):
     def build(**params):
         from ..neighbors import SVMKNN
 
-        # the paper's reading (issue 40): S as given; k and C come from the grid
+        # the paper's reading (not the scale-free default): S as given; k and C come from the grid
         return SVMKNN(spectrum=spectrum, normalize=False, **params)
 
     return build
@@ -362,7 +426,7 @@ def _svm_knn(spectrum: str):
 def _psvm(**params):
     from ..svm import PotentialSVM
 
-    return PotentialSVM(normalize=False, **params)  # the paper's reading (issue 40)
+    return PotentialSVM(normalize=False, **params)  # the paper's reading (not the scale-free default)
 
 
 def _lp_machine(**params):

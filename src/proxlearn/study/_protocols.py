@@ -65,10 +65,22 @@ class Protocol:
         that many training samples (the rest of the larger classes is unused).
         The paper says only "equal number of positive and negative
         training/test samples"; the sizes are inferred from the granularity of
-        its accuracies (../shared/notes/kundu2010-nips.md, section 5).
+        its accuracies (docs/methods.md, "Study reference notes: balanced partitions").
     metrics : tuple of str
         What the study reports per cell besides the test error: ``"accuracy"``
         (100 - error) and ``"f_score"`` (F1 of the positive class, in %).
+
+    See Also
+    --------
+    get_protocol : A registered protocol, with fields overridden.
+    make_partitions : The protocol's train/test partitions.
+
+    Examples
+    --------
+    >>> from proxlearn.study import PROTOCOLS
+    >>> p = PROTOCOLS["chen2009"]
+    >>> p.n_splits, p.test_size, p.cv, p.grids
+    (20, 0.2, 10, 'chen2009')
     """
 
     name: str
@@ -101,6 +113,36 @@ def get_protocol(name: str, **overrides) -> Protocol:
 
     ``None`` values in ``overrides`` are ignored, so command-line options that
     were not given keep the protocol's defaults.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`PROTOCOLS`.
+    **overrides
+        Fields of :class:`Protocol` to replace (``n_splits``, ``test_size``,
+        ``cv``, ...).
+
+    Returns
+    -------
+    Protocol
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown name, fewer than 1 split, a test size outside (0, 1) or
+        fewer than 2 folds.
+
+    See Also
+    --------
+    Protocol : The fields.
+    run_study : Runs methods on data sets under a protocol.
+
+    Examples
+    --------
+    >>> from proxlearn.study import get_protocol
+    >>> p = get_protocol("custom", n_splits=2, cv=2, test_size=None)
+    >>> p.name, p.n_splits, p.cv, p.test_size
+    ('custom', 2, 2, 0.2)
     """
     if name not in PROTOCOLS:
         raise InvalidParameterError(
@@ -122,7 +164,31 @@ def get_protocol(name: str, **overrides) -> Protocol:
 def make_partitions(y, protocol: Protocol, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
     """Seeded random train/test partitions for ``protocol``.
 
-    Returns a list of ``(train_indices, test_indices)``, each sorted.
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Labels; every class needs at least 2 samples.
+    protocol : Protocol
+        Gives the number of partitions, the test fraction and whether they are
+        balanced.
+    seed : int, default=0
+        The same seed gives the same partitions.
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+        ``(train_indices, test_indices)`` per partition, each sorted.
+
+    See Also
+    --------
+    inner_folds : The cross-validation folds inside a training part.
+
+    Examples
+    --------
+    >>> from proxlearn.study import get_protocol, make_partitions
+    >>> parts = make_partitions([0] * 10 + [1] * 10, get_protocol("custom", n_splits=2))
+    >>> len(parts), [(len(train), len(test)) for train, test in parts]
+    (2, [(16, 4), (16, 4)])
     """
     y = np.asarray(y)
     _check_splittable(y, protocol)
@@ -173,7 +239,35 @@ def _check_splittable(y, protocol: Protocol) -> None:
 
 
 def inner_folds(y, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Inner cross-validation folds on a training part (stratified when possible)."""
+    """Inner cross-validation folds on a training part (stratified when possible).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_train,)
+        Labels of the training part.
+    n_folds : int
+        Number of folds (at most ``n_train``).
+    seed : int
+        Seeds the shuffle.
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+        ``(fit_indices, validation_indices)`` per fold, indices into ``y``.
+        Unstratified shuffled folds, with a ``UserWarning``, when a class has
+        fewer members than folds.
+
+    See Also
+    --------
+    make_partitions : The outer train/test partitions.
+
+    Examples
+    --------
+    >>> from proxlearn.study import inner_folds
+    >>> folds = inner_folds([0, 0, 0, 1, 1, 1], 3, seed=0)
+    >>> [len(val) for fit, val in folds]
+    [2, 2, 2]
+    """
     y = np.asarray(y)
     n_folds = min(n_folds, y.shape[0])
     _, counts = np.unique(y, return_counts=True)

@@ -4,7 +4,8 @@
   error) and every method whose paired per-partition errors are not
   significantly worse by a one-sided Wilcoxon signed-rank test at 5% are marked
   (bold in the terminal, Markdown and LaTeX).
-* Agreement with a paper (../shared/reference/README.md): with R partitions,
+* Agreement with a paper (docs/methods.md, "Study reference notes: agreement
+  rule"): with R partitions,
   ``|ours - paper| <= 2 * sqrt(2 / R) * sigma`` where sigma is the paper row's
   std, or the largest std in the same table and data set when the row has none.
   The papers' numbers are kept in the package data file ``targets.csv``.
@@ -41,7 +42,24 @@ class PaperValue:
 
 
 def load_targets() -> list[PaperValue]:
-    """The papers' numbers shipped with proxlearn."""
+    """The papers' numbers shipped with proxlearn.
+
+    Returns
+    -------
+    list of PaperValue
+        One per published number of the package data file ``targets.csv``.
+
+    See Also
+    --------
+    summary_rows : Sets a study's rows beside these numbers.
+
+    Examples
+    --------
+    >>> from proxlearn.study import load_targets
+    >>> row = load_targets()[0]
+    >>> row.source, row.dataset, row.method, row.mean
+    ('chen2009', 'aural_sonar', 'knn', 17.0)
+    """
     text = resources.files("proxlearn.study").joinpath("data/targets.csv").read_text()
     rows = []
     for r in csv.DictReader(text.splitlines()):
@@ -62,8 +80,7 @@ def load_targets() -> list[PaperValue]:
 
 
 #: Tables whose printed +- values we read as standard errors over this many
-#: partitions (../shared/notes/gu-guo2012-aaai.md: +-0.6 on Aural Sonar with 10
-#: test points per split is far below the binomial std of about 9%).
+#: partitions (docs/methods.md, "Study reference notes: standard-error tables").
 STANDARD_ERROR_TABLES = {("gu2012", "2"): 50, ("gu2012", "3"): 50}
 
 
@@ -110,7 +127,33 @@ def target_sigma(row: PaperValue, targets) -> tuple[float | None, str | None]:
 
 
 def agreement(ours: float, paper: float, sigma: float | None, n_partitions: int) -> bool | None:
-    """The reference agreement rule; ``None`` when no sigma is known."""
+    """The reference agreement rule; ``None`` when no sigma is known.
+
+    ``|ours - paper| <= 2 * sqrt(2 / n_partitions) * sigma``.
+
+    Parameters
+    ----------
+    ours, paper : float
+        Our mean and the paper's value.
+    sigma : float or None
+        The paper's standard deviation.
+    n_partitions : int
+        Partitions behind ``ours``.
+
+    Returns
+    -------
+    bool or None
+
+    See Also
+    --------
+    summary_rows : Applies the rule to every row of a study.
+
+    Examples
+    --------
+    >>> from proxlearn.study import agreement
+    >>> agreement(12.0, 10.0, 4.0, 20), agreement(12.0, 10.0, 2.0, 20), agreement(12.0, 10.0, None, 20)
+    (True, False, None)
+    """
     if sigma is None:
         return None
     return abs(ours - paper) <= 2.0 * math.sqrt(2.0 / n_partitions) * sigma
@@ -124,7 +167,33 @@ def min_partitions_for_significance(alpha: float = 0.05) -> int:
 
 
 def not_worse_than_best(errors: dict[str, np.ndarray], alpha: float = 0.05) -> set[str]:
-    """Methods not significantly worse than the best (one-sided Wilcoxon)."""
+    """Methods not significantly worse than the best (one-sided Wilcoxon).
+
+    Parameters
+    ----------
+    errors : dict of str to array
+        Per-partition errors of each method, paired by partition.
+    alpha : float, default=0.05
+        Significance level of the one-sided Wilcoxon signed-rank test.
+
+    Returns
+    -------
+    set of str
+        The best method (lowest mean error) and every method whose p-value is
+        at least ``alpha``.
+
+    See Also
+    --------
+    summary_rows : Marks these methods ``best``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.study import not_worse_than_best
+    >>> errs = {"a": np.arange(10.0), "b": np.arange(10.0) + 5, "c": np.arange(10.0)[::-1]}
+    >>> sorted(not_worse_than_best(errs))
+    ['a', 'c']
+    """
     if not errors:
         return set()
     best = min(errors, key=lambda m: float(np.mean(errors[m])))
@@ -172,6 +241,32 @@ def summary_rows(result: StudyResult, targets=None) -> list[dict]:
     ``f_score``). ``sigma_source`` says where the agreement rule's sigma came
     from (see :func:`_paper_cell`); "ours" means the paper printed no spread and
     our own per-partition std was used.
+
+    Parameters
+    ----------
+    result : StudyResult
+    targets : list of PaperValue, optional
+        The papers' numbers (default: :func:`load_targets`).
+
+    Returns
+    -------
+    list of dict
+        Keys ``dataset``, ``method``, ``metric``, ``n_partitions``, ``mean``,
+        ``std``, ``best``, ``paper``, ``paper_std``, ``paper_table``, ``gap``,
+        ``sigma``, ``sigma_source``, ``agrees``, ``partial`` (and ``f_score``).
+
+    See Also
+    --------
+    to_markdown, to_latex, rich_table : The rows as a table.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> from proxlearn.study import get_protocol, run_study, summary_rows
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> result = run_study([ds], ["knn", "svm-clip"], get_protocol("custom", n_splits=2, cv=2))
+    >>> [(r["method"], round(r["mean"], 2), r["best"]) for r in summary_rows(result)]
+    [('knn', 8.33, True), ('svm-clip', 0.0, True)]
     """
     targets = load_targets() if targets is None else targets
     rows = []
@@ -262,7 +357,31 @@ def _title(result: StudyResult, rows) -> str:
 
 
 def rich_table(result: StudyResult, rows=None):
-    """A rich Table: mean (std) per data set and method, best in bold, paper columns."""
+    """A rich Table: mean (std) per data set and method, best in bold, paper columns.
+
+    Parameters
+    ----------
+    result : StudyResult
+    rows : list of dict, optional
+        :func:`summary_rows` of ``result`` (computed when not given).
+
+    Returns
+    -------
+    rich.table.Table
+
+    See Also
+    --------
+    to_markdown, to_latex : The same table as text.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> from proxlearn.study import get_protocol, rich_table, run_study
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> result = run_study([ds], ["knn", "svm-clip"], get_protocol("custom", n_splits=2, cv=2))
+    >>> rich_table(result).row_count
+    2
+    """
     from rich.table import Table
 
     rows = summary_rows(result) if rows is None else rows
@@ -282,6 +401,29 @@ def to_markdown(result: StudyResult, rows=None) -> str:
     """Markdown table of :func:`summary_rows` (best in bold).
 
     A verdict marked ``*`` used our own std because the paper prints none.
+
+    Parameters
+    ----------
+    result : StudyResult
+    rows : list of dict, optional
+        :func:`summary_rows` of ``result`` (computed when not given).
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    to_latex, rich_table : The same table in other forms.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> from proxlearn.study import get_protocol, run_study, to_markdown
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> result = run_study([ds], ["knn", "svm-clip"], get_protocol("custom", n_splits=2, cv=2))
+    >>> print(to_markdown(result).splitlines()[2])
+    | gu-guo-synthetic(sigma2=2, eta=20) | knn | **8.33 (11.79)** |  |  |  |
     """
     rows = summary_rows(result) if rows is None else rows
     cols, has_f = _columns(rows)
@@ -294,7 +436,31 @@ def to_markdown(result: StudyResult, rows=None) -> str:
 
 
 def to_latex(result: StudyResult, rows=None) -> str:
-    """LaTeX tabular of :func:`summary_rows` (best in bold)."""
+    """LaTeX tabular of :func:`summary_rows` (best in bold).
+
+    Parameters
+    ----------
+    result : StudyResult
+    rows : list of dict, optional
+        :func:`summary_rows` of ``result`` (computed when not given).
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    to_markdown, rich_table : The same table in other forms.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> from proxlearn.study import get_protocol, run_study, to_latex
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> result = run_study([ds], ["knn", "svm-clip"], get_protocol("custom", n_splits=2, cv=2))
+    >>> print(to_latex(result).splitlines()[0])
+    \\begin{tabular}{llrrrl}
+    """
     rows = summary_rows(result) if rows is None else rows
     cols, has_f = _columns(rows)
 
@@ -317,7 +483,31 @@ def to_latex(result: StudyResult, rows=None) -> str:
 
 
 def plot_errors(result: StudyResult, path) -> None:
-    """One panel per data set: mean test error with std error bars per method."""
+    """One panel per data set: mean test error with std error bars per method.
+
+    Parameters
+    ----------
+    result : StudyResult
+    path : str or Path
+        The image file written (format from the suffix).
+
+    See Also
+    --------
+    to_markdown : The numbers as a table.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> from proxlearn.study import get_protocol, plot_errors, run_study
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> result = run_study([ds], ["knn", "svm-clip"], get_protocol("custom", n_splits=2, cv=2))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     plot_errors(result, Path(tmp) / "errors.png")
+    ...     (Path(tmp) / "errors.png").stat().st_size > 0
+    True
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=False)

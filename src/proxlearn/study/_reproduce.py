@@ -287,6 +287,22 @@ def reproduce(
     -------
     dict
         ``{section key: {"rows", "results", "seconds", ...}}``.
+
+    See Also
+    --------
+    SECTIONS : The sections, one per table or figure of a paper.
+    run_study : The nested cross-validation behind a study section.
+
+    Examples
+    --------
+    The sections read the papers' data sets, which live outside the repository
+    (the search path of :func:`proxlearn.datasets.data_search_path`):
+
+    >>> from proxlearn.study import reproduce
+    >>> report = reproduce(["loo"], out=None, json_path=None)  # doctest: +SKIP
+    >>> from proxlearn.study import SECTIONS
+    >>> "chen2009" in [s.key for s in SECTIONS]
+    True
     """
     from ..datasets import get_cache_home
 

@@ -46,7 +46,41 @@ CACHE_VERSION = 1
 
 @dataclass
 class CellResult:
-    """Outcome of one (data set, method, partition) cell."""
+    """Outcome of one (data set, method, partition) cell.
+
+    Attributes
+    ----------
+    dataset, method : str
+    partition : int
+        Index of the partition.
+    error : float
+        Test error in %.
+    params : dict
+        Hyperparameters chosen by the inner cross-validation.
+    cv_error : float
+        Their cross-validation error in %.
+    seconds : float
+        Wall time of the cell.
+    f_score : float or None
+        F1 of the positive class in %.
+    cached : bool
+        Whether the cell came from the cache.
+
+    See Also
+    --------
+    StudyResult : All cells of a study.
+    run_cell : The computation of one cell.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> from proxlearn.study import get_protocol, run_study
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> result = run_study([ds], ["knn", "svm-clip"], get_protocol("custom", n_splits=2, cv=2))
+    >>> cell = result.cells[0]
+    >>> cell.method, cell.partition, cell.error + cell.accuracy
+    ('knn', 0, 100.0)
+    """
 
     dataset: str
     method: str
@@ -78,7 +112,34 @@ class CellResult:
 
 @dataclass
 class StudyResult:
-    """All cells of a study, with summaries per (data set, method)."""
+    """All cells of a study, with summaries per (data set, method).
+
+    Attributes
+    ----------
+    protocol : Protocol
+    seed : int
+    cells : list of CellResult
+    seconds : float
+        Wall time of the study.
+    warnings : list of str
+        One entry per kind of warning raised while computing cells.
+
+    See Also
+    --------
+    run_study : Returns a ``StudyResult``.
+    summary_rows : Rows of the result next to the papers' numbers.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> from proxlearn.study import get_protocol, run_study
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> result = run_study([ds], ["knn", "svm-clip"], get_protocol("custom", n_splits=2, cv=2))
+    >>> result.methods, len(result.cells)
+    (['knn', 'svm-clip'], 4)
+    >>> result.errors(ds.name, "svm-clip").tolist()
+    [0.0, 0.0]
+    """
 
     protocol: Protocol
     seed: int
@@ -233,6 +294,43 @@ def run_cell(
     :func:`~proxlearn.study.get_method`). ``pairwise=False``: ``S`` is a
     feature matrix (a :class:`~proxlearn.datasets.FeatureDataset`) and only
     its rows are sliced.
+
+    Parameters
+    ----------
+    S : ndarray of shape (n_samples, n_samples)
+        The data set's similarity matrix (its features when ``pairwise=False``).
+    y : array-like of shape (n_samples,)
+    method_name : str
+        A registered method.
+    train, test : array of int
+        Row indices of the partition.
+    protocol : Protocol
+        Gives the inner folds and the grid set.
+    seed : int
+        Seeds the inner folds.
+    dataset : str, optional
+    pairwise : bool, default=True
+
+    Returns
+    -------
+    dict
+        ``{"error", "f_score", "params", "cv_error", "seconds"}`` (errors and
+        F-score in %).
+
+    See Also
+    --------
+    run_study : Every cell of several data sets and methods, cached.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> from proxlearn.study import get_protocol, make_partitions, run_cell
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> p = get_protocol("custom", n_splits=2, cv=2)
+    >>> train, test = make_partitions(ds.labels, p)[0]
+    >>> cell = run_cell(ds.matrix, ds.labels, "knn", train, test, p, seed=0)
+    >>> sorted(cell), cell["params"]
+    (['cv_error', 'error', 'f_score', 'params', 'seconds'], {'n_neighbors': 5})
     """
     start = time.perf_counter()
     y = np.asarray(y)
@@ -451,6 +549,26 @@ def run_study(
         Report only the cells already in ``cache_dir`` and compute nothing (a
         snapshot of a long run that is still going or was interrupted); the
         result then may have fewer partitions for some methods.
+
+    Returns
+    -------
+    StudyResult
+        One :class:`CellResult` per (data set, method, partition).
+
+    See Also
+    --------
+    run_cell : One cell, uncached.
+    summary_rows, to_markdown : Tables of the result.
+    reproduce : The papers' sections, with their report.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> from proxlearn.study import get_protocol, run_study
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> result = run_study([ds], ["knn", "svm-clip"], get_protocol("custom", n_splits=2, cv=2))
+    >>> result.errors(ds.name, "knn").tolist()
+    [16.666666666666664, 0.0]
     """
     from joblib import Parallel, delayed, parallel_config
 

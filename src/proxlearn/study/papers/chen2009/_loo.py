@@ -31,7 +31,29 @@ LOO_KRI_REG = [float(10.0**e) for e in range(-6, 3)]
 
 
 def loo_grid(method_name: str, n: int) -> list[dict]:
-    """The leave-one-out grid of a k-NN method for a data set of n samples."""
+    """The leave-one-out grid of a k-NN method for a data set of n samples.
+
+    Parameters
+    ----------
+    method_name : str
+        ``"knn..."``; ``"knn-kri..."`` and ``"knn-krr..."`` add their ``reg``.
+    n : int
+        Number of samples (``n_neighbors < n``).
+
+    Returns
+    -------
+    list of dict
+
+    See Also
+    --------
+    loo_study : Evaluates the grid.
+
+    Examples
+    --------
+    >>> from proxlearn.study import loo_grid
+    >>> loo_grid("knn", 10)
+    [{'n_neighbors': 1}, {'n_neighbors': 2}, {'n_neighbors': 4}, {'n_neighbors': 6}, {'n_neighbors': 8}]
+    """
     ks = [k for k in LOO_K if k < n]
     if method_name.startswith("knn-kri"):
         return [{"n_neighbors": k, "reg": r} for k in ks for r in LOO_KRI_REG]
@@ -50,6 +72,28 @@ def loo_study(datasets, methods, *, epsilon: float = 1e-4) -> dict:
         "nce_params", "curve": {"k": [...], "perplexity": [...]}}}}`` where the
         curve holds the best perplexity for each k (over the other parameters),
         as in the thesis's perplexity-versus-k figures.
+
+    Parameters
+    ----------
+    datasets : sequence of SimilarityDataset
+    methods : sequence of str
+        k-NN method names (see :func:`loo_grid`).
+    epsilon : float, default=1e-4
+        Floor of the leave-one-out class probabilities.
+
+    See Also
+    --------
+    loo_rows : The results beside the thesis's numbers.
+    plot_perplexity_curves : The curves as a figure.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> from proxlearn.study import loo_study
+    >>> r = loo_study([ds], ["knn"])[ds.name]["knn"]
+    >>> round(r["perplexity"], 3), r["perplexity_params"]
+    (1.204, {'n_neighbors': 8})
     """
     out: dict = {}
     for data in datasets:
@@ -111,7 +155,33 @@ def loo_study(datasets, methods, *, epsilon: float = 1e-4) -> dict:
 
 
 def loo_rows(results: dict, targets) -> list[dict]:
-    """Rows of ours vs the thesis's Tables 4.7 (perplexity) and 4.8 (NCE)."""
+    """Rows of ours vs the thesis's Tables 4.7 (perplexity) and 4.8 (NCE).
+
+    Parameters
+    ----------
+    results : dict
+        :func:`loo_study`'s output.
+    targets : list of PaperValue
+        The papers' numbers (:func:`load_targets`).
+
+    Returns
+    -------
+    list of dict
+        ``{dataset, method, perplexity, nce, paper_perplexity, paper_nce}``.
+
+    See Also
+    --------
+    loo_study : Computes ``results``.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> from proxlearn.study import load_targets, loo_rows, loo_study
+    >>> row = loo_rows(loo_study([ds], ["knn"]), load_targets())[0]
+    >>> row["method"], row["paper_nce"]
+    ('knn', None)
+    """
     rows = []
     for ds, by_method in results.items():
         for m, r in by_method.items():
@@ -128,7 +198,31 @@ def loo_rows(results: dict, targets) -> list[dict]:
 
 
 def plot_perplexity_curves(results: dict, path) -> None:
-    """Perplexity versus k per data set, one line per method (thesis Figs. 4.6-4.8)."""
+    """Perplexity versus k per data set, one line per method (thesis Figs. 4.6-4.8).
+
+    Parameters
+    ----------
+    results : dict
+        :func:`loo_study`'s output.
+    path : str or Path
+        The image file written.
+
+    See Also
+    --------
+    loo_study : Computes ``results``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from proxlearn.datasets import make_gu_guo_synthetic
+    >>> ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    >>> from proxlearn.study import loo_study, plot_perplexity_curves
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     plot_perplexity_curves(loo_study([ds], ["knn"]), Path(tmp) / "loo.png")
+    ...     (Path(tmp) / "loo.png").stat().st_size > 0
+    True
+    """
     from matplotlib.figure import Figure
 
     names = list(results)
