@@ -147,11 +147,13 @@ class _Bad:
 @pytest.mark.parametrize("name,cls,kind", TABLED, ids=IDS)
 def test_table_checks_every_listed_parameter(name, cls, kind):
     """Every parameter the table checks refuses a bad value at ``fit``, naming it."""
-    if kind not in ("sim-clf", "sim-transform", "kernel-cluster", "stack-clf", "feat-clf"):
+    if kind not in ("sim-clf", "sim-transform", "kernel-cluster", "stack-clf", "stack-transform",
+                    "feat-clf"):
         pytest.skip(f"input kind {kind}")
     S = np.eye(6) + 0.1
     y = np.array([0, 0, 0, 1, 1, 1])
-    X = {"stack-clf": np.stack([S, 2 * S], axis=2),
+    stack = np.stack([S, 2 * S], axis=2)
+    X = {"stack-clf": stack, "stack-transform": stack,
          "feat-clf": np.arange(18.0).reshape(6, 3) % 5}.get(kind, S)
     args = (X, y) if kind.endswith("-clf") else (X,)
     checked = [p for p, c in cls._parameter_constraints.items() if c.checks]
