@@ -16,6 +16,7 @@ from proxlearn._validation import (
     unchecked,
     validate_params,
 )
+from proxlearn.cluster import make_pairwise_constraints
 from proxlearn.exceptions import InvalidParameterError
 
 from _estimators import learners
@@ -124,7 +125,7 @@ def test_validate_params():
 
 
 TABLED = [(name, cls, kind) for name, (cls, kind) in learners(BaseEstimator).items()
-          if "_parameter_constraints" in vars(cls)]
+          if hasattr(cls, "_parameter_constraints")]
 IDS = [t[0] for t in TABLED]
 
 
@@ -147,11 +148,18 @@ class _Bad:
 @pytest.mark.parametrize("name,cls,kind", TABLED, ids=IDS)
 def test_table_checks_every_listed_parameter(name, cls, kind):
     """Every parameter the table checks refuses a bad value at ``fit``, naming it."""
-    if kind not in ("sim-clf", "sim-transform", "kernel-cluster"):
+    if kind not in ("sim-clf", "sim-transform", "kernel-cluster", "stack-clf", "stack-transform",
+                    "feat-clf", "feat-constraints-kernel"):
         pytest.skip(f"input kind {kind}")
     S = np.eye(6) + 0.1
     y = np.array([0, 0, 0, 1, 1, 1])
-    args = (S, y) if kind == "sim-clf" else (S,)
+    stack = np.stack([S, 2 * S], axis=2)
+    X = {"stack-clf": stack, "stack-transform": stack,
+         "feat-clf": np.arange(18.0).reshape(6, 3) % 5}.get(kind, S)
+    args = (X, y) if kind.endswith("-clf") else (X,)
+    if kind == "feat-constraints-kernel":
+        args = (np.arange(18.0).reshape(6, 3) % 5,
+                make_pairwise_constraints(y, r=0.7, random_state=0))
     checked = [p for p, c in cls._parameter_constraints.items() if c.checks]
     if not checked:
         pytest.skip(f"{name}: every parameter is checked elsewhere (its table says where)")

@@ -61,15 +61,21 @@ from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    check_bool,
+    NORMALIZE,
     InvalidParameterError,
     SimilarityMatrixError,
+    boolean,
     check_labels,
-    check_positive,
-    check_positive_or,
     check_sample_weight,
     check_similarity,
     check_test_similarity,
+    integer,
+    only_if,
+    options,
+    positive,
+    satisfies,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin, SampleColumnsMixin
 from ..neighbors._knn import top_k_similar
@@ -103,16 +109,13 @@ class _SimilarityFeatureKernel(PairwiseMixin, SampleColumnsMixin, TransformerMix
         -------
         self
         """
-        self._check_params()
+        validate_params(self)
         arr = check_similarity(S, symmetric="allow")
         if isinstance(S, np.ndarray) and np.may_share_memory(arr, S):
             arr = arr.copy()
         self.train_similarity_ = arr
         self.n_features_in_ = arr.shape[0]
         return self
-
-    def _check_params(self):  # pragma: no cover - overridden
-        pass
 
     def fit_transform(self, S, y=None):
         """Fit and return the ``n x n`` training kernel."""
@@ -173,8 +176,7 @@ class LinearSimilarityKernel(_SimilarityFeatureKernel):
     def __init__(self, center=True):
         self.center = center
 
-    def _check_params(self):
-        check_bool(self.center, "center")
+    _parameter_constraints = {"center": boolean()}
 
     def fit(self, S, y=None):
         super().fit(S, y)
@@ -218,8 +220,7 @@ class RBFSimilarityKernel(_SimilarityFeatureKernel):
     def __init__(self, beta="scale"):
         self.beta = beta
 
-    def _check_params(self):
-        check_positive_or(self.beta, "beta", "scale")
+    _parameter_constraints = {"beta": positive() | options("scale")}
 
     def fit(self, S, y=None):
         super().fit(S, y)
@@ -317,20 +318,14 @@ class DiffusionKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseE
         self.center = center
         self.tol = tol
 
-    def _check_params(self):
-        sigma2 = check_positive(self.sigma2, "sigma2")
-        if self.graph not in ("knn", "dense"):
-            raise InvalidParameterError(
-                f"graph must be 'knn' or 'dense', got {self.graph!r}."
-            )
-        check_bool(self.center, "center")
-        if self.graph == "knn":
-            k = self.n_neighbors
-            if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-                raise InvalidParameterError(
-                    f"n_neighbors must be a positive integer, got {k!r}."
-                )
-        return sigma2
+    _parameter_constraints = {
+        "sigma2": positive(),
+        "graph": satisfies(lambda g: isinstance(g, str) and g in ("knn", "dense"),
+                           "'knn' or 'dense'"),
+        "center": boolean(),
+        "n_neighbors": only_if(integer(1, what="a positive integer"), "graph", "knn"),
+        "tol": options(None) | positive(allow_zero=True),
+    }
 
     def _knn_rows(self, X):
         """0/1 rows marking each row's ``n_neighbors_`` largest entries."""
@@ -341,7 +336,8 @@ class DiffusionKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseE
 
     def fit(self, S, y=None):
         """Build the graph and eigendecompose its normalised adjacency."""
-        sigma2 = self._check_params()
+        params = validate_params(self)
+        sigma2 = params["sigma2"]
         S = check_similarity(S, symmetric="symmetrize")
         n = S.shape[0]
         if self.graph == "knn":
@@ -370,7 +366,7 @@ class DiffusionKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseE
         tol = (
             A.shape[0] * np.finfo(float).eps * np.max(np.abs(a))
             if self.tol is None
-            else check_positive(self.tol, "tol", allow_zero=True)
+            else params["tol"]
         )
         # test map: k(x) = (s * isd / sqrt(d_x)) @ M
         if self.graph == "knn":
@@ -525,6 +521,14 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         The training scale divided out (``1.0`` with ``normalize=False``).
     """
 
+    _parameter_constraints = {
+        "kernel": unchecked("a base kernel spec, checked by make_base_kernel"),
+        "C": positive(),
+        "normalize": NORMALIZE,
+        "probability": unchecked("read as a truth value, as scikit-learn's SVC"),
+        "random_state": unchecked("sklearn.utils.check_random_state, in the probability CV"),
+    }
+
     def __init__(self, kernel="linear", C=1.0, *, normalize=True, probability=False,
                  random_state=None):
         self.kernel = kernel
@@ -539,11 +543,11 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
         ``sample_weight`` (n,), optional, weights each sample's hinge loss
         (libsvm rescales its ``C``).
         """
-        C = check_positive(self.C, "C")
-        self._check_normalize()
+        params = validate_params(self)
+        C = params["C"]
         arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, arr.shape[0])
-        arr = self._fit_scale(arr)
+        arr = self._fit_scale(arr, params["normalize"])
         self.transformer_ = make_base_kernel(self.kernel)
         K = self.transformer_.fit_transform(arr)
         sample_weight = check_sample_weight(sample_weight, arr.shape[0])

@@ -56,14 +56,17 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    check_bool,
+    NORMALIZE,
     InvalidParameterError,
     SolverError,
-    check_int,
-    check_option,
-    check_positive,
+    boolean,
     check_similarity,
     check_test_similarity,
+    integer,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin
 from ..exceptions import SolverFailedError
@@ -317,15 +320,16 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         self.max_samples = max_samples
         self.normalize = normalize
 
-    def _check_params(self):
-        self._check_normalize()
-        eta = check_positive(self.eta, "eta")
-        gamma = check_positive(self.gamma, "gamma")
-        check_option(self.solver, "solver", SOLVERS)
-        rank_tol = check_positive(self.rank_tol, "rank_tol")
-        check_bool(self.transductive, "transductive")
-        check_int(self.max_samples, "max_samples", 2)
-        return eta, gamma, rank_tol
+    _parameter_constraints = {
+        "normalize": NORMALIZE,
+        "eta": positive(),
+        "gamma": positive(),
+        "solver": options(*SOLVERS),
+        "rank_tol": positive(),
+        "transductive": boolean(),
+        "max_samples": integer(2),
+        "solver_options": unchecked("handed to cvxpy's solve"),
+    }
 
     def fit(self, S, y):
         """Learn the kernel and the SVM.
@@ -341,11 +345,12 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         -------
         self
         """
-        eta, gamma, rank_tol = self._check_params()
+        params = validate_params(self)
+        eta, gamma, rank_tol = (params[k] for k in ("eta", "gamma", "rank_tol"))
         S = check_similarity(S, symmetric="symmetrize")
         N = S.shape[0]
         classes, y_idx, n = transductive_labels(y, N, self.transductive, "S")
-        S = self._fit_scale(S)
+        S = self._fit_scale(S, params["normalize"])
         n_unl = N - n
 
         def fit_binary(p):

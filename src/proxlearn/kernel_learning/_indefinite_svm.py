@@ -102,14 +102,17 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
-    InvalidParameterError,
+    NORMALIZE,
     check_classification_data,
-    check_int,
     check_labels,
-    check_option,
-    check_positive,
     check_test_similarity,
+    integer,
+    options,
+    positive,
+    satisfies,
     symmetrize,
+    unchecked,
+    validate_params,
 )
 from .._scale import similarity_scale
 from ..base import PairwiseMixin
@@ -855,30 +858,28 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
         self.random_state = random_state
         self.normalize = normalize
 
-    def _check_params(self):
-        self._check_normalize()
-        C = check_positive(self.C, "C")
-        rho = check_positive(self.rho, "rho")
-        check_option(self.test_transform, "test_transform", TEST_TRANSFORMS)
-        check_option(self.eig_update, "eig_update", EIG_UPDATES)
-        max_iter = check_int(self.max_iter, "max_iter")
-        tol = check_positive(self.tol, "tol")
-        if self.test_self_similarity is not None:
-            if isinstance(self.test_self_similarity, bool) or not isinstance(
-                self.test_self_similarity, numbers.Real
-            ) or not np.isfinite(self.test_self_similarity):
-                raise InvalidParameterError(
-                    "test_self_similarity must be None or a finite real number, got "
-                    f"{self.test_self_similarity!r}."
-                )
-        return C, rho, max_iter, tol
+    _parameter_constraints = {
+        "normalize": NORMALIZE,
+        "C": positive(),
+        "rho": positive(),
+        "test_transform": options(*TEST_TRANSFORMS),
+        "eig_update": options(*EIG_UPDATES),
+        "max_iter": integer(1),
+        "tol": positive(),
+        "test_self_similarity": satisfies(
+            lambda v: v is None or (isinstance(v, numbers.Real) and not isinstance(v, bool)
+                                    and np.isfinite(v)), "None or a finite real number"),
+        "probability": unchecked("read as a truth value, as scikit-learn's SVC"),
+        "random_state": unchecked("sklearn.utils.check_random_state, in the probability CV"),
+    }
 
     def fit(self, S, y):
         """Fit on the ``n x n`` training similarities (symmetrised) and labels."""
         S_raw = S  # as given: the probability CV refits on slices of it
-        C, rho, max_iter, tol = self._check_params()
+        params = validate_params(self)
+        C, rho, max_iter, tol = (params[k] for k in ("C", "rho", "max_iter", "tol"))
         S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
-        S = self._fit_scale(S)
+        S = self._fit_scale(S, params["normalize"])
         self.classes_ = classes
         n = S.shape[0]
         problems, self.models_ = ovo_fit(y_idx, len(classes), lambda p: _fit_binary(

@@ -88,7 +88,18 @@ from sklearn.utils import check_random_state
 
 from .._constraints import as_pairwise_constraints
 from .._progress import IterationLog, check_verbose
-from .._validation import check_features, check_int, check_option, check_positive, check_similarity
+from .._validation import (
+    check_features,
+    check_option,
+    check_positive,
+    check_similarity,
+    integer,
+    only_if,
+    options,
+    positive,
+    unchecked,
+    validate_params,
+)
 from ..exceptions import InvalidParameterError, SolverError
 from ..solvers import dual_ascent
 from ._laplacian import LAPLACIANS, METRICS, knn_laplacian
@@ -272,15 +283,28 @@ class _NPKLBase(BaseEstimator):
         self.laplacian_ = L
         return L, pc
 
-    def _check_capacity(self):
-        form = check_option(self.form, "form", FORMS)
-        p = _check_p(self.p, form)
-        B = G = None
+    @staticmethod
+    def _constraints(B, **extra):
+        """The parameter table of SimpleNPKL / NPKL: the shared entries, ``B``
+        (checked with ``form="bound"``) and the class's ``extra`` ones."""
+        return {
+            "loss": options(*LOSSES), "C": positive(), "form": options(*FORMS),
+            "p": positive(),  # and p >= 1, p > 1 with form="penalty": _check_p
+            "B": only_if(B, "form", "bound"), "G": only_if(positive(), "form", "penalty"),
+            "n_neighbors": integer(1, what="a positive integer"),
+            "metric": options(*METRICS), "mutual": unchecked("read as a truth value"),
+            "laplacian": options(*LAPLACIANS), **extra}
+
+    @staticmethod
+    def _capacity(params):
+        """``form, p, B, G`` of validated parameters, with the rules tying ``p``
+        to ``form`` (:func:`_check_p`); ``B`` is ``None`` with ``form="penalty"``,
+        ``G`` with ``form="bound"``."""
+        form = params["form"]
+        p = _check_p(params["p"], form)
         if form == "bound":
-            B = check_positive(self.B, "B")
-        else:
-            G = check_positive(self.G, "G")
-        return form, p, B, G
+            return form, p, params["B"], None
+        return form, p, None, params["G"]
 
     def fit_transform(self, X, constraints=None):
         """Fit and return the learned kernel ``kernel_`` (n x n)."""
@@ -419,6 +443,11 @@ class SimpleNPKL(_NPKLBase):
     True
     """
 
+    _parameter_constraints = _NPKLBase._constraints(
+        positive(), eigen_solver=options(*EIGEN_SOLVERS), max_iter=integer(1), tol=positive(),
+        random_state=unchecked("sklearn.utils.check_random_state, in fit"),
+        verbose=unchecked("proxlearn._progress.check_verbose, in fit"))
+
     def __init__(self, loss="square-hinge", *, C=1.0, B=1.0, p=2.0, form="bound", G=1.0,
                  n_neighbors=5, metric="euclidean", mutual=True, laplacian="unnormalized",
                  max_iter=200, tol=1e-4, eigen_solver="auto", random_state=None, verbose=0):
@@ -449,13 +478,10 @@ class SimpleNPKL(_NPKLBase):
             Must-link / cannot-link pairs over the ``n`` points.
         """
         t0 = time.perf_counter()
-        check_option(self.loss, "loss", LOSSES)
-        C = check_positive(self.C, "C")
-        form, p, B, G = self._check_capacity()
-        check_option(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
-        check_int(self.max_iter, "max_iter")
+        params = validate_params(self)
+        C, tol = params["C"], params["tol"]
+        form, p, B, G = self._capacity(params)
         check_verbose(self.verbose)
-        tol = check_positive(self.tol, "tol")
         L, pc = self._prepare(X, constraints)
         n = L.shape[0]
         i, j = pc.pairs[:, 0], pc.pairs[:, 1]
@@ -584,6 +610,10 @@ class NPKL(_NPKLBase):
     kernel_, objective_, constraints_, laplacian_, fit_time_, solver_stats_
     """
 
+    _parameter_constraints = _NPKLBase._constraints(
+        options(None) | positive(), solver=unchecked("a cvxpy solver name, or 'auto'"),
+        max_samples=unchecked("compared with the number of samples in fit"))
+
     def __init__(self, loss="hinge", *, C=1.0, B=1.0, p=2.0, form="bound", G=1.0,
                  n_neighbors=5, metric="euclidean", mutual=True, laplacian="unnormalized",
                  solver="auto", max_samples=300):
@@ -605,9 +635,8 @@ class NPKL(_NPKLBase):
         import cvxpy as cp
 
         t0 = time.perf_counter()
-        check_option(self.loss, "loss", LOSSES)
-        C = check_positive(self.C, "C")
-        form = check_option(self.form, "form", FORMS)
+        params = validate_params(self)
+        C, form = params["C"], params["form"]
         unbounded = form == "bound" and self.B is None
         if unbounded:
             if self.loss in ("linear", "square"):
@@ -617,7 +646,7 @@ class NPKL(_NPKLBase):
             p = _check_p(self.p, form)
             B = G = None
         else:
-            form, p, B, G = self._check_capacity()
+            form, p, B, G = self._capacity(params)
         if p not in (1.0, 2.0):
             raise InvalidParameterError(
                 f"NPKL supports p in {{1, 2}} (tr K or ||K||_F^2 as a cone constraint), "

@@ -60,13 +60,17 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..exceptions import DissimilarityWarning
 from .._validation import (
+    NORMALIZE,
     InvalidParameterError,
     LabelError,
     check_labels,
     check_option,
-    check_positive,
     check_similarity,
     check_test_similarity,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin
 from .._normalize import ScaleNormalizeMixin
@@ -481,15 +485,24 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         self.random_state = random_state
         self.normalize = normalize
 
-    def _check_params(self):
-        self._check_normalize()
-        eta = check_positive(self.eta, "eta")
-        gamma = check_positive(self.gamma, "gamma")
-        tau = None if self.tau is None else check_positive(self.tau, "tau")
-        check_option(self.reference, "reference", REFERENCES)
-        check_option(self.solver, "solver", SOLVERS)
-        tol = None if self.tol is None else check_positive(self.tol, "tol", allow_zero=True)
-        return eta, gamma, tau, tol
+    _parameter_constraints = {
+        "normalize": NORMALIZE,
+        "eta": positive(),
+        "gamma": positive(),
+        "tau": options(None) | positive(),
+        "reference": options(*REFERENCES),
+        "solver": options(*SOLVERS),
+        "tol": options(None) | positive(allow_zero=True),
+        "kernels": unchecked("base kernel specs, checked by _check_kernels"),
+        "solver_options": unchecked("handed to cvxpy's solve"),
+        "probability": unchecked("read as a truth value, as scikit-learn's SVC"),
+        "random_state": unchecked("sklearn.utils.check_random_state, in the probability CV"),
+    }
+
+    @staticmethod
+    def _solver_args(params):
+        """``eta, gamma, tau, tol`` of validated parameters (:func:`validate_params`)."""
+        return tuple(params[k] for k in ("eta", "gamma", "tau", "tol"))
 
     def fit(self, S, y):
         """Fit on the ``n x n`` training similarity matrix.
@@ -506,13 +519,15 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         -------
         self
         """
-        eta, gamma, tau, tol = self._check_params()
+        params = validate_params(self)
+        eta, gamma, tau, tol = self._solver_args(params)
         transformers = _check_kernels(self.kernels)
         raw = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, raw.shape[0])
         if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
             raise LabelError("Unknown label type: continuous. Pass class labels.")
-        Ssym = self._fit_scale(check_similarity(raw, symmetric="symmetrize"))
+        Ssym = self._fit_scale(check_similarity(raw, symmetric="symmetrize"),
+                               params["normalize"])
         raw = raw / self.scale_
         with warnings.catch_warnings():  # S was checked just above: warn once, not per kernel
             warnings.simplefilter("ignore", DissimilarityWarning)
@@ -549,11 +564,11 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         """
         check_option(on_failure, "on_failure", ("raise", "none"))
         model = clone(self)
-        model._check_params()
+        normalize = validate_params(model)["normalize"]
         transformers = _check_kernels(model.kernels)
         raw = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, raw.shape[0])
-        Ssym = model._fit_scale(check_similarity(raw, symmetric="symmetrize"))
+        Ssym = model._fit_scale(check_similarity(raw, symmetric="symmetrize"), normalize)
         raw = raw / model.scale_
         S_test = check_test_similarity(S_test, raw.shape[0]) / model.scale_
         with warnings.catch_warnings():  # S was checked just above: warn once, not per kernel
@@ -565,7 +580,7 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         out = []
         for p in params_list:
             model.set_params(**p)
-            eta, gamma, tau, tol = model._check_params()
+            eta, gamma, tau, tol = model._solver_args(validate_params(model))
             try:
                 model._fit_from_kernels(Ssym, y_idx, classes, Ks, eta, gamma, tau, tol,
                                         problems=problems)

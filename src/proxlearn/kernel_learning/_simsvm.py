@@ -55,12 +55,16 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
+    NORMALIZE,
     InvalidParameterError,
     check_classification_data,
-    check_int,
-    check_option,
     check_positive,
     check_test_similarity,
+    integer,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin
 from .._normalize import ScaleNormalizeMixin
@@ -419,14 +423,24 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
         self.probability = probability
         self.normalize = normalize
 
-    def _check_params(self):
-        self._check_normalize()
-        eta = check_positive(self.eta, "eta")
-        gamma = check_positive(self.gamma, "gamma")
-        check_option(self.regularizer, "regularizer", REGULARIZERS)
-        check_option(self.solver, "solver", SIMSVM_SOLVERS)
-        check_option(self.test_transform, "test_transform", SIMSVM_TEST_TRANSFORMS)
-        eig_tol = check_positive(self.eig_tol, "eig_tol", allow_zero=True)
+    _parameter_constraints = {
+        "normalize": NORMALIZE,
+        "eta": positive(),
+        "gamma": positive(),
+        "regularizer": options(*REGULARIZERS),
+        "solver": options(*SIMSVM_SOLVERS),
+        "test_transform": options(*SIMSVM_TEST_TRANSFORMS),
+        "eig_tol": positive(allow_zero=True),
+        "n_basis": integer(1),
+        "random_state": unchecked("sklearn.utils.check_random_state, in fit"),
+        "probability": unchecked("read as a truth value, as scikit-learn's SVC"),
+    }
+
+    def _validated_params(self):
+        """:func:`validate_params`, then the rules that tie two parameters;
+        returns the validated values."""
+        params = validate_params(self)
+        eig_tol = params["eig_tol"]
         if eig_tol >= 1.0:
             raise InvalidParameterError(
                 f"eig_tol is relative to max|lambda| and must be < 1, got {eig_tol}."
@@ -442,8 +456,7 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
                     "solver='lp' (the LP approximation 5.28) needs regularizer "
                     f"'l1-clip' or 'l1-flip', got {self.regularizer!r}."
                 )
-        check_int(self.n_basis, "n_basis")
-        return eta, gamma, eig_tol
+        return params
 
     def fit(self, S, y):
         """Fit on the ``n x n`` training similarity matrix.
@@ -466,9 +479,10 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
             If the solver does not reach an optimal solution (names its status).
         """
         S_raw = S  # as given: the probability CV refits on slices of it
-        eta, gamma, eig_tol = self._check_params()
+        params = self._validated_params()
+        eta, gamma, eig_tol = (params[k] for k in ("eta", "gamma", "eig_tol"))
         S, classes, y_idx = check_classification_data(S, y, symmetric="symmetrize")
-        S = self._fit_scale(S)
+        S = self._fit_scale(S, params["normalize"])
         rng = check_random_state(self.random_state)
         n = S.shape[0]
         self.classes_ = classes

@@ -97,14 +97,18 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
+    NORMALIZE,
     InvalidParameterError,
     LabelError,
-    check_int,
     check_labels,
-    check_option,
-    check_positive,
     check_similarity,
     check_test_similarity,
+    integer,
+    options,
+    positive,
+    satisfies,
+    unchecked,
+    validate_params,
 )
 from .._linalg import top_eigh, top_eigh_warm
 from ..base import PairwiseMixin
@@ -687,32 +691,26 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
 
     # -- validation / preparation, shared with the study's fold evaluator --
 
-    def _check_params(self):
-        check_positive(self.C, "C")
-        check_positive(self.rho, "rho")
-        if isinstance(self.n_components, str):
-            if self.n_components != "auto":
-                raise InvalidParameterError(
-                    f"n_components must be an integer >= 1 or 'auto', got {self.n_components!r}."
-                )
-        else:
-            check_int(self.n_components, "n_components", 1)
-        check_int(self.max_iter, "max_iter", 1)
-        check_positive(self.tol, "tol", allow_zero=True)
-        check_positive(self.svm_tol, "svm_tol")
-        if isinstance(self.eps, bool) or not isinstance(self.eps, numbers.Real) or not np.isfinite(
-            self.eps
-        ):
-            raise InvalidParameterError(f"eps must be a finite real number, got {self.eps!r}.")
-        if self.preprocess is not None:
-            check_option(self.preprocess, "preprocess", PREPROCESS_OPTIONS)
-        check_option(self.excess_components, "excess_components", EXCESS_OPTIONS)
-        check_option(self.eigen_solver, "eigen_solver", V_STEP_SOLVERS)
-        self._check_normalize()
+    _parameter_constraints = {
+        "C": positive(),
+        "rho": positive(),
+        "n_components": integer(1) | options("auto"),
+        "max_iter": integer(1),
+        "tol": positive(allow_zero=True),
+        "svm_tol": positive(),
+        "eps": satisfies(lambda e: isinstance(e, numbers.Real) and not isinstance(e, bool)
+                         and np.isfinite(e), "a finite real number"),
+        "preprocess": options(*PREPROCESS_OPTIONS, None),
+        "excess_components": options(*EXCESS_OPTIONS),
+        "eigen_solver": options(*V_STEP_SOLVERS),
+        "normalize": NORMALIZE,
+        "probability": unchecked("read as a truth value, as scikit-learn's SVC"),
+        "random_state": unchecked("sklearn.utils.check_random_state, in the probability CV"),
+    }
 
     def _prepare(self, S, y):
         """Validate, preprocess, eigendecompose: ``(K0, classes, y_idx, lam, U)``."""
-        self._check_params()
+        params = validate_params(self)
         arr = check_similarity(S, symmetric="allow", dissimilarity_check=self.preprocess is None)
         classes, y_idx = check_labels(y, arr.shape[0])
         if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
@@ -721,7 +719,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
                 "classifiers need class labels (use integers or strings)."
             )
         K0, self.preprocess_scale_, self.preprocess_shift_ = _preprocess_train(arr, self.preprocess)
-        K0 = self._fit_scale(K0)
+        K0 = self._fit_scale(K0, params["normalize"])
         if self.scale_ != 1.0:  # test rows: (shift + scale * S_test) / c
             self.preprocess_scale_ /= self.scale_
             self.preprocess_shift_ /= self.scale_

@@ -39,9 +39,12 @@ from .._graph import laplacian
 from .._scale import similarity_scale
 from .._validation import (
     SimilarityMatrixError,
-    check_positive_or,
     check_similarity,
     check_test_similarity,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin, SampleColumnsMixin
 
@@ -90,13 +93,18 @@ class WarpedKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEsti
     n_features_in_ : int
     """
 
+    _parameter_constraints = {
+        "graph_kernel": unchecked("a matrix compared with K, checked in fit"),
+        "ratio": positive() | options("auto"),
+    }
+
     def __init__(self, graph_kernel=None, *, ratio="auto"):
         self.graph_kernel = graph_kernel
         self.ratio = ratio
 
     def fit(self, K, y=None):
         """Build ``M`` from the base Gram matrix ``K`` (n x n) and the graph kernel."""
-        check_positive_or(self.ratio, "ratio", "auto")
+        validate_params(self)
         return self._fit_checked(check_similarity(K, name="K", symmetric="symmetrize"))
 
     def _fit_checked(self, K):

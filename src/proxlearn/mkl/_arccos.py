@@ -65,7 +65,11 @@ from .._validation import (
     LabelError,
     check_features,
     check_labels,
-    check_positive,
+    integer,
+    positive,
+    satisfies,
+    unchecked,
+    validate_params,
 )
 from ..base import FeatureMixin
 from ._bank import zscore_params
@@ -235,6 +239,15 @@ class ArcCosineSVC(FeatureMixin, ClassifierMixin, BaseEstimator):
         ``d``.
     """
 
+    _parameter_constraints = {
+        "degree": satisfies(
+            lambda d: isinstance(d, numbers.Integral) and not isinstance(d, bool) and d in DEGREES,
+            "0, 1 or 2 (the arc-cosine degrees implemented, those the thesis tunes the MKM over)"),
+        "layers": integer(1),
+        "C": positive(),
+        "standardize": unchecked("read as a truth value"),
+    }
+
     def __init__(self, degree=1, layers=2, C=1.0, standardize=True):
         self.degree = degree
         self.layers = layers
@@ -255,8 +268,7 @@ class ArcCosineSVC(FeatureMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        _check_degree_layers(self.degree, self.layers)
-        C = check_positive(self.C, "C")
+        C = validate_params(self)["C"]
         X = _check_features(X)
         classes, y_idx = _check_class_labels(y, X.shape[0])
         self.mean_, self.scale_ = zscore_params(X, self.standardize)

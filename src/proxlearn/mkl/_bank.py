@@ -48,7 +48,15 @@ from scipy.linalg.blas import daxpy as _axpy
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import InvalidParameterError, check_features, check_option, check_positive
+from .._validation import (
+    InvalidParameterError,
+    check_features,
+    options,
+    positive,
+    satisfies,
+    unchecked,
+    validate_params,
+)
 
 __all__ = [
     "DEFAULT_DEGREES",
@@ -67,6 +75,24 @@ __all__ = [
 DEFAULT_WIDTHS = tuple(2.0 ** k for k in range(-3, 7))
 #: Zhuang's polynomial degrees.
 DEFAULT_DEGREES = (1, 2, 3)
+
+
+def _positive_numbers(widths):
+    """Whether ``widths`` holds finite numbers > 0 (KernelBank's widths)."""
+    try:
+        w = np.asarray(widths, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.all(np.isfinite(w)) and np.all(w > 0))
+
+
+def _degrees(degrees):
+    """Whether ``degrees`` is a sequence of integers >= 1 (KernelBank's degrees)."""
+    try:
+        return all(isinstance(p, numbers.Integral) and not isinstance(p, bool) and p >= 1
+                   for p in list(degrees))
+    except TypeError:
+        return False
 
 
 class KernelBank(BaseEstimator):
@@ -127,29 +153,24 @@ class KernelBank(BaseEstimator):
         self.normalize = normalize
         self.max_memory = max_memory
 
-    def _check_params(self):
-        widths = np.asarray(self.widths, dtype=np.float64).ravel()
-        if np.any(~np.isfinite(widths)) or np.any(widths <= 0):
-            raise InvalidParameterError(f"widths must be positive numbers, got {self.widths!r}.")
-        degrees = list(self.degrees)
-        for p in degrees:
-            if isinstance(p, bool) or not isinstance(p, numbers.Integral) or p < 1:
-                raise InvalidParameterError(
-                    f"degrees must be integers >= 1, got {self.degrees!r}.")
-        if widths.size + len(degrees) == 0:
-            raise InvalidParameterError("the bank is empty: give widths or degrees.")
-        if not (isinstance(self.poly_offset, numbers.Real) and np.isfinite(self.poly_offset)
-                and self.poly_offset >= 0):
-            raise InvalidParameterError(
-                f"poly_offset must be a finite number >= 0, got {self.poly_offset!r}.")
-        check_positive(self.max_memory, "max_memory")
-        if self.normalize is not None:
-            check_option(self.normalize, "normalize", {"diagonal", "trace"})
-        return widths, [int(p) for p in degrees]
+    _parameter_constraints = {
+        "widths": satisfies(_positive_numbers, "positive numbers"),
+        "degrees": satisfies(_degrees, "integers >= 1"),
+        "per_feature": unchecked("read as a truth value"),
+        "standardize": unchecked("read as a truth value"),
+        "poly_offset": satisfies(lambda c: isinstance(c, numbers.Real) and np.isfinite(c)
+                                 and c >= 0, "a finite number >= 0"),
+        "max_memory": positive(),
+        "normalize": options("diagonal", "trace", None),
+    }
 
     def fit(self, X, y=None):
         """Standardise, list the kernels and their training traces."""
-        widths, degrees = self._check_params()
+        validate_params(self)
+        widths = np.asarray(self.widths, dtype=np.float64).ravel()
+        degrees = [int(p) for p in self.degrees]
+        if widths.size + len(degrees) == 0:
+            raise InvalidParameterError("the bank is empty: give widths or degrees.")
         X = check_features(X)
         n, d = X.shape
         if self.standardize:

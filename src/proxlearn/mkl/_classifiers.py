@@ -29,11 +29,13 @@ from .._validation import (
     InvalidParameterError,
     LabelError,
     SimilarityMatrixError,
-    check_bool,
-    check_int,
+    boolean,
     check_labels,
-    check_option,
-    check_positive,
+    integer,
+    options,
+    positive,
+    satisfies,
+    validate_params,
 )
 from .._multi_input import (
     check_multi_similarity,
@@ -59,6 +61,35 @@ from ._solvers import (
 __all__ = ["AverageKernelSVC", "KTASVC", "LpMKL", "NonSparseMKL", "SimpleMKL"]
 
 SPECTRA = {"clip", "flip", "shift", "square"}
+
+def _is_bank(b):
+    return b is None or (hasattr(b, "fit") and hasattr(b, "stack"))
+
+
+#: The entries shared by the MKL classifiers' parameter tables (each class lists
+#: those it has: ``{k: MKL_CONSTRAINTS[k] for k in (...)}``).
+MKL_CONSTRAINTS = {
+    "C": positive(),
+    "normalize": boolean("True divides each matrix of the stack (and its test rows) by its "
+                         "training scale tr K / n."),
+    "spectrum": options(*sorted(SPECTRA), None),
+    "tol": positive(),
+    "max_iter": integer(1),
+    "bank": satisfies(_is_bank, "a proxlearn.mkl.KernelBank (or None for precomputed kernels)"),
+    # TwoLayerMKLInf and IKL: features only
+    "feature_bank": satisfies(_is_bank, "a proxlearn.mkl.KernelBank (or None for "
+                              "KernelBank(per_feature=False))"),
+    # as proxlearn._progress.check_verbose, which IterationLog applies again
+    "verbose": satisfies(lambda v: isinstance(v, bool) or (
+        isinstance(v, numbers.Integral) and v >= 0), "False/True or an integer >= 0"),
+}
+
+
+def mkl_constraints(*names, **extra):
+    """A parameter table: the shared entries ``names`` of :data:`MKL_CONSTRAINTS`
+    (in that order), then the class's own ``extra`` ones."""
+    return {**{k: MKL_CONSTRAINTS[k] for k in names}, **extra}
+
 _NOT_PSD_HINT = (" but spectrum=None uses the matrices as kernels. Use spectrum='clip' "
                  "(or 'flip', 'shift', 'square') for indefinite similarities.")
 
@@ -158,27 +189,8 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         """The combined kernel of one pair's solution on test rows ``T`` (a stack)."""
         return stack_combine(T, res.kernel_weights)
 
-    def _check_params(self):
-        check_positive(self.C, "C")
-        check_bool(getattr(self, "normalize", False), "normalize",  # False: not a parameter
-                   "True divides each matrix of the stack (and its test rows) by its "
-                   "training scale tr K / n.")
-        if self.spectrum is not None:
-            check_option(self.spectrum, "spectrum", SPECTRA)
-        for name in ("tol",):
-            if hasattr(self, name):
-                check_positive(getattr(self, name), name)
-        if hasattr(self, "max_iter"):
-            check_int(self.max_iter, "max_iter")
-
     def _kernels(self, X):
-        if getattr(self, "bank", None) is not None:
-            from sklearn.base import clone
-
-            if not (hasattr(self.bank, "fit") and hasattr(self.bank, "stack")):
-                raise InvalidParameterError(
-                    f"bank must be a proxlearn.mkl.KernelBank (or None for precomputed "
-                    f"kernels), got {self.bank!r}.")
+        if getattr(self, "bank", None) is not None:  # checked by the table (bank)
             self.bank_ = clone(self.bank).fit(X)
             self.spectra_ = []
             Ks = self.bank_.stack()
@@ -251,7 +263,7 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             on the last axis.
         y : array-like of shape (n,)
         """
-        self._check_params()
+        validate_params(self)
         return self._fit_stack(self._kernels(X), y)
 
     def grid_predictions(self, X, y, X_test, params_list):
@@ -295,7 +307,7 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         """``fit(X, y)`` of an estimator with a ``bank``, given ``bank_`` (its bank
         fitted on ``X``) and ``Ks = bank_.stack()``: what ``fit`` computes first, so
         that the study's fold evaluators build them once per fold for a whole grid."""
-        self._check_params()
+        validate_params(self)
         self.bank_, self.spectra_ = bank_, []
         self._set_scales(None, Ks.shape[2])
         return self._fit_stack(Ks, y)
@@ -461,9 +473,9 @@ class SimpleMKL(_IterativeMKL):
                          normalize=normalize)
         self.solver = solver
 
-    def _check_params(self):
-        super()._check_params()
-        check_option(self.solver, "solver", SIMPLE_MKL_SOLVERS)
+    _parameter_constraints = mkl_constraints(
+        "C", "normalize", "spectrum", "tol", "max_iter", "bank",
+        solver=options(*SIMPLE_MKL_SOLVERS))
 
     def _solve(self, Ks, y_pm):
         return simple_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter,
@@ -493,10 +505,10 @@ class LpMKL(_BaseMKL):
         self.bank = bank
         self.normalize = normalize
 
-    def _check_params(self):
-        super()._check_params()
-        if not (isinstance(self.p, numbers.Real) and np.isfinite(self.p) and self.p >= 1):
-            raise InvalidParameterError(f"p must be a finite number >= 1, got {self.p!r}.")
+    _parameter_constraints = {
+        "p": satisfies(lambda p: isinstance(p, numbers.Real) and np.isfinite(p) and p >= 1,
+                       "a finite number >= 1"),
+        **mkl_constraints("C", "normalize", "spectrum", "tol", "max_iter", "bank")}
 
     def _solve(self, Ks, y_pm):
         if self.p == 1:
@@ -523,6 +535,9 @@ class NonSparseMKL(_IterativeMKL):
     # Frank-Wolfe upper bound valid) only when every sqrt(a_k) = ||K_k^{1/2} u|| is a
     # seminorm of u, i.e. every K_k is PSD; an indefinite member makes a_k < 0
     # possible (its sqrt undefined) and the certificate meaningless.
+
+    _parameter_constraints = mkl_constraints(
+        "C", "normalize", "spectrum", "tol", "max_iter", "bank")
 
     def _solve(self, Ks, y_pm):
         return nonsparse_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter)
@@ -556,6 +571,8 @@ class AverageKernelSVC(_BaseMKL):
         self.normalize = normalize
 
     _psd = "combined"
+
+    _parameter_constraints = mkl_constraints("C", "normalize", "spectrum", "bank")
 
     def _solve(self, Ks, y_pm):
         return uniform_mkl(Ks, y_pm, self.C, kernel_check=lambda K: self._check_combined(
@@ -599,11 +616,13 @@ class KTASVC(_BaseMKL):
         self.normalize = normalize
         self.weight_norm = weight_norm
 
+    _parameter_constraints = mkl_constraints(
+        "C", "normalize", "spectrum", "bank", weight_norm=options("l1", "l2"))
+
     def _solve(self, Ks, y_pm):
         from ._kta import alignf_checked
         from .._svm._dual import svm_dual
 
-        check_option(self.weight_norm, "weight_norm", {"l1", "l2"})
         dense = Ks if isinstance(Ks, np.ndarray) else Ks.toarray()
         w = alignf_checked(dense, np.outer(y_pm, y_pm), self.weight_norm)
         K = stack_combine(dense, w)

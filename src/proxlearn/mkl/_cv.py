@@ -30,7 +30,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from .._cv import RefittedClassifierMixin, cv_folds, cv_results, score_folds
 from .._cv import check_grid as _check_grid
 from .._multi_input import check_multi_similarity
-from .._validation import InvalidParameterError, check_features, check_labels
+from .._validation import (
+    InvalidParameterError,
+    check_features,
+    check_labels,
+    unchecked,
+    validate_params,
+)
 from ..base import PairwiseMixin
 
 __all__ = ["MKLClassifierCV", "NONSPARSE_CS", "ZHUANG_CS", "default_grid", "fit_grid",
@@ -87,7 +93,7 @@ def grid_scores(make, Cs, Xa, y, train, test, pairwise, warm_start=None):
     scores : ndarray of shape (n_Cs,)
     """
     first = make(Cs[0])
-    first._check_params()
+    validate_params(first)
     if pairwise:
         X_tr, X_te = Xa[np.ix_(train, train)], Xa[np.ix_(test, train)]
     else:
@@ -102,7 +108,7 @@ def grid_scores(make, Cs, Xa, y, train, test, pairwise, warm_start=None):
         est = make(C)
         if warm_start is not None:
             warm_start(est, previous)
-        est._check_params()
+        validate_params(est)
         est.__dict__.update(shared)
         est._fit_stack(Ks, y[train])
         if T is None:  # the validation rows' kernels, once per fold
@@ -118,7 +124,7 @@ def fit_grid(cv_est, make, Cs, X, y, pairwise, warm_start=None):
     ``cv_scores_``, ``best_C_``, ``best_params_``, ``best_score_``,
     ``best_estimator_`` and the latter's ``classes_``, ``n_features_in_``, ``weights_``."""
     Cs = _check_grid(Cs, "Cs")
-    make(Cs[0])._check_params()
+    validate_params(make(Cs[0]))
     Xa, y = checked_input(X, y, pairwise)
     folds = cv_folds(cv_est.cv, y)
     with warnings.catch_warnings():  # the refit on all the data warns once, if at all
@@ -201,6 +207,12 @@ class MKLClassifierCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimat
     >>> clf.fit(X, y).best_C_ in (0.1, 10.0)
     True
     """
+
+    _parameter_constraints = {
+        "estimator": unchecked("an MKL classifier with a C, checked in fit"),
+        "Cs": unchecked("a grid, checked by check_grid"),
+        "cv": unchecked("folds, checked by cv_folds"),
+    }
 
     def __init__(self, estimator=None, *, Cs=None, cv=5):
         self.estimator = estimator

@@ -75,15 +75,18 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from .._validation import (
     InvalidParameterError,
     SimilarityMatrixError,
-    check_bool,
-    check_int,
-    check_option,
+    boolean,
     check_positive,
+    integer,
+    options,
+    positive,
+    satisfies,
+    validate_params,
 )
 from .._multi_input import check_multi_similarity
 from .._scale import similarity_scale
-from .._progress import IterationLog, check_verbose
-from ._classifiers import _BaseMKL
+from .._progress import IterationLog
+from ._classifiers import MKL_CONSTRAINTS, _BaseMKL
 from ._solvers import nonsparse_mkl
 from .._svm._dual import svm_dual
 from ..solvers import project_simplex
@@ -218,21 +221,26 @@ def _no_direction(i):
         "(or lower rcond).")
 
 
+#: ``loss`` of ESKL and EMKL (the names :func:`matrix_loss` knows, or a callable).
+_MATRIX_LOSS = satisfies(
+    lambda v: callable(v) or (isinstance(v, str) and v in ("l1", "l2", "l3")),
+    "'l1', 'l2', 'l3' or a callable returning (value, subgradient)")
+
+
 class _KunduBase(_BaseMKL):
     """Shared fit: OvO over pairs of classes, ``coef_`` as in the MKL classifiers."""
 
-    def _check_common(self):
-        check_verbose(self.verbose)
-        check_positive(self.C, "C")
-        check_positive(self.rho, "rho", allow_zero=True)
-        check_positive(self.scale, "scale")
-        check_positive(self.tol, "tol")
-        check_positive(self.rcond, "rcond")
-        for flag in ("transductive", "normalize"):
-            check_bool(getattr(self, flag), flag)
-        check_option(self.directions, "directions", {"positive", "all"})
-        check_option(self.start, "start", {"auto", "clip", "identity"})
-        check_int(self.max_iter, "max_iter")
+    @staticmethod
+    def _constraints(loss, **extra):
+        """The parameter table of ESKL / EMKL / REKL: the shared entries, ``loss``
+        and the class's ``extra`` ones."""
+        return {
+            "verbose": MKL_CONSTRAINTS["verbose"], "C": positive(),
+            "rho": positive(allow_zero=True), "scale": positive(), "tol": positive(),
+            "rcond": positive(), "transductive": boolean(), "normalize": boolean(),
+            "directions": options("positive", "all"),
+            "start": options("auto", "clip", "identity"), "max_iter": integer(1),
+            "tau": positive() | options("auto"), **extra, "loss": loss}
 
     def fit(self, X, y):
         """Learn the kernel(s) and the SVM.
@@ -245,7 +253,7 @@ class _KunduBase(_BaseMKL):
             labelled ones first.
         y : array-like of shape (n,)
         """
-        self._check_params()
+        validate_params(self)
         Ss = check_multi_similarity(X, symmetric="symmetrize")
         N, _, m = Ss.shape
         classes, y_idx, n = transductive_labels(y, N, self.transductive, "X")
@@ -531,10 +539,8 @@ class ESKL(_KunduBase):
         self.transductive = transductive
         self.verbose = verbose
 
-    def _check_params(self):
-        self._check_common()
-        check_option(self.update, "update", {"exact", "printed"})
-        matrix_loss(self.loss)  # validates; not stored (closures do not pickle)
+    _parameter_constraints = _KunduBase._constraints(
+        _MATRIX_LOSS, update=options("exact", "printed"))
 
     def _fit_binary(self, Ss, y, state=None):
         loss = matrix_loss(self.loss)
@@ -638,12 +644,7 @@ class ESKL(_KunduBase):
 class _MKLBased(_KunduBase):
     """EMKL and REKL: an MKL solve (eq. 10) per iteration."""
 
-    _loss_factory = staticmethod(matrix_loss)
-
-    def _check_params(self):
-        self._check_common()
-        check_positive(self.mkl_tol, "mkl_tol")
-        self._loss_factory(self.loss)  # validates; not stored (closures do not pickle)
+    _parameter_constraints = _KunduBase._constraints(_MATRIX_LOSS, mkl_tol=positive())
 
 
 class EMKL(_MKLBased):
@@ -802,7 +803,10 @@ class REKL(_MKLBased):
         self.verbose = verbose
         self.mkl_tol = mkl_tol
 
-    _loss_factory = staticmethod(spectrum_loss)
+    _parameter_constraints = _KunduBase._constraints(
+        satisfies(lambda v: isinstance(v, str) and v in ("l2", "l2sq"),
+                  "'l2' or 'l2sq' for REKL"),
+        mkl_tol=positive())
     # resumed small steps from a previous grid point's spectra stalled far from the new
     # optimum (objective up to 4.8x a cold fit's, sonar-noisy; docs/methods.md)
     _resume_steps = False

@@ -46,7 +46,7 @@ from .._cv import (INPUT_WARNINGS, GridCVMixin, RefittedClassifierMixin, check_g
                    grid_walk)
 from .._multi_input import check_multi_similarity
 from ..base import PairwiseMixin
-from .._validation import InvalidParameterError, check_labels
+from .._validation import InvalidParameterError, check_labels, unchecked, validate_params
 from ._entropic_kernel_learning import EMKL, ESKL, REKL
 
 __all__ = ["ESKLCV", "EMKLCV", "REKLCV", "KUNDU_CS", "KUNDU_RHOS"]
@@ -71,6 +71,17 @@ class _KunduCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, ClassifierMi
     """Shared ``fit`` of the three (the estimator class in ``_estimator``)."""
 
     _estimator = ESKL
+
+    _parameter_constraints = {
+        "Cs": unchecked("a grid, checked by check_grid"),
+        "rhos": unchecked("a grid, checked by check_grid"),
+        "cv": unchecked("folds, checked by cv_folds"),
+        "scoring": unchecked("scikit-learn's check_scoring"),
+        "n_jobs": unchecked("joblib's"),
+        "warm_start": unchecked("True, False or 'auto', checked by _resolve_warm_start"),
+        **{k: unchecked("the base estimator's, checked on the first grid point's model")
+           for k in ("loss", "max_iter", "tol", "normalize", "verbose")},
+    }
 
     def __init__(self, Cs=KUNDU_CS, rhos=KUNDU_RHOS, *, cv=5, scoring=None, n_jobs=None,
                  warm_start=False, loss=None, max_iter=None, tol=1e-2, normalize=True,
@@ -107,7 +118,7 @@ class _KunduCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, ClassifierMi
         self._warm = self._resolve_warm_start()
         Cs = check_grid(self.Cs, "Cs")
         rhos = check_grid(self.rhos, "rhos")
-        self._base(Cs[0], rhos[0])._check_params()  # a bad option fails before any fold
+        validate_params(self._base(Cs[0], rhos[0]))  # a bad option fails before any fold
         Xa = check_multi_similarity(X, symmetric="symmetrize")  # its warnings, once
         check_labels(y, Xa.shape[0], rows_of="the similarity stack")
         y = np.asarray(y)

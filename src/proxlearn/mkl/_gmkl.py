@@ -69,7 +69,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import InvalidParameterError, check_int, check_positive
+from .._validation import (
+    InvalidParameterError,
+    integer,
+    positive,
+    unchecked,
+    validate_params,
+)
 from ..base import FeatureMixin
 from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 from ._arccos import _check_class_labels, _check_features
@@ -313,26 +319,31 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
         self.theta0 = theta0
         self.standardize = standardize
 
-    def _check_params(self, d):
-        C = check_positive(self.C, "C")
-        reg = check_positive(self.reg, "reg", allow_zero=True)
-        tol = check_positive(self.tol, "tol")
-        check_int(self.max_iter, "max_iter")
+    _parameter_constraints = {
+        "C": positive(),
+        "reg": positive(allow_zero=True),
+        "tol": positive(),
+        "max_iter": integer(1),
+        "theta0": unchecked("compared with the number of features in fit (_theta0)"),
+        "standardize": unchecked("read as a truth value"),
+    }
+
+    def _theta0(self, d):
+        """The starting widths: ``theta0`` checked against ``d`` features."""
         if self.theta0 is None:
-            theta0 = np.full(d, 1.0 / d)
-        else:
-            try:
-                theta0 = np.asarray(self.theta0, dtype=np.float64)
-            except (TypeError, ValueError):
-                theta0 = np.array([np.nan])
-            if theta0.ndim == 0:
-                theta0 = np.full(d, float(theta0))
-            if theta0.shape != (d,) or not np.all(np.isfinite(theta0)) or np.any(theta0 < 0):
-                raise InvalidParameterError(
-                    f"theta0 must be a non-negative finite scalar or {d} values (one width "
-                    f"per feature), got {self.theta0!r}. Leave it None for 1/d per feature."
-                )
-        return C, reg, tol, int(self.max_iter), theta0
+            return np.full(d, 1.0 / d)
+        try:
+            theta0 = np.asarray(self.theta0, dtype=np.float64)
+        except (TypeError, ValueError):
+            theta0 = np.array([np.nan])
+        if theta0.ndim == 0:
+            theta0 = np.full(d, float(theta0))
+        if theta0.shape != (d,) or not np.all(np.isfinite(theta0)) or np.any(theta0 < 0):
+            raise InvalidParameterError(
+                f"theta0 must be a non-negative finite scalar or {d} values (one width "
+                f"per feature), got {self.theta0!r}. Leave it None for 1/d per feature."
+            )
+        return theta0
 
     def fit(self, X, y):
         """Learn the per-feature widths and the SVM.
@@ -352,7 +363,9 @@ class GMKL(FeatureMixin, ClassifierMixin, BaseEstimator):
         self.mean_, self.scale_ = zscore_params(X, self.standardize)
         X = (X - self.mean_) / self.scale_
         n, d = X.shape
-        C, reg, tol, max_iter, theta0 = self._check_params(d)
+        params = validate_params(self)
+        C, reg, tol, max_iter = (params[k] for k in ("C", "reg", "tol", "max_iter"))
+        theta0 = self._theta0(d)
         classes, y_idx = _check_class_labels(y, n)
         problems, results = ovo_fit(y_idx, len(classes), lambda p: gmkl(
             X[p.idx], p.y, C, reg=reg, theta0=theta0, tol=tol, max_iter=max_iter))

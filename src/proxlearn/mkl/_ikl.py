@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_positive
+from .._validation import integer, positive, unchecked
 from ._bank import stack_quad
 from ._solvers import simple_mkl
+from ._classifiers import MKL_CONSTRAINTS, mkl_constraints
 from ._two_layer import _AddedGaussians, _gauss, _sq_dists, best_gaussian, pair_profile
 
 __all__ = ["IKL"]
@@ -97,10 +98,10 @@ class IKL(_AddedGaussians):
     def _decision(A, u):
         return A @ u
 
-    def _check_params(self):
-        super()._check_params()
-        check_positive(self.mkl_tol, "mkl_tol")
-        self._check_max_kernels()
+    _parameter_constraints = mkl_constraints(
+        "C", "tol", "max_iter", bank=MKL_CONSTRAINTS["feature_bank"], mkl_tol=positive(),
+        max_kernels=integer(0),
+        per_feature=unchecked("read as a truth value"))
 
     def _solve(self, Ks, y_pm, idx=None):
         Z = self.bank_.Z_ if idx is None else self.bank_.Z_[idx]

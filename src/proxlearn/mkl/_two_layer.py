@@ -72,8 +72,15 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
-from .._progress import IterationLog, check_verbose
-from .._validation import InvalidParameterError, check_int, check_option
+from .._progress import IterationLog
+from .._validation import (
+    InvalidParameterError,
+    check_option,
+    integer,
+    options,
+    unchecked,
+    validate_params,
+)
 from ..base import PairwiseMixin
 from ._bank import (
     KernelBank,
@@ -83,7 +90,7 @@ from ._bank import (
     stack_mean_diagonal,
     stack_take,
 )
-from ._classifiers import _BaseMKL
+from ._classifiers import MKL_CONSTRAINTS, _BaseMKL, mkl_constraints
 from ._cv import ZHUANG_CS, RefittedMixin, fit_grid
 from ._solvers import MKLResult
 from .._svm._dual import svm_dual
@@ -362,10 +369,10 @@ class TwoLayerMKL(_BaseMKL):
         self.penalty = penalty
         self.verbose = verbose
 
-    def _check_params(self):
-        super()._check_params()
-        check_option(self.penalty, "penalty", PENALTIES)
-        check_verbose(self.verbose)
+    _parameter_constraints = mkl_constraints(
+        "C", "spectrum", "tol", "max_iter", "bank",
+        mu0=unchecked("an array of m weights, checked by two_layer_mkl"),
+        penalty=options(*PENALTIES), verbose=MKL_CONSTRAINTS["verbose"])
 
     def _solve(self, Ks, y_pm):
         return two_layer_mkl(Ks, y_pm, self.C, mu0=self.mu0, tol=self.tol,
@@ -463,9 +470,6 @@ class _AddedGaussians(_BaseMKL):
         """``outer(A) @ u`` for the inner combination ``A`` of test rows."""
         raise NotImplementedError
 
-    def _check_max_kernels(self):
-        check_int(self.max_kernels, "max_kernels", 0)
-
     def _kernels(self, X):
         bank = KernelBank(per_feature=False) if self.bank is None else self.bank
         self.bank_ = clone(bank).fit(X)
@@ -478,7 +482,7 @@ class _AddedGaussians(_BaseMKL):
         return Ks
 
     def fit(self, X, y):
-        self._check_params()
+        validate_params(self)
         Ks = self._kernels(X)
         from .._validation import LabelError, check_labels
         from .._svm._multiclass import ovo_fit, scatter_pairs
@@ -580,11 +584,10 @@ class TwoLayerMKLInf(_AddedGaussians):
 
     _decision = staticmethod(exp_decision)
 
-    def _check_params(self):
-        super()._check_params()
-        check_option(self.criterion, "criterion", {"gradient", "thesis"})
-        check_option(self.penalty, "penalty", PENALTIES)
-        self._check_max_kernels()
+    _parameter_constraints = mkl_constraints(
+        "C", "tol", "max_iter", bank=MKL_CONSTRAINTS["feature_bank"],
+        criterion=options("gradient", "thesis"),
+        penalty=options(*PENALTIES), max_kernels=integer(0))
 
     def _solve(self, Ks, y_pm, idx=None):
         D2 = self._D2 if idx is None else self._D2[np.ix_(idx, idx)]
@@ -690,6 +693,13 @@ class TwoLayerMKLCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimator
         self.max_iter = max_iter
         self.bank = bank
         self.penalty = penalty
+
+    _parameter_constraints = {
+        "Cs": unchecked("a grid, checked by check_grid"),
+        "cv": unchecked("folds, checked by cv_folds"),
+        **{k: unchecked("TwoLayerMKL's, checked on the model of the first C")
+           for k in ("spectrum", "tol", "max_iter", "bank", "penalty")},
+    }
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

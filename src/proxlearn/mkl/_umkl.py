@@ -134,11 +134,17 @@ from .._validation import (
     check_int,
     check_option,
     check_positive,
+    integer,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin, row_chunks
 from ..solvers import simplex_qp_kkt_residual, solve_simplex_qp
 from ..transforms import modify_spectrum
 from ._bank import LazyKernelStack, stack_combine, stack_entries, stack_mean_diagonal
+from ._classifiers import MKL_CONSTRAINTS
 
 __all__ = ["UMKL", "UMKLResult", "umkl", "umkl_objective"]
 
@@ -626,6 +632,20 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         self.normalize = normalize
         self.distortion = distortion
 
+    _parameter_constraints = {
+        # a non-string init is refused before the table, with the pointer to umkl()
+        "init": options(*INITS),
+        "gamma1": positive(allow_zero=True),
+        "tol": positive(allow_zero=True),
+        "max_iter": integer(1),
+        "distortion": options(*DISTORTIONS),
+        "normalize": options("diagonal", None),
+        "shift": options("nonnegative", None),
+        "B": integer(1),  # and B <= n, compared with the data by _check_B in fit
+        "reference": unchecked("'average' or a kernel index, compared with m in _reference"),
+        "bank": MKL_CONSTRAINTS["bank"],
+    }
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.bank is None
@@ -673,15 +693,7 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
             raise InvalidParameterError(
                 f"init must be 'knn' or 'lasso', got {type(self.init).__name__}; explicit "
                 "initial bases are taken by proxlearn.mkl.umkl(..., init=array).")
-        check_option(self.init, "init", INITS)
-        check_positive(self.gamma1, "gamma1", allow_zero=True)
-        check_positive(self.tol, "tol", allow_zero=True)
-        check_int(self.max_iter, "max_iter", 1)
-        check_option(self.distortion, "distortion", DISTORTIONS)
-        if self.normalize is not None:
-            check_option(self.normalize, "normalize", {"diagonal"})
-        if self.shift is not None:
-            check_option(self.shift, "shift", {"nonnegative"})
+        validate_params(self)
         if self.bank is not None:
             from sklearn.base import clone
 
