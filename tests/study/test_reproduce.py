@@ -285,3 +285,15 @@ def test_failed_claims_are_reported_as_failed():
     assert like.startswith("does NOT hold") and "voting: 5.00 vs 1.00 (fails)" in like
     lowest = next(v for k, v in claims.items() if k.startswith("voting (gu2012)"))
     assert lowest.startswith("holds")
+
+
+def test_full_data_tables_refuse_lp_rows_of_more_than_two_classes():
+    """Tables 5.1-5.2's LP rows compare one two-class SimSVM: three classes are refused
+    with a clear error (they used to fail deep inside with a TypeError)."""
+    from proxlearn.datasets import make_gu_guo_synthetic
+    from proxlearn.study import full_data_tables
+
+    ds = make_gu_guo_synthetic(2.0, 20.0, n_per_class=10)
+    with pytest.raises(InvalidParameterError, match="p_values=()"):
+        full_data_tables([ds], n_draws=1, p_values=(10,))
+    assert full_data_tables([ds], n_draws=1, p_values=())["table_5_1"]

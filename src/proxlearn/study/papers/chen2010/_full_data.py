@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...._validation import InvalidParameterError
+
 __all__ = ["full_data_tables", "table_5_1", "table_5_2"]
 
 
@@ -81,7 +83,7 @@ def full_data_tables(
     See Also
     --------
     table_5_1, table_5_2 : One of the two tables.
-    proxlearn.svm.SimSVM : The solvers compared.
+    proxlearn.kernel_learning.SimSVM : The solvers compared.
 
     Examples
     --------
@@ -97,6 +99,13 @@ def full_data_tables(
     t51, t52 = [], []
     for item in datasets:
         name, S, y = _load(item)
+        n_classes = np.unique(np.asarray(y)).size
+        if len(p_values) and n_classes != 2:
+            raise InvalidParameterError(
+                f"data set {name!r} has {n_classes} classes, but the LP rows of Tables 5.1-5.2 "
+                "compare the solutions of one two-class SimSVM (as the thesis's Aural Sonar "
+                "and Voting): pass a two-class data set, or p_values=() for the SOCP and "
+                "dual-QP rows only.")
         runs = {}
         base = None
         for r in range(n_draws):
