@@ -79,7 +79,7 @@ def embedding_input(X, kernel="linear"):
     >>> import numpy as np
     >>> from proxlearn.manifold import embedding_input
     >>> G, D2, n_features = embedding_input(np.array([[0., 0.], [1., 0.], [0., 2.]]))
-    >>> G.shape, D2[1].tolist(), n_features
+    >>> G.shape, np.round(D2[1], 6).tolist(), n_features
     ((3, 3), [1.0, 0.0, 5.0], 2)
 
     See Also
