@@ -91,6 +91,8 @@ REFERENCE_MODULES = (
     "proxlearn._cv",
     "proxlearn.cli",
     "proxlearn.plotting",
+    # kernel_learning: the modules done so far (the rest still to do)
+    "proxlearn.kernel_learning._simsvm",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -103,7 +105,9 @@ PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwi
             "neighbors", "_normalize", "_multi_input", "_svm._dual",
             "_svm._libsvm", "_svm._platt", "_svm._multiclass",
             "study", "base", "_linalg", "_scale", "_files", "_progress", "_cv", "cli",
-            "plotting")
+            "plotting",
+            # only its names defined in REFERENCE_MODULES' modules are checked
+            "kernel_learning")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
