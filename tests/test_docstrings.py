@@ -93,6 +93,7 @@ REFERENCE_MODULES = (
     "proxlearn.plotting",
     # kernel_learning: the modules done so far (the rest still to do)
     "proxlearn.kernel_learning._simsvm",
+    "proxlearn.kernel_learning._indefinite_svm",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
