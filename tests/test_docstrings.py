@@ -94,6 +94,7 @@ REFERENCE_MODULES = (
     # kernel_learning: the modules done so far (the rest still to do)
     "proxlearn.kernel_learning._simsvm",
     "proxlearn.kernel_learning._indefinite_svm",
+    "proxlearn.kernel_learning._svmca",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
