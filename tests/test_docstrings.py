@@ -95,6 +95,7 @@ REFERENCE_MODULES = (
     "proxlearn.kernel_learning._simsvm",
     "proxlearn.kernel_learning._indefinite_svm",
     "proxlearn.kernel_learning._svmca",
+    "proxlearn.kernel_learning._simmkl",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
