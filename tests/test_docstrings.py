@@ -96,6 +96,7 @@ REFERENCE_MODULES = (
     "proxlearn.kernel_learning._indefinite_svm",
     "proxlearn.kernel_learning._svmca",
     "proxlearn.kernel_learning._simmkl",
+    "proxlearn.kernel_learning._npkl",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
