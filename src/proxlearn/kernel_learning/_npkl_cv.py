@@ -110,12 +110,8 @@ def held_out_agreement(kernel, pairs, labels, n_clusters, random_state=None):
 
     Parameters
     ----------
-    kernel : ndarray of shape (n, n)
-        A learned kernel over the points.
-    pairs : ndarray of shape (m, 2)
-        Point indices of the held-out pairs.
-    labels : ndarray of shape (m,)
-        ``+1`` (must-link) or ``-1`` (cannot-link) per pair.
+    kernel, pairs, labels
+        As :func:`held_out_auc`.
     n_clusters : int
         Number of clusters of the k-means.
     random_state : int, RandomState or None, default=None
@@ -128,12 +124,10 @@ def held_out_agreement(kernel, pairs, labels, n_clusters, random_state=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from proxlearn.kernel_learning import held_out_agreement, held_out_auc
-    >>> y = np.array([0, 0, 0, 1, 1, 1])
-    >>> K = (y[:, None] == y[None, :]) + 0.1
-    >>> pairs, labels = np.array([[0, 1], [3, 4], [0, 3], [2, 5]]), np.array([1, 1, -1, -1])
-    >>> held_out_auc(K, pairs, labels), held_out_agreement(K, pairs, labels, 2, random_state=0)
-    (1.0, 1.0)
+    >>> from proxlearn.kernel_learning import held_out_agreement
+    >>> K = np.kron(np.eye(2), np.ones((3, 3))) + 0.1
+    >>> held_out_agreement(K, np.array([[0, 2], [0, 5]]), np.array([1, -1]), 2, random_state=0)
+    1.0
 
     See Also
     --------
