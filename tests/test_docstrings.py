@@ -97,6 +97,7 @@ REFERENCE_MODULES = (
     "proxlearn.kernel_learning._svmca",
     "proxlearn.kernel_learning._simmkl",
     "proxlearn.kernel_learning._npkl",
+    "proxlearn.kernel_learning._base_kernels",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
