@@ -99,7 +99,7 @@ REFERENCE_MODULES = (
     "proxlearn.kernel_learning._npkl",
     "proxlearn.kernel_learning._base_kernels",
     "proxlearn.kernel_learning._full_kernel_svm",
-    "proxlearn.kernel_learning._completion.",
+    "proxlearn.kernel_learning._completion",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
