@@ -100,6 +100,8 @@ REFERENCE_MODULES = (
     "proxlearn.kernel_learning._base_kernels",
     "proxlearn.kernel_learning._full_kernel_svm",
     "proxlearn.kernel_learning._completion",
+    "proxlearn.kernel_learning._laplacian",
+    "proxlearn.kernel_learning._warping",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
