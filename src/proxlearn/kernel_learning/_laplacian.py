@@ -71,6 +71,18 @@ def knn_graph(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual: boo
         thesis's rule); points left without any edge keep their own ``k``. With
         ``False``: an edge if either end is among the other's ``k`` nearest.
 
+    Returns
+    -------
+    W : scipy.sparse.csr_matrix of shape (n, n)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import knn_graph
+    >>> X = np.array([[0.0], [1.0], [3.0], [10.0]])
+    >>> knn_graph(X, 1).toarray().astype(int).tolist()  # 3 and 10: no mutual neighbour
+    [[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]]
+
     See Also
     --------
     knn_laplacian : its Laplacian.
