@@ -440,7 +440,7 @@ class _Problem:
         self.n_evals = 0
 
     def evaluate(self, alpha, rho):
-        """``f(alpha)``, its gradient and ``K* a`` (closed forms in the module docstring)."""
+        """``f(alpha)``, its gradient and ``K* a`` (closed forms: docs/methods.md, "Kernel-learning reference notes")."""
         self.n_evals += 1
         if self.eig_update == "full":
             return self._evaluate_full(alpha, rho)
