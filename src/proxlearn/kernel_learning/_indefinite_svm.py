@@ -440,7 +440,10 @@ class _Problem:
         self.n_evals = 0
 
     def evaluate(self, alpha, rho):
-        """``f(alpha)``, its gradient and ``K* a`` (closed forms: docs/methods.md, "Kernel-learning reference notes")."""
+        """``f(alpha)``, its gradient and ``K* a``.
+
+        Closed forms: docs/methods.md, "Kernel-learning reference notes".
+        """
         self.n_evals += 1
         if self.eig_update == "full":
             return self._evaluate_full(alpha, rho)
