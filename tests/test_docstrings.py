@@ -91,6 +91,7 @@ REFERENCE_MODULES = (
     "proxlearn._cv",
     "proxlearn.cli",
     "proxlearn.plotting",
+    "proxlearn.kernel_learning.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -103,7 +104,8 @@ PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwi
             "neighbors", "_normalize", "_multi_input", "_svm._dual",
             "_svm._libsvm", "_svm._platt", "_svm._multiclass",
             "study", "base", "_linalg", "_scale", "_files", "_progress", "_cv", "cli",
-            "plotting")
+            "plotting",
+            "kernel_learning")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 

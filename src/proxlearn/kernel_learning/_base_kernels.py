@@ -11,11 +11,11 @@ Chen (2010, thesis), section 5.4.3, fuses an indefinite similarity ``S`` with
   normalised graph Laplacian ``L = I - D^{-1/2} S D^{-1/2}`` (Kondor & Lafferty
   2002; Smola & Kondor 2003) with parameter ``sigma2``:
   ``K = expm(-(sigma2 / 2) L)``. The thesis gives only "normalised Laplacian,
-  sigma^2 = 20" (digest section 8 lists the exact formula as unspecified); we
-  use the usual ``exp(-(sigma^2/2) L)``.
+  sigma^2 = 20" (the exact formula is unspecified); we use the usual
+  ``exp(-(sigma^2/2) L)``.
 
-Defaults of the transformers (issue 40) and the specs of :func:`make_base_kernel`
----------------------------------------------------------------------------------
+Defaults of the transformers and the specs of :func:`make_base_kernel`
+----------------------------------------------------------------------
 The thesis builds its kernels on Amazon-2, whose co-purchase graph is sparse;
 on the dense similarity graphs of the UW and UCI sets the literal diffusion
 kernel is nearly rank one, and the trace of ``S S^T`` is dominated by the row
@@ -171,6 +171,12 @@ class LinearSimilarityKernel(_SimilarityFeatureKernel):
     >>> K = LinearSimilarityKernel().fit_transform(S)
     >>> bool(np.allclose(K.sum(axis=0), 0.0))
     True
+
+    See Also
+    --------
+    RBFSimilarityKernel, DiffusionKernel : the other base kernels.
+    make_base_kernel : base kernels from specs such as ``"linear"``.
+    proxlearn.transforms.SimilarityFeatures : similarity rows as features.
     """
 
     def __init__(self, center=True):
@@ -215,6 +221,20 @@ class RBFSimilarityKernel(_SimilarityFeatureKernel):
         The width used.
     train_similarity_ : ndarray of shape (n, n)
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import RBFSimilarityKernel
+    >>> S = np.array([[1.0, 0.2, 0.1], [0.2, 1.0, 0.3], [0.1, 0.3, 1.0]])
+    >>> K = RBFSimilarityKernel().fit_transform(S)
+    >>> np.diag(K).tolist(), round(float(K[0, 1]), 3)
+    ([1.0, 1.0, 1.0], 0.366)
+
+    See Also
+    --------
+    LinearSimilarityKernel, DiffusionKernel : the other base kernels.
+    make_base_kernel : base kernels from specs such as ``("rbf", 0.1)``.
     """
 
     def __init__(self, beta="scale"):
@@ -309,6 +329,12 @@ class DiffusionKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseE
     >>> tf = DiffusionKernel(n_neighbors=5).fit(S)
     >>> bool(np.allclose(tf.transform(S), tf.kernel_))
     True
+
+    See Also
+    --------
+    LinearSimilarityKernel, RBFSimilarityKernel : the other base kernels.
+    make_base_kernel : base kernels from specs such as ``("diffusion", 20)``.
+    proxlearn.kernel_learning.graph_laplacian : a graph Laplacian of a similarity.
     """
 
     def __init__(self, sigma2=20.0, *, graph="knn", n_neighbors=10, center=True, tol=None):
@@ -449,6 +475,19 @@ def make_base_kernel(spec):
     Returns
     -------
     transformer
+
+    Examples
+    --------
+    >>> from proxlearn.kernel_learning import make_base_kernel
+    >>> make_base_kernel(("rbf", 0.1))
+    RBFSimilarityKernel(beta=0.1)
+    >>> make_base_kernel("diffusion:20")
+    DiffusionKernel(center=False, graph='dense')
+
+    See Also
+    --------
+    base_kernel_pair : fit one and build training and test kernels.
+    SimMKL, BaseKernelSVC : the estimators that take these specs.
     """
     if hasattr(spec, "fit_transform") and hasattr(spec, "transform"):
         return clone(spec)
@@ -489,7 +528,33 @@ def make_base_kernel(spec):
 def base_kernel_pair(spec, S_train, S_test=None):
     """Training kernel and (optionally) consistent test rows for one base kernel.
 
-    Returns ``(K_train, K_test)`` with ``K_test = None`` when ``S_test`` is None.
+    Parameters
+    ----------
+    spec : str, tuple or estimator
+        See :func:`make_base_kernel`.
+    S_train : array-like of shape (n, n)
+        Training similarities.
+    S_test : array-like of shape (m, n) or None, default=None
+        Test-to-train similarities.
+
+    Returns
+    -------
+    K_train : ndarray of shape (n, n)
+    K_test : ndarray of shape (m, n) or None
+        ``None`` when ``S_test`` is None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import base_kernel_pair
+    >>> S = np.array([[1.0, 0.2, 0.1], [0.2, 1.0, 0.3], [0.1, 0.3, 1.0]])
+    >>> K, K_test = base_kernel_pair("linear", S, S[:2])
+    >>> K.shape, bool(np.allclose(K_test, K[:2]))
+    ((3, 3), True)
+
+    See Also
+    --------
+    make_base_kernel : the transformer built from ``spec``.
     """
     tf = make_base_kernel(spec)
     K = tf.fit_transform(S_train)
@@ -519,6 +584,21 @@ class BaseKernelSVC(PairwiseMixin, PlattProbabilityMixin, TransformedSVCMixin, C
     transformer_, svc_, classes_, n_features_in_
     scale_ : float
         The training scale divided out (``1.0`` with ``normalize=False``).
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_noisy_blobs
+    >>> from proxlearn.kernel_learning import BaseKernelSVC
+    >>> S, y = make_noisy_blobs(2, 15, random_state=0)[:2]
+    >>> clf = BaseKernelSVC(kernel=("rbf", 0.1)).fit(S, y)
+    >>> clf.predict(S[::10]).tolist()
+    [0, 0, 1]
+
+    See Also
+    --------
+    make_base_kernel : the kernel specs.
+    SimMKL : the base kernels combined with a modified ``S``.
+    proxlearn.svm.SimilaritySVC : an SVM on ``S`` itself after a spectrum modification.
     """
 
     _parameter_constraints = {

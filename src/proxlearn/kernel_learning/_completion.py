@@ -16,9 +16,9 @@ with auxiliary data. JMLR 4 (2003) 67-81. Y. Chen, PhD thesis 2010, section
 Only ``K11`` (the first ``n1`` objects) of the kernel of interest is known;
 ``K_aux`` is a cheaper kernel on all ``n`` objects. With ``v_i`` the
 eigenvectors of ``K_aux``, the model set is ``M = sum_i w_i v_i v_i^T``
-(``w_i > 0``) and the algorithm alternates (closed forms from the digest,
-``chen2010-thesis-ch5-7.md`` 1.11, which the thesis does not print; index
-``v`` = known, ``h`` = missing):
+(``w_i > 0``) and the algorithm alternates (closed forms the thesis does not
+print, derived in the thesis digest; docs/methods.md, "Kernel-learning
+reference notes"; index ``v`` = known, ``h`` = missing):
 
 * e-step: ``K_hv = M_hv M_vv^-1 K11``,
   ``K_hh = M_hh - M_hv M_vv^-1 M_vh + M_hv M_vv^-1 K11 M_vv^-1 M_vh``
@@ -54,7 +54,29 @@ __all__ = ["CompletionResult", "em_complete", "stein_loss"]
 
 
 def stein_loss(K, M) -> float:
-    """``tr(K M^-1) - log det(K M^-1) - n`` for positive definite ``K`` and ``M``."""
+    """``tr(K M^-1) - log det(K M^-1) - n`` for positive definite ``K`` and ``M``.
+
+    Parameters
+    ----------
+    K, M : ndarray of shape (n, n)
+        Positive definite matrices (``M`` is factorised by Cholesky).
+
+    Returns
+    -------
+    float
+        Stein's loss, 0 when ``K = M``; ``inf`` when ``K`` is not positive definite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import stein_loss
+    >>> stein_loss(np.eye(2), np.eye(2)), round(stein_loss(2 * np.eye(2), np.eye(2)), 3)
+    (0.0, 0.614)
+
+    See Also
+    --------
+    em_complete : minimises it over completions and models.
+    """
     L = scipy.linalg.cho_factor(M, lower=True)
     KMi = scipy.linalg.cho_solve(L, K)  # M^-1 K, same trace and determinant as K M^-1
     sign, logdet_k = np.linalg.slogdet(K)
@@ -66,7 +88,24 @@ def stein_loss(K, M) -> float:
 
 @dataclass
 class CompletionResult:
-    """Output of :func:`em_complete`."""
+    """Output of :func:`em_complete` (and :func:`frobenius_complete`).
+
+    Attributes: ``kernel`` (the completed ``n x n`` kernel, ``K11`` kept),
+    ``model`` (the last ``M``), ``weights`` (``w_i`` of ``M`` in the
+    eigenbasis of ``K_aux``), ``n_iter`` and ``objective_history``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import CompletionResult, em_complete
+    >>> res = em_complete(2 * np.eye(2), np.eye(3))
+    >>> isinstance(res, CompletionResult), res.kernel.shape
+    (True, (3, 3))
+
+    See Also
+    --------
+    em_complete, frobenius_complete : the completions that return it.
+    """
 
     kernel: np.ndarray  # completed K (n x n), K[:n1, :n1] == K11
     model: np.ndarray  # the last M
@@ -116,6 +155,22 @@ def em_complete(K11, K_aux, *, max_iter=200, tol=1e-10, eig_floor=1e-10,
     Returns
     -------
     CompletionResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import em_complete
+    >>> X = np.random.default_rng(0).normal(size=(8, 3))
+    >>> K_aux = X @ X.T + np.eye(8)
+    >>> res = em_complete(K_aux[:5, :5] + 0.5 * np.eye(5), K_aux)
+    >>> bool(np.allclose(res.kernel[:5, :5], K_aux[:5, :5] + 0.5 * np.eye(5)))
+    True
+
+    See Also
+    --------
+    frobenius_complete : the conic completion (thesis 6.5).
+    KernelCompleter : both completions as an estimator.
+    stein_loss : the loss minimised.
     """
     K11 = check_similarity(K11, name="K11", symmetric="symmetrize", dissimilarity_check=False)
     A = check_similarity(K_aux, name="K_aux", symmetric="symmetrize", dissimilarity_check=False)

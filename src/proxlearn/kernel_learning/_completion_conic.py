@@ -1,7 +1,7 @@
 """Kernel completion with an auxiliary kernel as conic programs (Chen 2010, sec. 6.3).
 
 =====================  ======================================================
-name                   problem (digest ``chen2010-thesis-ch5-7.md`` 1.11)
+name                   problem
 =====================  ======================================================
 ``frobenius_complete``  (6.5): ``min ||K - sum w_i M_i||_F``, ``K`` PSD, ``K11`` kept
 ``complete_test_row``   (6.8): one new object's row of the completed kernel
@@ -12,8 +12,8 @@ name                   problem (digest ``chen2010-thesis-ch5-7.md`` 1.11)
 
 ``M_i = v_i v_i^T`` with ``v_i`` the eigenvectors of the auxiliary kernel.
 Because ``V`` is orthogonal, ``||K - V diag(w) V^T||_F = ||V^T K V - diag(w)||_F``;
-cvxpy gets the left form (``n^3`` non-zeros against ``n^4``; the right one, used
-until 2026-11-28, made the fit at ``n = 70`` cost minutes and gigabytes). Errata followed: "K >= 0" printed in
+cvxpy gets the left form (``n^3`` non-zeros against ``n^4``; docs/benchmarks.md,
+"Kernel-learning docstrings: moved measurements"). Errata followed: "K >= 0" printed in
 (6.6)/(6.9) means ``K`` PSD; the norm subscript "H" of the chapter's QCQP is
 ``F``; and the QCQP's constraint ``r^T K* r <= t`` must read
 ``r^T (K*)^+ r <= t`` (with ``r`` in the range of ``K*``) -- stated here as
@@ -89,12 +89,38 @@ def frobenius_complete(K11, K_aux, *, solver="CLARABEL", solver_options=None) ->
     (:func:`em_complete`), which needs no positive definiteness. Labels are
     not used. An SDP with ``n^2 / 2`` variables: small ``n`` only.
 
+    Parameters
+    ----------
+    K11 : array-like of shape (n1, n1)
+        The known block (kept exactly).
+    K_aux : array-like of shape (n, n), n > n1
+        Auxiliary kernel on all objects, the ``n1`` known ones first.
+    solver : {"CLARABEL", "SCS"}, default="CLARABEL"
+    solver_options : dict or None, default=None
+        Extra keyword arguments for ``cvxpy.Problem.solve``.
+
     Returns
     -------
     CompletionResult
         ``kernel`` (K11 kept exactly, PSD up to the solver's tolerance),
         ``model`` ``V diag(w) V^T``, ``weights`` ``w``, ``objective_history``
         the single optimal value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import frobenius_complete
+    >>> X = np.random.default_rng(0).normal(size=(6, 2))
+    >>> K_aux = X @ X.T + np.eye(6)
+    >>> res = frobenius_complete(K_aux[:4, :4] + 0.5 * np.eye(4), K_aux)
+    >>> res.kernel.shape, bool(np.linalg.eigvalsh(res.kernel).min() > -1e-6)
+    ((6, 6), True)
+
+    See Also
+    --------
+    em_complete : the em algorithm (6.4).
+    complete_test_row : rows of the completed kernel for new objects.
+    KernelCompleter : both completions as an estimator.
     """
     import cvxpy as cp
 
@@ -202,6 +228,21 @@ def complete_test_row(K_star, K_aux, aux_rows, aux_self, *, known=None,
         The completed rows ``r*``.
     t : ndarray of shape (m,)
         Their self-similarities.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import complete_test_row
+    >>> X = np.random.default_rng(0).normal(size=(6, 2))
+    >>> K = X @ X.T + np.eye(6)
+    >>> R, t = complete_test_row(K[:5, :5], K[:5, :5], K[5:, :5], K[5, 5])
+    >>> R.shape, t.shape
+    ((1, 5), (1,))
+
+    See Also
+    --------
+    frobenius_complete : the completion of the training kernel.
+    CompletionSVC : uses it for its test rows.
     """
     check_option(solver, "solver", SOLVERS)
     Ks = check_similarity(K_star, name="K_star", symmetric="symmetrize",
@@ -261,6 +302,20 @@ class KernelCompleter(BaseEstimator):
     weights_ : ndarray of shape (n,)
         ``w`` of the model ``sum w_i v_i v_i^T``.
     result_ : CompletionResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import KernelCompleter
+    >>> X = np.random.default_rng(0).normal(size=(6, 2))
+    >>> K_aux = X @ X.T + np.eye(6)
+    >>> KernelCompleter().fit_transform(K_aux[:4, :4] + 0.5 * np.eye(4), K_aux).shape
+    (6, 6)
+
+    See Also
+    --------
+    em_complete, frobenius_complete : the two methods.
+    CompletionSVC : the completion learned jointly with an SVM.
     """
 
     def __init__(self, method="em", *, max_iter=200, tol=1e-10, solver="CLARABEL"):
@@ -378,6 +433,22 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
     classes_, kernels_ (completed kernel per pair), kernel_ (binary problems),
     weights_ (``w`` per pair), dual_coef_, intercept_, objective_,
     pair_indices_, transduction_ (transductive), n_features_in_.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.datasets import make_noisy_blobs
+    >>> from proxlearn.kernel_learning import CompletionSVC
+    >>> S, y = make_noisy_blobs(2, 6, random_state=0)[:2]
+    >>> K_aux = S @ S.T / 12 + np.eye(12)
+    >>> CompletionSVC().fit(K_aux, y, K11=K_aux[:8, :8]).predict(K_aux[::4]).tolist()
+    [0, 0, 1]
+
+    See Also
+    --------
+    KernelCompleter : the completion alone, without labels.
+    FullKernelSVM : a full kernel learned near one similarity with the SVM.
+    complete_test_row : the test rows (6.8).
     """
 
     def __init__(self, eta=0.01, gamma=0.01, *, transductive=False, solver="CLARABEL",

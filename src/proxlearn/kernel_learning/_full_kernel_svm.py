@@ -11,16 +11,15 @@ Binary problem (thesis scaling, eq. 2.3 with ``C = 1 / (2 n eta)``), conic form
 solved as one cvxpy SDP with a single PSD matrix variable
 ``X = [[K, z], [z^T, u]]`` (Clarabel by default, SCS optional). The number of
 scalar variables grows as ``n^2 / 2`` and the interior-point cost about as
-``n^6``: measured on Aural Sonar subsets (shared 2-core machine, one BLAS
-thread) one fit took 1.2 s at n = 30, 8 s at n = 60 and 98 s at n = 100. The
-estimator therefore refuses problems (per one-vs-one pair, labelled plus
+``n^6`` (timings: docs/benchmarks.md, "Kernel-learning docstrings: moved
+measurements"). The estimator therefore refuses problems (per one-vs-one pair, labelled plus
 unlabelled samples) larger than ``max_samples`` (default 150) with an
 :class:`InvalidParameterError`; raise it knowingly.
 
 Test rows (thesis section 5.1.2, eq. 5.13) - **erratum followed**: the QCQP
 (5.14) is printed with the constraint ``r^T K* r <= t``; by Lemma 5.1 the correct
-constraint is ``r^T (K*)^+ r <= t`` (digest erratum 1, verified numerically there).
-We use the digest's closed form of the corrected problem: with
+constraint is ``r^T (K*)^+ r <= t`` (docs/methods.md, "Kernel-learning reference
+notes"). We use the closed form of the corrected problem: with
 ``K* = V diag(d) V^T`` (eigenvalues above ``rank_tol * max(d)``) and
 ``s_hat = V^T s``,
 
@@ -157,6 +156,19 @@ def modify_test_rows(K, s_rows, self_similarity=None, rank_tol=1e-8):
     Returns
     -------
     R : ndarray of shape (m, n)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import modify_test_rows
+    >>> K = np.array([[2.0, 0.0], [0.0, 0.0]])
+    >>> s = np.array([[1.0, 3.0]])
+    >>> float(modify_test_rows(K, s)[0, 0]), round(float(modify_test_rows(K, s, 0.1)[0, 0]), 3)
+    (1.0, 0.876)
+
+    See Also
+    --------
+    FullKernelSVM : modifies its test rows with it.
     """
     d, V = scipy.linalg.eigh(K, check_finite=False)
     top = max(float(d.max(initial=0.0)), 0.0)
@@ -233,8 +245,8 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
 
     Jointly minimises ``(1/n) sum hinge + eta c^T K c + gamma ||K - S||_F`` over
     the SVM ``(c, b)`` and a PSD kernel ``K`` (thesis eqs. 5.1-5.6), as one SDP.
-    Test rows are modified by the corrected QCQP of section 5.1.2 (erratum 1 of
-    the digest: ``r^T (K*)^+ r <= t``, not ``r^T K* r <= t``); see
+    Test rows are modified by the corrected QCQP of section 5.1.2 (erratum:
+    ``r^T (K*)^+ r <= t``, not ``r^T K* r <= t``); see
     :mod:`proxlearn.kernel_learning._full_kernel_svm`. Multiclass problems are
     solved one-vs-one, one SDP per pair of classes on that pair's samples.
 
@@ -249,10 +261,8 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         Weight of ``||K - S||_F`` (not squared). For PSD ``S`` and large
         ``gamma`` the solution is the plain SVM on ``S``; as ``gamma -> inf``
         it approaches the SVM on the spectrum-clipped ``S``. The defaults
-        ``(0.001, 100)`` are from the defaults benchmark (ties with the clip SVM
-        on aural_sonar, protein-2 and wine-sigmoid, where the former
-        ``(0.01, 0.01)``, both values from the thesis's grid, gave 53 % on
-        protein-2: docs/methods.md, "FullKernelSVM defaults").
+        ``(0.001, 100)`` are ours, from the defaults benchmark (the thesis's
+        grid gives no default; docs/methods.md, "FullKernelSVM defaults").
     transductive : bool, default=False
         Learn the kernel over the labelled and unlabelled samples together
         (thesis eq. 5.16). ``fit(S, y)`` then takes the ``(n + n')`` square
@@ -298,6 +308,22 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         Transductive mode only: decision values for the unlabelled samples.
     n_features_in_ : int
         Number of labelled training samples.
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_noisy_blobs
+    >>> from proxlearn.kernel_learning import FullKernelSVM
+    >>> S, y = make_noisy_blobs(2, 10, random_state=0)[:2]
+    >>> clf = FullKernelSVM().fit(S, y)
+    >>> clf.predict(S[::5]).tolist(), clf.kernel_.shape
+    ([0, 0, 1, 1], (20, 20))
+
+    See Also
+    --------
+    modify_test_rows : the test-row modification.
+    SimSVM : a learned spectrum modification, for larger ``n``.
+    IndefiniteSVM : a PSD kernel near ``S`` by a first-order method.
+    CompletionSVC : the SVM learned with a kernel completion.
     """
 
     def __init__(

@@ -1,92 +1,23 @@
 """Indefinite SVM: learn a PSD kernel near an indefinite similarity jointly with an SVM.
 
 Luss & d'Aspremont (NIPS 2007; "Support vector machine classification with
-indefinite kernels", Math. Prog. Comp. 2009); Chen (2010 thesis) eq. (5.8),
-digest ``notes/chen2010-thesis-ch5-7.md`` section 1.2::
+indefinite kernels", Math. Prog. Comp. 2009); Chen (2010 thesis) eq. (5.8)::
 
     max_alpha  min_{K >= 0}  1^T a - 1/2 (Y alpha)^T K (Y alpha) + rho ||K - S||_F^2
     s.t.       0 <= alpha <= C,  y^T alpha = 0.
 
-Inner minimiser (thesis eq. 5.9; completing the square in ``K``; the constant
-was re-derived here and matches the digest): with ``a = Y alpha`` and
-``M(alpha) = S + a a^T / (4 rho)``,
+The inner minimiser is ``K*(alpha) = (S + a a^T / (4 rho))_+`` with
+``a = Y alpha`` (thesis eq. 5.9); its negative part is a rank-one update of the
+eigendecomposition of ``S``, found by a secular equation
+(:func:`_secular_negative_roots`; ``eig_update``, :data:`RANK_ONE_MIN_N`).
+The outer problem is solved by accelerated projected gradient ascent and stops
+on libsvm's maximal KKT violation. Test rows: the reference code's
+``"heuristic"`` bordering or the corrected ``"bordered"`` modification (thesis
+eq. 5.13 with its erratum).
 
-    K*(alpha) = M(alpha)_+            (spectrum clip of M)
-
-and the outer (concave, C^1) objective is, in closed form,
-
-    f(alpha) = 1^T alpha - 1/2 a^T S a - ||a||^4 / (16 rho) + rho ||M(alpha)_-||_F^2,
-
-with gradient ``1 - Y K*(alpha) Y alpha`` (Danskin). Only the *negative*
-eigenpairs of ``M`` are needed, and ``M`` is a rank-one update of ``S``: with
-``S = U diag(lambda) U^T`` computed once per fit (``scipy.linalg.eigh``), the
-negative eigenpairs of ``diag(lambda) + w w^T`` (``w = U^T a / (2 sqrt(rho))``)
-are the roots of the secular equation ``1 + sum_i w_i^2 / (lambda_i - mu) = 0``
-below zero (interlacing: at most one per negative ``lambda_i``), with
-eigenvectors ``(diag(lambda) - mu)^{-1} w``. Negligible components of ``w``
-are deflated as in LAPACK's ``dlaed2`` (their eigenpairs are those of ``S``)
-and the roots are found by R.-C. Li's "middle way" / fixed-weight rational
-iteration (the iteration of LAPACK's ``dlaed4``), compiled with numba, in 4
-sweeps (median; 99th percentile 7) on the voting folds; see
-:func:`_secular_negative_roots`. Each evaluation then costs ``O(n^2)`` plus
-``O(n k)`` per sweep (``k`` = number of negative eigenvalues of ``S``) instead
-of the ``O(n^3)`` of a full eigendecomposition; ``eig_update="auto"`` uses the
-rank-one update from ``RANK_ONE_MIN_N`` samples on (measured with
-``benchmarks/bench_indefinite_svm.py``, see :data:`RANK_ONE_MIN_N`).
-
-The erratum of the digest about rescaling ``rho`` (``rho' = 2 eta rho`` for
-the equivalence of (5.8) with the primal (5.12)) does not affect this
-estimator: we solve (5.8) itself, with the libsvm scaling of the SVM dual
-(``C`` is libsvm's ``C``), so that for a PSD ``S`` and large ``rho`` the
-solution tends to the plain SVM on ``S`` (``SimilaritySVC``) with the same
-``C``. ``rho`` here is the ``rho`` of (5.8); the equivalent primal penalty of
-(5.12) is ``rho / (n C)``.
-
-Outer solver: accelerated projected gradient ascent (FISTA with backtracking
-on the Lipschitz estimate and adaptive restart, O'Donoghue & Candes 2015;
-Ying, Campbell & Girolami 2009 use Nesterov's method on the same problem)
-over ``{0 <= alpha <= C, y^T alpha = 0}``; the projection is exact
-(breakpoint search on the multiplier of the equality). Stopping: the
-maximal KKT violation of ``max f`` (libsvm's maximal-violating-pair
-quantity on ``grad f``) is below ``tol``. Reported with it: the Frank-Wolfe gap
-``max_{alpha' feasible} grad f(alpha)^T (alpha' - alpha)``, which bounds the
-saddle-point duality gap ``max_alpha' L(alpha', K*(alpha)) - f(alpha)`` from
-above (``L`` is concave in ``alpha`` and its gradient at ``alpha`` is
-``grad f``). (The FW gap scales with ``C`` when the box is inactive, so it is a
-poor stopping rule for the large ``C`` of the papers' grids.)
-
-Test rows (the learned kernel exists only on the training set):
-
-* ``"heuristic"`` (Luss & d'Aspremont's ``Ktest_heuristic.m``, digest
-  ``gu-guo2012-aaai.md`` section 1.2): clip the bordered matrix
-  ``[[S + a a^T/(4 rho), s], [s^T, psi]]`` and read the test column. The
-  reference code borders with *all* test rows at once (using test-test
-  similarities); ``predict`` only receives test-to-train similarities, so we
-  border one test row at a time and use ``psi`` = ``test_self_similarity``
-  (default: the mean diagonal of the training ``S``). Computed from the
-  eigendecomposition of ``M`` by a secular equation per test row (only the
-  negative eigenpairs of the bordered matrix are needed), all rows of a chunk
-  in one compiled call, in chunks of test rows (bounded peak memory).
-  It is not as fast as ``"bordered"`` and cannot be made so without changing
-  what it computes: each test row has its own bordered matrix, whose ``k``
-  negative eigenvalues (one per negative eigenvalue of ``M``, by interlacing)
-  each need a few rational-iteration sweeps over all ``n`` poles, so a row
-  costs ``O(n k)`` divisions per sweep; ``"bordered"`` needs one ``O(n d)``
-  BLAS product with the positive eigenvectors and a scalar bisection per row.
-  On random indefinite problems (``k`` about ``n / 2``) the heuristic took
-  6.2 ms per row at n = 1,000 and 19-30 ms at n = 2,000 against 0.23 and
-  0.36-0.42 ms for ``"bordered"`` (``benchmarks/bench_indefinite_svm.py
-  --predict``); with few negative eigenvalues the gap shrinks with ``k``.
-* ``"bordered"`` (thesis eq. 5.13 with the digest's erratum: the constraint is
-  ``r^T K*^+ r <= t``, and its closed form): the nearest PSD completion
-  ``[[K*, r], [r^T, t]]`` of ``[[S, s], [s^T, psi]]`` with ``K*`` fixed;
-  ``r = V a`` with ``a_i = s^_i 2 d_i / (2 d_i + mu)``.
-
-Neither transform maps a raw training row ``S[i]`` to ``K*[i]`` (both are
-inconsistent in the Chen 2009 sense, by design); the bordered transform is
-consistent on the learned kernel itself: the row ``K*[i]`` with
-``psi = K*[i, i]`` is mapped to ``K*[i]`` exactly (a zero-residual feasible
-point). ``tests/kernel_learning/test_indefinite_svm.py`` checks both facts.
+The derivation, the errata followed, the solver and the measurements behind
+these choices are in docs/methods.md, "Kernel-learning reference notes"
+(IndefiniteSVM).
 """
 
 from __future__ import annotations
@@ -509,7 +440,10 @@ class _Problem:
         self.n_evals = 0
 
     def evaluate(self, alpha, rho):
-        """``f(alpha)``, its gradient and ``K* a`` (closed forms in the module docstring)."""
+        """``f(alpha)``, its gradient and ``K* a``.
+
+        Closed forms: docs/methods.md, "Kernel-learning reference notes".
+        """
         self.n_evals += 1
         if self.eig_update == "full":
             return self._evaluate_full(alpha, rho)
@@ -757,10 +691,9 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
 
     Luss & d'Aspremont (2007/2009); Chen (2010 thesis) eq. (5.8), inner
     minimiser eq. (5.9); test rows by the reference code's heuristic
-    (Gu & Guo 2012 digest, section 1.2) or the corrected bordered-matrix
-    modification (thesis eq. 5.13 with the digest's erratum 1). See the
-    module docstring for the solver, the rank-one eigen-updates and the
-    stopping rule.
+    or the corrected bordered-matrix modification (thesis eq. 5.13 with
+    its erratum). The solver, the rank-one eigen-updates and the stopping
+    rule: docs/methods.md, "Kernel-learning reference notes".
 
     Parameters
     ----------
@@ -771,15 +704,13 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
         digest concerns the primal (5.12), which we do not solve). The papers
         choose it by CV and give no default; ours is 100 because the learned
         kernel ``(S + a a^T / (4 rho))_+`` carries a label-dependent rank-one
-        term that no test row has, which at ``rho = 1`` cost 17-28 points on
-        protein and protein-2 (docs/methods.md, "IndefiniteSVM at its
-        defaults").
+        term that no test row has, which costs accuracy at ``rho = 1``
+        (docs/methods.md, "IndefiniteSVM at its defaults").
     test_transform : {"bordered", "heuristic"}, default="bordered"
         ``"bordered"``: the corrected nearest-PSD bordering (5.13), consistent on
         the learned kernel. ``"heuristic"``: the reference code's (the papers'
-        reading, :data:`PAPER_READING`); on protein-2 it classified 18 % of
-        the *training* rows differently from the learned kernel even at large
-        ``rho`` (70.9 % test accuracy against 90.5 % with ``"bordered"``).
+        reading, :data:`PAPER_READING`); it is not consistent on the learned
+        kernel (docs/methods.md, "Kernel-learning reference notes").
     test_self_similarity : float or None, default=None
         ``psi(x, x)`` for test rows (needed by both transforms; ``predict``
         sees only test-to-train similarities). ``None``: mean of the training
@@ -831,6 +762,22 @@ class IndefiniteSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, C
     n_iter_ : int or ndarray of shape (n_pairs,)
     pair_indices_ : list of ndarray
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_noisy_blobs
+    >>> from proxlearn.kernel_learning import IndefiniteSVM
+    >>> S, y = make_noisy_blobs(2, 15, random_state=0)[:2]
+    >>> clf = IndefiniteSVM().fit(S, y)
+    >>> clf.predict(S[::10]).tolist(), clf.kernel_.shape
+    ([0, 0, 1], (30, 30))
+
+    See Also
+    --------
+    SimSVM : a learned spectrum modification of ``S`` (thesis section 5.2).
+    FullKernelSVM : the primal form of the same idea, solved as an SDP.
+    SVMCA : the SVM learned jointly with kernel components (Gu & Guo 2012).
+    proxlearn.svm.SimilaritySVC : a fixed spectrum modification.
     """
 
     def __init__(

@@ -14,10 +14,10 @@ References
 J. Zhuang, PhD thesis (NTU, 2011), section 3.1, eqs. 3.2-3.3 (the
 locality-preserving regulariser ``tr(L K)`` with the normalised Laplacian) and
 section 3.3.1 (the sparse kNN graph: "S_ij = 1 iff i and j are among each
-other's k nearest neighbours"); digest ``zhuang2011-thesis-ch1-3.md`` sections 1
-and 16 (item 7).
+other's k nearest neighbours").
 
-Choices the thesis leaves open (digest section 16, item 7): mutual kNN can leave a
+Choices the thesis leaves open (docs/methods.md, "Kernel-learning reference
+notes"): mutual kNN can leave a
 point with no neighbour at all (``D_i = 0``, and ``D^{-1/2}`` is undefined).
 Such a point keeps its own ``k`` nearest neighbours (the symmetrised union for
 that point only), so every row of ``L`` is defined and the graph stays as close
@@ -71,6 +71,18 @@ def knn_graph(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual: boo
         thesis's rule); points left without any edge keep their own ``k``. With
         ``False``: an edge if either end is among the other's ``k`` nearest.
 
+    Returns
+    -------
+    W : scipy.sparse.csr_matrix of shape (n, n)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import knn_graph
+    >>> X = np.array([[0.0], [1.0], [3.0], [10.0]])
+    >>> knn_graph(X, 1).toarray().astype(int).tolist()  # 3 and 10: no mutual neighbour
+    [[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]]
+
     See Also
     --------
     knn_laplacian : its Laplacian.
@@ -93,10 +105,35 @@ def knn_laplacian(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual:
     ``L`` is symmetric PSD with eigenvalues in ``[0, 2]``; sparse CSR with at
     most ``n (2k + 1)`` non-zeros. ``kind="unnormalized"``: ``D - W`` (eigenvalues
     up to twice the largest degree), not the thesis's eq. 3.3 but the reading under
-    which the thesis's ``C = 1`` of Tables 3.4-3.5 reproduces on Iris
-    (docs/reproduction-discussion.md) and :class:`SimpleNPKL`'s default (evidence
-    in docs/methods.md, "SimpleNPKL's Laplacian: two readings"). The function's
-    own default stays eq. 3.3.
+    which the thesis's ``C = 1`` of Tables 3.4-3.5 reproduces on Iris, and
+    :class:`SimpleNPKL`'s default (evidence in docs/methods.md, "SimpleNPKL's
+    Laplacian: two readings"). The function's own default stays eq. 3.3.
+
+    Parameters
+    ----------
+    X, n_neighbors, metric, mutual
+        As :func:`knn_graph`.
+    kind : {"normalized", "unnormalized"}, default="normalized"
+        ``I - D^{-1/2} W D^{-1/2}`` (eq. 3.3) or ``D - W``.
+
+    Returns
+    -------
+    L : scipy.sparse.csr_matrix of shape (n, n)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_moons
+    >>> from proxlearn.kernel_learning import knn_laplacian
+    >>> X, _ = make_moons(20, noise=0.05, random_state=0)
+    >>> L = knn_laplacian(X, 3)
+    >>> L.shape, L.format, bool(np.allclose(L.toarray(), L.toarray().T))
+    ((20, 20), 'csr', True)
+
+    See Also
+    --------
+    SimpleNPKL : uses it as the regulariser ``tr(L K)``.
+    proxlearn.manifold.connected_knn_graph : the embeddings' union graph.
     """
     check_option(kind, "kind", LAPLACIANS)
     W = knn_graph(X, n_neighbors, metric=metric, mutual=mutual)

@@ -30,16 +30,13 @@ J. Zhuang, I. W. Tsang, S. C. H. Hoi, "SimpleNPKL: simple non-parametric kernel
 learning", ICML 2009. S. C. H. Hoi, R. Jin, M. R. Lyu, "Learning nonparametric
 kernel matrices from pairwise constraints", ICML 2007.
 
-Conventions and errata followed (digest ``zhuang2011-thesis-ch1-3.md``)
------------------------------------------------------------------------
-* **Laplacian: two readings** (issue 40). Eq. 3.3 prints the normalised
-  Laplacian; with it the thesis's ``C = 1`` (Tables 3.4-3.5, Adult) gives
-  Rand 50-57 on Iris where the thesis has 95, and the estimator loses to
-  k-means at its defaults. ``D - W`` at the same ``C = 1`` reproduces Tables
-  3.4's Iris column (95.4-95.7) and beats k-means on real data: it is the
-  default, the text stays ``laplacian="normalized"``. Evidence table:
-  docs/methods.md ("SimpleNPKL's Laplacian: two readings") and
-  ``benchmarks/bench_npkl_defaults.py``.
+Conventions and errata followed (the thesis digest; docs/methods.md)
+--------------------------------------------------------------------
+* **Laplacian: two readings.** Eq. 3.3 prints the normalised Laplacian; with
+  the thesis's ``C = 1`` it does not reproduce the thesis's Iris results and
+  loses to k-means at its defaults, while ``D - W`` reproduces them: ``D - W``
+  is the default, the text stays ``laplacian="normalized"``. Evidence:
+  docs/methods.md, "SimpleNPKL's Laplacian: two readings".
 * **Counting.** Sums over constraints run over the *ordered* non-zeros of the
   symmetric ``T`` (each unordered pair twice), so that the linear-loss solution is
   ``A = C T - L`` exactly as printed (digest section 1 asks for one documented
@@ -441,6 +438,14 @@ class SimpleNPKL(_NPKLBase):
     >>> labels = KernelKMeans(3, random_state=0).fit_predict(K)
     >>> rand_index(y, labels) > 80
     True
+
+    See Also
+    --------
+    NPKL : the same problem as a semidefinite program (small ``n``, the oracle).
+    SimpleNPKLCV : ``C`` chosen by cross-validation over the constraints.
+    WarpedKernel : the learned kernel extended to new points.
+    proxlearn.cluster.KernelKMeans : clusters the learned kernel.
+    proxlearn.solvers.dual_ascent : the dual-ascent engine.
     """
 
     _parameter_constraints = _NPKLBase._constraints(
@@ -600,14 +605,32 @@ class NPKL(_NPKLBase):
     solver : str, default="auto"
         A cvxpy solver accepting SDPs (``"CLARABEL"``, ``"SCS"``). ``"auto"``:
         Clarabel (interior point, like the thesis's SDPT3) up to 60 points, SCS
-        (first order) above: measured on two moons with ~2.5 constraints per point,
-        Clarabel took 3.4 s at n = 60, 10 s at 80 and 92 s at 120, SCS 0.04-0.2 s
-        with the same objective to 1e-6 relative.
+        (first order) above, where it reaches the same objective much faster
+        (docs/benchmarks.md, "Kernel-learning docstrings: moved measurements").
     max_samples : int, default=300
 
     Attributes
     ----------
     kernel_, objective_, constraints_, laplacian_, fit_time_, solver_stats_
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_moons
+    >>> from proxlearn.cluster import make_pairwise_constraints
+    >>> from proxlearn.kernel_learning import NPKL, SimpleNPKL
+    >>> X, y = make_moons(30, noise=0.05, random_state=0)
+    >>> pc = make_pairwise_constraints(y, r=0.5, random_state=0)
+    >>> K = NPKL(loss="square-hinge").fit(X, pc).kernel_
+    >>> K_simple = SimpleNPKL(loss="square-hinge").fit(X, pc).kernel_
+    >>> K.shape, bool(np.abs(K - K_simple).max() < 0.01 * np.abs(K_simple).max())
+    ((30, 30), True)
+
+    See Also
+    --------
+    SimpleNPKL : the same problem by closed forms and dual ascent, for large ``n``.
+    knn_laplacian : the graph Laplacian ``L``.
+    proxlearn.cluster.PairwiseConstraints : the constraints ``T``.
     """
 
     _parameter_constraints = _NPKLBase._constraints(

@@ -1,4 +1,4 @@
-"""SimpleNPKL with ``C`` chosen by cross-validation over the constraints (issue 40, item 4).
+"""SimpleNPKL with ``C`` chosen by cross-validation over the constraints.
 
 SimpleNPKL learns a kernel over the points it is given from must-link / cannot-link
 pairs; there are no labels to predict. What can be held out honestly are the
@@ -63,7 +63,36 @@ NPKL_CS = (0.1, 0.3, 1.0, 3.0)
 def held_out_auc(kernel, pairs, labels):
     """ROC AUC of must-links (``+1``) against cannot-links (``-1``) ranked by the
     kernel cosine ``K_ij / sqrt(K_ii K_jj)`` (0 where a diagonal entry is 0); 0.5 is
-    chance, 1 every pair right."""
+    chance, 1 every pair right.
+
+    Parameters
+    ----------
+    kernel : ndarray of shape (n, n)
+        A learned kernel over the points.
+    pairs : ndarray of shape (m, 2)
+        Point indices of the held-out pairs.
+    labels : ndarray of shape (m,)
+        ``+1`` (must-link) or ``-1`` (cannot-link) per pair.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import held_out_agreement, held_out_auc
+    >>> y = np.array([0, 0, 0, 1, 1, 1])
+    >>> K = (y[:, None] == y[None, :]) + 0.1
+    >>> pairs, labels = np.array([[0, 1], [3, 4], [0, 3], [2, 5]]), np.array([1, 1, -1, -1])
+    >>> held_out_auc(K, pairs, labels), held_out_agreement(K, pairs, labels, 2, random_state=0)
+    (1.0, 1.0)
+
+    See Also
+    --------
+    held_out_agreement : the default score of :class:`SimpleNPKLCV`.
+    sklearn.metrics.roc_auc_score : the AUC computed.
+    """
     from sklearn.metrics import roc_auc_score
 
     i, j = pairs[:, 0], pairs[:, 1]
@@ -77,7 +106,35 @@ def held_out_agreement(kernel, pairs, labels, n_clusters, random_state=None):
     """Fraction of the pairs a :class:`~proxlearn.cluster.KernelKMeans` clustering of
     ``kernel`` into ``n_clusters`` (at its defaults: by direction, ``normalize="cosine"``,
     as the user's ``KernelKMeans`` clusters) satisfies: must-links (``+1``) in one
-    cluster, cannot-links (``-1``) in two; 1 every pair satisfied."""
+    cluster, cannot-links (``-1``) in two; 1 every pair satisfied.
+
+    Parameters
+    ----------
+    kernel, pairs, labels
+        As :func:`held_out_auc`.
+    n_clusters : int
+        Number of clusters of the k-means.
+    random_state : int, RandomState or None, default=None
+        Seeds the k-means.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import held_out_agreement
+    >>> K = np.kron(np.eye(2), np.ones((3, 3))) + 0.1
+    >>> held_out_agreement(K, np.array([[0, 2], [0, 5]]), np.array([1, -1]), 2, random_state=0)
+    1.0
+
+    See Also
+    --------
+    held_out_auc : a score without a clustering.
+    constraint_groups : ``n_clusters`` inferred from the constraints.
+    proxlearn.cluster.KernelKMeans : the clustering scored.
+    """
     z = KernelKMeans(n_clusters, random_state=random_state).fit(kernel).labels_
     same = z[pairs[:, 0]] == z[pairs[:, 1]]
     return float(np.mean(same == (labels > 0)))
@@ -92,6 +149,29 @@ def constraint_groups(constraints):
     such groups. The true classes are one such colouring, so with few constraints
     the fewest groups can be below the number of classes. A cannot-link inside a
     chunklet (contradictory constraints) is ignored.
+
+    Parameters
+    ----------
+    constraints : PairwiseConstraints
+        Must-link and cannot-link pairs (:mod:`proxlearn.cluster`).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.cluster import make_pairwise_constraints
+    >>> from proxlearn.kernel_learning import constraint_groups
+    >>> pc = make_pairwise_constraints(np.repeat([0, 1, 2], 10), r=0.5, random_state=0)
+    >>> constraint_groups(pc)
+    3
+
+    See Also
+    --------
+    SimpleNPKLCV : uses it when ``n_clusters=None``.
+    proxlearn.cluster.make_pairwise_constraints : constraints from labels.
     """
     _, chunk = constraints.connected_components("must-link")
     cl = constraints.pairs[constraints.labels < 0]

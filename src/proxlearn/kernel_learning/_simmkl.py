@@ -32,7 +32,7 @@ with n three-dimensional cones and m cones of dimension rank(K_j) + 2 instead
 of an (n+1)-dimensional LMI. With no base kernels it is exactly the SimSVM
 SOCP (5.31). Eigen-directions with ``|lambda_i| <= tol`` are removed (their
 ``alpha_i`` only enters ``h`` and equals the reference value at the optimum,
-digest section 1.8).
+docs/methods.md, "Kernel-learning reference notes").
 
 Recovery and test rows follow the thesis (end of section 5.4.2):
 ``c* = kappa(alpha*, w*)^+ z*`` and a test sample with similarity row ``s`` and
@@ -42,7 +42,8 @@ factor 0 (the Proposition-1 convention of
 :class:`proxlearn.transforms.SpectrumTransformer`); this leaves every training
 row consistent.
 
-Choices the thesis leaves open (digest section 8): ``tau`` (default
+Choices the thesis leaves open (docs/methods.md, "Kernel-learning reference
+notes"): ``tau`` (default
 ``tr(S_clip)`` of the training problem, i.e. the kernel part may have the
 trace of the clipped similarity), base kernels are not normalised, the
 reference of the regulariser is ``alpha_clip`` (``reference="clip"``, used for
@@ -456,6 +457,22 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
     tau_ : ndarray of shape (n_pairs,)
         Trace bound used per pair.
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_noisy_blobs
+    >>> from proxlearn.kernel_learning import SimMKL
+    >>> S, y = make_noisy_blobs(2, 15, random_state=0)[:2]
+    >>> clf = SimMKL(kernels=["linear"]).fit(S, y)
+    >>> clf.predict(S[::10]).tolist(), clf.weights_.shape
+    ([0, 0, 1], (1, 1))
+
+    See Also
+    --------
+    SimSVM : the same problem without base kernels (thesis eq. 5.31).
+    make_base_kernel : the base kernels built from the similarities.
+    BaseKernelSVC : an SVM on one base kernel.
+    proxlearn.mkl : multiple kernel learning over PSD kernels only.
     """
 
     def __init__(

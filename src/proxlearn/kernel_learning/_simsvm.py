@@ -16,19 +16,15 @@ Test rows are modified with the same matrix, ``s~ = U diag(alpha) U^T s``
 (5.19), which is consistent: the ``i``-th training row maps to the ``i``-th row
 of ``K_alpha``.
 
-Implementation notes (the choices the thesis leaves open are in the digest
-``notes/chen2010-thesis-ch5-7.md``, section 8):
+Implementation notes (the choices the thesis leaves open, and the measurements
+behind them, are in docs/methods.md, "Kernel-learning reference notes"):
 
 * **Near-zero eigenvalues.** Directions with ``|lambda_i| <= eig_tol_`` (default
   ``eig_tol = 1e-6`` relative to ``max |lambda|``, never below the rounding
   level ``n eps max|lambda|``) are removed from the problem, as the thesis
   removes the variables of zero eigenvalues (section 5.2.2/5.2.3): they are
   treated as exact zeros, do not enter ``K_alpha`` and keep ``alpha_i`` at the
-  reference value. On the whole voting set (94 eigenvalues below 1e-8 and 388
-  below 1e-4, max 239) this keeps 22 of 435 directions and changes the Table
-  5.1 optimum by less than 1e-6 relative, while solving 30-50x faster; it is
-  also why the thesis reports voting (n = 435) solving faster than aural sonar
-  (n = 100).
+  reference value.
 * **Recovery.** ``c* = U (diag(alpha*) Lambda)^+ z*`` (thesis, below 5.31) with
   the pseudo-inverse taken with an explicit tolerance: effective eigenvalues
   ``alpha_i lambda_i <= pinv_tol_ = max(eig_tol_, 1e-8 max|lambda|)`` count as
@@ -37,7 +33,7 @@ Implementation notes (the choices the thesis leaves open are in the digest
   concerns the full-kernel method of section 5.1.2; SimSVM needs no QCQP, and
   its only pseudo-inverse is this diagonal one. The decision function with
   modified test rows is ``f(s) = c*^T U diag(alpha) U^T s + b
-  = sum_{active i} (z_i / lambda_i) u_i^T s + b`` (digest section 1.8), a fixed
+  = sum_{active i} (z_i / lambda_i) u_i^T s + b``, a fixed
   linear function of the raw test row that we store in ``coef_``.
 * ``test_transform="raw"`` uses ``f(s) = c*^T s + b`` with unmodified test
   similarities (the ablation of Table 5.4).
@@ -311,12 +307,9 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
         the dual is not the QP of :mod:`proxlearn.solvers._simsvm_dual`). A pair
         whose dual QP certifies only a gap above ``1e-6`` (warning or error
         below) is re-solved by ``"socp"`` without a warning; ``solver_used_``
-        names the solver per pair. Both reach the same optimum: whole fits on
-        random indefinite 3-class problems were 20.9x (n = 500) and 27.9x
-        (n = 1,000) faster than with ``"socp"``, objectives within 6e-7 and
-        identical predictions (``benchmarks/bench_simsvm.py --scaling``); issue
-        #19 measured 26-34x up to n = 2,000, where the SOCP (growing as
-        n^3.1) took over 330 s.
+        names the solver per pair. Both reach the same optimum; the dual QP
+        is the faster (docs/benchmarks.md, "Kernel-learning docstrings:
+        moved measurements").
         ``"socp"``: exact SOCP (5.31), Clarabel called directly (see
         :mod:`proxlearn.solvers._simsvm_socp`). ``"dual-qp"``: the same exact
         problem through its Lagrangian dual, by our interior point with a
@@ -324,11 +317,8 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
         regulariser but ``"frobenius"``. Its
         optimum is certified to ``1e-6`` relative; a gap up to ``1e-5`` gives a
         :class:`~proxlearn.solvers._simsvm_socp.SimSVMSolverWarning`, a larger
-        one a :class:`~proxlearn.solvers._simsvm_socp.SimSVMSolverError`. Over
-        the 6 x 7 grid ``eta`` in {1e-3, ..., 100}, ``gamma`` in {1e-4, ...,
-        100}: no warning on aural_sonar and voting (168 problems per
-        regulariser); on 1008 random problems per regulariser 24 (l1) and 10
-        (l2) warnings and one error each. ``"lp"``: random LP approximation
+        one a :class:`~proxlearn.solvers._simsvm_socp.SimSVMSolverError`
+        (how often: docs/benchmarks.md, same section). ``"lp"``: random LP approximation
         (5.28) with ``n_basis`` basis draws per eigenvector, HiGHS dual simplex;
         l1 regularisers only; its optimum is an upper bound. ``"sdp"``: LMI
         (5.21) through cvxpy, for verification on small problems.
@@ -396,6 +386,22 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
         Certified duality gap of ``objective_`` per pair (``solver="dual-qp"``;
         NaN for the other solvers).
     support_, n_support_, n_features_in_
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_noisy_blobs
+    >>> from proxlearn.kernel_learning import SimSVM
+    >>> S, y = make_noisy_blobs(2, 15, random_state=0)[:2]
+    >>> clf = SimSVM().fit(S, y)
+    >>> clf.predict(S[::10]).tolist(), clf.solver_used_
+    ([0, 0, 1], ['dual-qp'])
+
+    See Also
+    --------
+    proxlearn.svm.SimilaritySVC : a fixed spectrum modification (clip, flip, ...).
+    FullKernelSVM : a full PSD kernel learned near ``S`` (thesis section 5.1).
+    SimMKL : the modified ``S`` combined with base kernels (thesis eq. 5.35).
+    IndefiniteSVM : Luss & d'Aspremont's robust SVM (thesis eq. 5.8).
     """
 
     def __init__(

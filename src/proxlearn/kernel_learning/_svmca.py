@@ -1,87 +1,21 @@
 """SVM-CA: joint SVM and kernel component analysis for indefinite kernels.
 
-Gu & Guo, "Learning SVM Classifiers with Indefinite Kernels" (AAAI 2012);
-implementer's digest ``notes/gu-guo2012-aaai.md`` (cited below as "the
-digest", section numbers refer to it).
-
-Model (eqs. 17-20). A KPCA-like transform ``V`` (``n x d``, ``V^T K0 V = I_d``)
-maps the symmetric, possibly indefinite training similarity ``K0`` to the PSD
-proxy kernel ``K_v = K0 V V^T K0`` (eq. 9). One transform is shared by all
-``k (k - 1) / 2`` one-vs-one SVMs (eq. 20)::
+Gu & Guo, "Learning SVM Classifiers with Indefinite Kernels" (AAAI 2012),
+eqs. 17-25. A KPCA-like transform ``V`` (``n x d``, ``V^T K0 V = I_d``) maps
+the symmetric, possibly indefinite training similarity ``K0`` to the PSD proxy
+kernel ``K_v = K0 V V^T K0`` (eq. 9), shared by all one-vs-one SVMs (eq. 20)::
 
     max_{alpha_ab} min_V  sum_ab [ e^T alpha_ab - 1/2 beta_ab^T K_v beta_ab ]
                           - rho tr(V^T K0 K0 V)
 
-with ``beta_ab`` the vector ``y_i alpha_i`` of pair ``(a, b)`` scattered into
-``R^n`` and ``0 <= alpha <= C``, ``y_ab^T alpha_ab = 0``.
+solved by alternating libsvm alpha-steps with closed-form V-steps
+(:func:`v_step`: the symmetric eigenproblem of ``M^{1/2} K0 M^{1/2}``, no
+inverse of ``K0``), keeping the iterate with the smallest gap
+(:func:`svmca_path`). Test rows: ``k_v = K0 V V^T k0`` (section 2.1).
 
-Algorithm (section 2.4 of the paper, pseudo-code of digest section 2.6):
-
-* **init**: ``alpha = 0``, i.e. ``M = rho I``, whose V-step is the rank-``d``
-  clip of ``K0`` (digest 2.5, "natural initialisation"; the paper does not say).
-* **alpha-step**: one libsvm C-SVC per pair on the PSD block
-  ``K_v[L_ab, L_ab]`` (scikit-learn's libsvm wrapper with a precomputed
-  kernel, see ``_binary_svm``), labels -1 / +1 for the lower / higher class
-  as in :mod:`proxlearn._svm._multiclass`.
-* **V-step** (eqs. 21-25): ``max_V tr(V^T K0 M K0 V)`` s.t. ``V^T K0 V = I``,
-  ``M = rho I + 1/2 sum_ab beta_ab beta_ab^T`` (eq. 22). Solved through the
-  **symmetric** eigenproblem of ``B = M^{1/2} K0 M^{1/2}`` (digest 2.5) instead
-  of the paper's non-symmetric ``M K0``: with the top-``d`` eigenpairs
-  ``(b_i, w_i)`` of ``B``::
-
-      V = M^{1/2} W diag(b)^{-1/2},   K0 V = M^{-1/2} W diag(b)^{1/2},
-      K_v = M^{-1/2} W diag(b) W^T M^{-1/2},   optimum  sum_i b_i.
-
-  ``V`` is the paper's ``v_i = sqrt(b_i) K0^{-1} M^{-1/2} w_i`` rewritten with
-  the eigen-equation ``K0 M^{1/2} w = b M^{-1/2} w``, so **no inverse of K0 is
-  formed or needed**, even when ``K0`` is singular. ``M^{+-1/2}`` are applied
-  through the low-rank structure of ``M`` (an orthonormal basis of the
-  ``beta_ab`` from a thin SVD; every other direction has eigenvalue ``rho``).
-* **values** recorded per iteration ``t`` in ``history_``:
-
-  - ``dual``: the closed-form dual function ``h(alpha_t) = sum e^T alpha -
-    sum_{i <= d} b_i`` (digest 2.5), the objective at ``(alpha_t, V_t)``;
-  - ``primal``: eq. 17's objective at the SVM primal point ``(w, b, xi)`` built
-    from ``alpha_t`` on ``K_v`` of ``V_{t-1}`` (``1/2 |w|^2 + C sum xi -
-    rho tr(K_v)``);
-  - ``svm_dual``: ``f(alpha_t, V_{t-1})`` (``primal - svm_dual >= 0`` is
-    libsvm's own duality gap);
-  - ``gap = primal - dual``: zero exactly at a fixed point of the alternation
-    (``alpha_t`` optimal for ``V_{t-1}``, ``V_{t-1}`` the V-step answer for
-    ``alpha_t``).
-
-  **Erratum to the digest (2.5, 2.6).** For an indefinite ``K0`` the V-step
-  (eq. 21) has no maximum: ``{V : V^T K0 V = I}`` is unbounded and so is
-  ``tr(V^T K0 M K0 V)`` on it (``K0 = diag(2, -1)``, ``v = (a, c)`` with
-  ``2a^2 - c^2 = 1`` gives ``6a^2 - 1``). The paper's top-``d`` generalised
-  eigenvectors are a stationary point, the maximiser over the transforms with
-  ``M^{1/2} K0 V`` in the positive eigenspace of ``M^{1/2} K0 M^{1/2}``
-  (Ky Fan). Hence ``dual`` is not a lower bound on a saddle value and ``gap``
-  can be negative; both are bounds (``max_t dual_t <= min_t primal_t``) only
-  for a PSD ``K0``, where the V-step is a true maximum.
-
-  The loop stops when ``|gap| <= tol sum(alpha_t)`` or when ``|dual_t -
-  dual_{t-1}| <= tol sum(alpha_t)`` (the paper states no rule: digest 2.6,
-  [?]), or at ``max_iter``. The scale is the SVM part of the objective: the
-  gap does not contain the large term ``rho tr(K_v)`` of ``dual`` itself.
-  The alternation is a best-response scheme on a saddle problem and can
-  cycle (observed on protein at ``C = 10, rho = 0.1``), so the kept
-  model is the iterate with the smallest ``|gap|`` (digest 2.6 "keep the best
-  iterate"): the kernel ``K_v(V_{t-1})`` with the SVMs ``alpha_t, b_t``
-  trained on it, a coherent classifier.
-
-Rank ``d`` (Lemma 1 + Sylvester's law of inertia, digest 2.4): ``B`` has as many
-positive eigenvalues as ``K0``, so ``d <= d0 = #{lambda_i(K0) > tol}``.
-
-Test transform (section 2.1, digest 2.1 / 2.5 point 5): ``k_v = K0 V V^T k0``,
-equal to ``K_v K0^{-1} k0`` for a nonsingular ``K0``; it is applied as the
-product of the stored ``n x d`` matrices ``K0 V`` and ``V`` (no ``K0^{-1}``,
-no pseudo-inverse tolerance) and reproduces the training rows of ``K_v``
-exactly. (For a singular ``K0`` the inverse-free ``V`` is one particular
-solution of ``K0 V = P``; it differs from a pseudo-inverse only on test
-similarities with a component in the null space of ``K0``.) Decision values
-are folded into one linear map of the (preprocessed)
-test similarities, ``f_ab(k0) = k0^T V (K0 V)^T beta_ab + b_ab``.
+The derivation, the erratum on the V-step for an indefinite ``K0``, the
+stopping rule and the values recorded in ``history_`` are in docs/methods.md,
+"Kernel-learning reference notes" (SVM-CA).
 """
 
 from __future__ import annotations
@@ -556,7 +490,8 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
     Learns one PSD proxy kernel ``K_v = K0 V V^T K0`` of rank ``d`` jointly with
     the one-vs-one SVMs on it (eqs. 17-20), alternating libsvm alpha-steps and
     closed-form V-steps (eqs. 21-25) solved by the symmetric eigenproblem of
-    ``M^{1/2} K0 M^{1/2}`` (digest section 2.5; see the module docstring).
+    ``M^{1/2} K0 M^{1/2}`` (docs/methods.md, "Kernel-learning reference
+    notes").
 
     Parameters
     ----------
@@ -568,9 +503,8 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
         Rank ``d`` of the proxy kernel, at most the number ``d0`` of positive
         eigenvalues of ``K0`` (Lemma 1). ``"auto"`` is ``min(AUTO_COMPONENTS,
         d0)`` with ``AUTO_COMPONENTS = 10``. The paper tunes ``d`` over 2..55 and
-        gives no default; ``"auto"`` is ours (on the defaults panel ``d = 2``,
-        the former default, loses to the clip SVM on 5 of 14 data sets, ``d =
-        10`` on 2; docs/methods.md, "SVM-CA defaults").
+        gives no default; ``"auto"`` is ours (docs/methods.md, "SVM-CA
+        defaults").
     normalize : bool, default=True
         Divide ``K0`` (after ``preprocess``) and the test rows by the training
         scale ``tr K0 / n`` (:mod:`proxlearn._normalize`), so that
@@ -606,7 +540,7 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
     svm_tol : float, default=1e-3
         libsvm's stopping tolerance in the alpha-steps.
     eigen_solver : {"auto", "dense", "arpack"}, default="auto"
-        Eigensolver of the V-steps (issue #19): the top ``d``
+        Eigensolver of the V-steps: the top ``d``
         eigenpairs of ``M^{1/2} K0 M^{1/2}`` by LAPACK on the formed matrix
         (``"dense"``, ``O(n^3)``) or by Lanczos warm-started from the previous
         iterate (``"arpack"``, ``O(n^2)`` per product; same eigenpairs to
@@ -640,7 +574,8 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
     history_ : list of dict
         Per iteration: ``iter``, ``primal``, ``dual``, ``svm_dual``, ``gap``,
         ``sum_alpha`` (the stopping scale), ``svm_iter`` (libsvm iterations
-        summed over the pairs); see the module docstring.
+        summed over the pairs); see docs/methods.md, "Kernel-learning
+        reference notes".
     n_iter_ : int
         Alternations run.
     best_iter_ : int
@@ -656,6 +591,22 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
     preprocess_scale_, preprocess_shift_ : float
         Test rows enter as ``preprocess_shift_ + preprocess_scale_ * S_test``
         (the ``preprocess`` map divided by ``scale_``).
+
+    Examples
+    --------
+    >>> from proxlearn.datasets import make_noisy_blobs
+    >>> from proxlearn.kernel_learning import SVMCA
+    >>> S, y = make_noisy_blobs(2, 15, random_state=0)[:2]
+    >>> clf = SVMCA(n_components=2).fit(S, y)
+    >>> clf.predict(S[::10]).tolist(), clf.embedding_.shape
+    ([0, 0, 1], (30, 2))
+
+    See Also
+    --------
+    IndefiniteSVM : a full PSD kernel near ``S`` learned with the SVM.
+    SimSVM : a learned spectrum modification of ``S``.
+    proxlearn.svm.SimilaritySVC : a fixed spectrum modification (the paper's baselines).
+    proxlearn.transforms.SpectrumTransformer : the rank-``d`` clip SVM-CA starts from.
     """
 
     def __init__(

@@ -23,7 +23,7 @@ the warped kernel scales with ``K`` (eq. 6.9's ``r = 1`` on a dense similarity
 graph makes ``r L K`` of order ``n``: the warp then keeps only the graph's
 smoothest direction; docs/methods.md, "Kernel warping defaults"). A
 learned kernel may have negative entries, for which ``L`` is not a graph
-Laplacian; they are clipped to 0 (``max(K^, 0)``, digest 3.4), so ``L`` is
+Laplacian; they are clipped to 0 (``max(K^, 0)``), so ``L`` is
 PSD and the warped kernel ``(K^{-1} + r L)^{-1}`` is PSD whenever ``K`` is.
 The inverse is never formed: ``M = (I + r L K)^{-1} r L`` is one LU solve.
 """
@@ -55,7 +55,30 @@ AUTO_RATIO = 0.01
 
 
 def graph_laplacian(W) -> np.ndarray:
-    """``diag(W 1) - W`` for ``W = max((W + W^T) / 2, 0)`` (negative weights clipped)."""
+    """``diag(W 1) - W`` for ``W = max((W + W^T) / 2, 0)`` (negative weights clipped).
+
+    Parameters
+    ----------
+    W : ndarray of shape (n, n)
+        Edge weights (a learned kernel, say); symmetrised, negatives set to 0.
+
+    Returns
+    -------
+    L : ndarray of shape (n, n)
+        The (unnormalised) graph Laplacian, symmetric PSD.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning import graph_laplacian
+    >>> graph_laplacian(np.array([[0.0, 2.0], [2.0, 0.0]])).tolist()
+    [[2.0, -2.0], [-2.0, 2.0]]
+
+    See Also
+    --------
+    WarpedKernel : warps a base kernel by this Laplacian.
+    knn_laplacian : the sparse kNN graph Laplacian of NPKL.
+    """
     return laplacian(np.maximum(0.5 * (W + W.T), 0.0))
 
 
@@ -91,6 +114,22 @@ class WarpedKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEsti
     kernel_ : ndarray of shape (n, n)
         The warped training Gram matrix.
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_moons
+    >>> from proxlearn.kernel_learning import WarpedKernel
+    >>> X, _ = make_moons(20, noise=0.05, random_state=0)
+    >>> K = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1))
+    >>> tf = WarpedKernel().fit(K)
+    >>> tf.kernel_.shape, bool(np.allclose(tf.transform(K), tf.kernel_))
+    ((20, 20), True)
+
+    See Also
+    --------
+    SimpleNPKL : learns the transductive kernel used as ``graph_kernel``.
+    graph_laplacian : the Laplacian of the graph kernel.
     """
 
     _parameter_constraints = {
