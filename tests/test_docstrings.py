@@ -91,6 +91,9 @@ REFERENCE_MODULES = (
     "proxlearn._cv",
     "proxlearn.cli",
     "proxlearn.plotting",
+    "proxlearn.mkl._classifiers",
+    "proxlearn.mkl._cv",
+    "proxlearn.mkl._entropic_kernel_learning_cv",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -103,7 +106,7 @@ PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwi
             "neighbors", "_normalize", "_multi_input", "_svm._dual",
             "_svm._libsvm", "_svm._platt", "_svm._multiclass",
             "study", "base", "_linalg", "_scale", "_files", "_progress", "_cv", "cli",
-            "plotting")
+            "plotting", "mkl")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
