@@ -92,6 +92,7 @@ REFERENCE_MODULES = (
     "proxlearn.cli",
     "proxlearn.plotting",
     "proxlearn.mkl._classifiers",
+    "proxlearn.mkl._bank",
     "proxlearn.mkl._cv",
     "proxlearn.mkl._entropic_kernel_learning_cv",
 )
