@@ -93,6 +93,7 @@ REFERENCE_MODULES = (
     "proxlearn.plotting",
     "proxlearn.mkl._classifiers",
     "proxlearn.mkl._bank",
+    "proxlearn.mkl._two_layer",
     "proxlearn.mkl._cv",
     "proxlearn.mkl._entropic_kernel_learning_cv",
 )
