@@ -94,6 +94,7 @@ REFERENCE_MODULES = (
     "proxlearn.mkl._classifiers",
     "proxlearn.mkl._bank",
     "proxlearn.mkl._two_layer",
+    "proxlearn.mkl._umkl",
     "proxlearn.mkl._cv",
     "proxlearn.mkl._entropic_kernel_learning_cv",
 )
