@@ -96,6 +96,7 @@ REFERENCE_MODULES = (
     "proxlearn.mkl._two_layer",
     "proxlearn.mkl._umkl",
     "proxlearn.mkl._entropic_kernel_learning",
+    "proxlearn.mkl._solvers",
     "proxlearn.mkl._cv",
     "proxlearn.mkl._entropic_kernel_learning_cv",
 )
