@@ -97,6 +97,7 @@ REFERENCE_MODULES = (
     "proxlearn.mkl._umkl",
     "proxlearn.mkl._entropic_kernel_learning",
     "proxlearn.mkl._solvers",
+    "proxlearn.mkl._kta",
     "proxlearn.mkl._cv",
     "proxlearn.mkl._entropic_kernel_learning_cv",
 )
@@ -104,6 +105,7 @@ REFERENCE_MODULES = (
 NO_EXAMPLE = {
     "spectrum_modify": "deprecated: See Also names its replacement",
     "knn_graph": "deprecated: See Also names its replacement",
+    "check_kernel_stack": "deprecated: See Also names its replacement",
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
