@@ -98,6 +98,8 @@ REFERENCE_MODULES = (
     "proxlearn.mkl._entropic_kernel_learning",
     "proxlearn.mkl._solvers",
     "proxlearn.mkl._kta",
+    "proxlearn.mkl._ikl",
+    "proxlearn.mkl._arccos",
     "proxlearn.mkl._cv",
     "proxlearn.mkl._entropic_kernel_learning_cv",
 )
