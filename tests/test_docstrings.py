@@ -100,6 +100,7 @@ REFERENCE_MODULES = (
     "proxlearn.mkl._kta",
     "proxlearn.mkl._ikl",
     "proxlearn.mkl._arccos",
+    "proxlearn.mkl._gmkl",
     "proxlearn.mkl._cv",
     "proxlearn.mkl._entropic_kernel_learning_cv",
 )
