@@ -91,18 +91,7 @@ REFERENCE_MODULES = (
     "proxlearn._cv",
     "proxlearn.cli",
     "proxlearn.plotting",
-    "proxlearn.mkl._classifiers",
-    "proxlearn.mkl._bank",
-    "proxlearn.mkl._two_layer",
-    "proxlearn.mkl._umkl",
-    "proxlearn.mkl._entropic_kernel_learning",
-    "proxlearn.mkl._solvers",
-    "proxlearn.mkl._kta",
-    "proxlearn.mkl._ikl",
-    "proxlearn.mkl._arccos",
-    "proxlearn.mkl._gmkl",
-    "proxlearn.mkl._cv",
-    "proxlearn.mkl._entropic_kernel_learning_cv",
+    "proxlearn.mkl.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
