@@ -92,11 +92,13 @@ REFERENCE_MODULES = (
     "proxlearn.cli",
     "proxlearn.plotting",
     "proxlearn.kernel_learning.",
+    "proxlearn.mkl.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
     "spectrum_modify": "deprecated: See Also names its replacement",
     "knn_graph": "deprecated: See Also names its replacement",
+    "check_kernel_stack": "deprecated: See Also names its replacement",
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
@@ -104,8 +106,7 @@ PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwi
             "neighbors", "_normalize", "_multi_input", "_svm._dual",
             "_svm._libsvm", "_svm._platt", "_svm._multiclass",
             "study", "base", "_linalg", "_scale", "_files", "_progress", "_cv", "cli",
-            "plotting",
-            "kernel_learning")
+            "plotting", "kernel_learning", "mkl")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 

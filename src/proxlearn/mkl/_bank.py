@@ -21,14 +21,15 @@ defaults"). Both readings give the same kernels up to one common factor.
 Zhuang, *Kernel Learning: Methods and Applications* (2011), section 4.5.1 (and
 5.3), following Xu, Jin, King & Lyu (NIPS 2008). The thesis states neither the width convention nor the
 polynomial's form: the ``2 sigma^2`` convention is SimpleMKL's and Xu et al.'s
-(digest ``zhuang2011-thesis-ch4-8.md`` section 6.2); ``c = 1`` (inhomogeneous,
+(docs/methods.md, "MKL reference notes"); ``c = 1`` (inhomogeneous,
 so that degree 2 and 3 include the lower orders) is **our choice**;
 ``poly_offset=0`` gives the homogeneous form.
 
 Memory rule
 -----------
 A stack of ``m`` kernels between ``n_rows`` and ``n_cols`` samples holds
-``8 m n_rows n_cols`` bytes (Adult a1a's training half, ``n = 802``: 8.3 GB).
+``8 m n_rows n_cols`` bytes (sizes on the UCI sets: docs/benchmarks.md, "MKL
+reference notes").
 :meth:`KernelBank.stack` returns a dense ``(n_rows, n_cols, m)`` float64 array
 when that is at most ``max_memory`` bytes (default 1 GiB), and otherwise a
 :class:`LazyKernelStack` that keeps only the features and computes kernels
@@ -141,6 +142,23 @@ class KernelBank(BaseEstimator):
     Z_ : ndarray of shape (n_train, n_features)
         The standardised training features.
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.mkl import KernelBank, SimpleMKL
+    >>> X, y = load_iris(return_X_y=True)
+    >>> bank = KernelBank().fit(X)
+    >>> bank.n_kernels_, bank.stack().shape, bank.kernel_name(0)
+    (65, (150, 150, 65), 'gaussian(sigma=0.125) on all features')
+    >>> SimpleMKL(bank=KernelBank(per_feature=False)).fit(X, y).predict(X[::50]).tolist()
+    [0, 1, 2]
+
+    See Also
+    --------
+    LazyKernelStack : the stack returned above ``max_memory``.
+    SimpleMKL : convex MKL, on a bank with ``bank=KernelBank(...)``.
+    UMKL : the unsupervised weights of Zhuang's bank.
     """
 
     def __init__(self, widths=DEFAULT_WIDTHS, degrees=DEFAULT_DEGREES, *, per_feature=True,
@@ -255,9 +273,35 @@ class LazyKernelStack:
     Caches. An MKL solver makes two passes per iteration, so what is computed once
     is kept: the tables of the categorical kernels and the one-hot codes (small), and
     the dense matrices of the other kernels as they are first computed in full, up
-    to ``cache_bytes`` (Adult a1a's training half: its 13 all-feature kernels, 67 MB,
-    were recomputed at every pass and took about 60% of a 2LMKL iteration). Yielded
+    to ``cache_bytes`` (why: docs/benchmarks.md, "MKL reference notes"). Yielded
     matrices are shared with the cache: callers must not modify them.
+
+    Parameters
+    ----------
+    Zr, Zc : ndarray of shape (n_rows, d) and (n_cols, d)
+        The standardised features of the rows and of the columns.
+    kernels, scales, poly_offset
+        :class:`KernelBank`'s ``kernels_``, ``scales_`` and ``poly_offset``.
+    categorical_max : int, default=16
+        A single feature with at most this many distinct values is categorical.
+    cache_bytes : int, default=0
+        Bytes of computed kernels kept.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.mkl import KernelBank
+    >>> X, _ = load_iris(return_X_y=True)
+    >>> lazy = KernelBank(max_memory=10_000).fit(X).stack()
+    >>> type(lazy).__name__, lazy.shape
+    ('LazyKernelStack', (150, 150, 65))
+    >>> bool(np.allclose(lazy.toarray(), KernelBank().fit(X).stack()))
+    True
+
+    See Also
+    --------
+    KernelBank : builds these stacks (``stack``).
     """
 
     def __init__(self, Zr, Zc, kernels, scales, poly_offset, categorical_max=16,

@@ -463,7 +463,25 @@ class SimpleMKL(_IterativeMKL):
         which zeroes many weights per step; ``"reduced-gradient"``: SimpleMKL's
         own algorithm, which zeroes one weight per step (slow with hundreds of
         kernels: docs/benchmarks.md). Same optimum, each with a certified gap.
-    """ + _ATTRS_DOC
+    """ + _ATTRS_DOC + """
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl import SimpleMKL
+    >>> x = np.random.default_rng(0).normal(size=(40, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (40, 40, 2): a kernel per feature
+    >>> y = (x[:, 0] > 0).astype(int)
+    >>> clf = SimpleMKL().fit(S, y)
+    >>> np.round(clf.weights_, 2).tolist(), clf.score(S, y)
+    ([1.0, 0.0], 0.975)
+
+    See Also
+    --------
+    LpMKL : the Lp-norm weights (``p = 1`` is this problem).
+    MKLClassifierCV : ``C`` chosen by cross-validation.
+    simple_mkl : the solver, on a kernel stack and labels in {-1, +1}.
+    AverageKernelSVC : the uniform-combination baseline.
+    """
 
     _psd = "learned"
 
@@ -491,7 +509,24 @@ class LpMKL(_BaseMKL):
 
     Parameters
     ----------
-    p : float >= 1, default=2.0""" + _PARAMS_DOC + _ATTRS_DOC
+    p : float >= 1, default=2.0""" + _PARAMS_DOC + _ATTRS_DOC + """
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl import LpMKL
+    >>> x = np.random.default_rng(0).normal(size=(40, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (40, 40, 2): a kernel per feature
+    >>> y = (x[:, 0] > 0).astype(int)
+    >>> clf = LpMKL().fit(S, y)
+    >>> np.round(clf.weights_, 2).tolist(), clf.score(S, y)
+    ([0.99, 0.16], 0.975)
+
+    See Also
+    --------
+    SimpleMKL : the sparse ``p = 1`` problem.
+    lp_mkl : the solver, on a kernel stack and labels in {-1, +1}.
+    MKLClassifierCV : ``C`` (and ``p``) chosen by cross-validation.
+    """
 
     _psd = "learned"
 
@@ -527,7 +562,24 @@ class NonSparseMKL(_IterativeMKL):
     kernel is ``sum_k K_k / gamma_k``.
 
     Parameters
-    ----------""" + _PARAMS_DOC.replace(_SPECTRUM_LEARNED, _SPECTRUM_EACH) + _ATTRS_DOC
+    ----------""" + _PARAMS_DOC.replace(_SPECTRUM_LEARNED, _SPECTRUM_EACH) + _ATTRS_DOC + """
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl import NonSparseMKL
+    >>> x = np.random.default_rng(0).normal(size=(40, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (40, 40, 2): a kernel per feature
+    >>> y = (x[:, 0] > 0).astype(int)
+    >>> clf = NonSparseMKL().fit(S, y)
+    >>> np.round(clf.weights_, 2).tolist(), clf.score(S, y)
+    ([0.99, 0.01], 1.0)
+
+    See Also
+    --------
+    nonsparse_mkl : the solver, on a kernel stack and labels in {-1, +1}.
+    SimpleMKL : the convex (sparse) MKL.
+    EMKL : the entropic kernel learner that calls this MKL.
+    """
 
     # spectrum=None checks every matrix (_psd = "each", m factorisations), not only
     # the learned combination as SimpleMKL / LpMKL do: the problem is
@@ -562,7 +614,24 @@ class AverageKernelSVC(_BaseMKL):
     normalize : bool, default=True
         Divide each matrix of a stack and its test rows by its training scale
         ``tr K_k / n`` (``scales_``; see :class:`SimpleMKL`). ``False``: as given.
-    """ + _ATTRS_DOC
+    """ + _ATTRS_DOC + """
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl import AverageKernelSVC
+    >>> x = np.random.default_rng(0).normal(size=(40, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (40, 40, 2): a kernel per feature
+    >>> y = (x[:, 0] > 0).astype(int)
+    >>> clf = AverageKernelSVC().fit(S, y)
+    >>> np.round(clf.weights_, 2).tolist(), clf.score(S, y)
+    ([0.5, 0.5], 0.975)
+
+    See Also
+    --------
+    SimpleMKL : the weights learned instead of fixed.
+    KTASVC : the weights chosen by kernel-target alignment.
+    MKLClassifierCV : ``C`` chosen by cross-validation.
+    """
 
     def __init__(self, C=1.0, *, spectrum="clip", bank=None, normalize=True):
         self.C = C
@@ -605,7 +674,24 @@ class KTASVC(_BaseMKL):
         ``tr K_k / n`` (``scales_``; see :class:`SimpleMKL`). ``False``: as given.
     weight_norm : {"l1", "l2"}, default="l1"
         The norm the aligned weights are scaled to (``alignf``'s ``normalize``).
-    """ + _ATTRS_DOC
+    """ + _ATTRS_DOC + """
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl import KTASVC
+    >>> x = np.random.default_rng(0).normal(size=(40, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (40, 40, 2): a kernel per feature
+    >>> y = (x[:, 0] > 0).astype(int)
+    >>> clf = KTASVC().fit(S, y)
+    >>> np.round(clf.weights_, 2).tolist(), clf.score(S, y)
+    ([1.0, 0.0], 0.975)
+
+    See Also
+    --------
+    alignf : the aligned weights alone.
+    AverageKernelSVC : the uniform weights.
+    SimpleMKL : the weights learned with the SVM.
+    """
 
     _psd = "combined"
 

@@ -671,6 +671,24 @@ class EMKL(_MKLBased):
     gamma_ : ndarray of shape (m,) or (n_pairs, m)
         MKL weights (combined kernel ``sum_i K_i / gamma_i``).
     objective_, objective_history_, n_iter_, gap_, scales_, coef_, intercept_, tau_, ...
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl import EMKL
+    >>> x = np.random.default_rng(0).normal(size=(30, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (30, 30, 2): a matrix per feature
+    >>> y = (x[:, 0] > 0).astype(int)
+    >>> clf = EMKL().fit(S[:24, :24], y[:24])
+    >>> clf.predict(S[24:, :24]).tolist(), np.round(clf.gamma_, 2).tolist()
+    ([1, 1, 1, 0, 1, 0], [0.99, 0.01])
+
+    See Also
+    --------
+    EMKLCV : ``C`` and ``rho`` chosen by cross-validation.
+    REKL : the kernels restricted to the similarities' eigenvectors.
+    ESKL : one kernel from one similarity matrix.
+    NonSparseMKL : the MKL of eq. 10 on fixed kernels.
     """
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l1", tau="auto", scale=1.0, max_iter=200,
@@ -783,6 +801,23 @@ class REKL(_MKLBased):
         The learned spectra ``mu_i`` (columns), in ``eigh``'s order of ``S_i``.
     gamma_, objective_, objective_history_, n_iter_, gap_, scales_, coef_, intercept_,
     tau_, ...
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl import REKL
+    >>> x = np.random.default_rng(0).normal(size=(30, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (30, 30, 2): a matrix per feature
+    >>> y = (x[:, 0] > 0).astype(int)
+    >>> clf = REKL().fit(S[:24, :24], y[:24])
+    >>> clf.predict(S[24:, :24]).tolist(), np.round(clf.gamma_, 2).tolist()
+    ([1, 1, 1, 0, 1, 0], [0.99, 0.01])
+
+    See Also
+    --------
+    REKLCV : ``C`` and ``rho`` chosen by cross-validation.
+    EMKL : the kernels learned in full.
+    ESKL : one kernel from one similarity matrix.
     """
 
     def __init__(self, C=1.0, *, rho=1.0, loss="l2", tau="auto", scale=0.2, max_iter=300,

@@ -62,9 +62,8 @@ class IKL(_AddedGaussians):
     mkl_tol : float, default=1e-4
         Certified relative gap of each inner SimpleMKL solve.
     max_iter : int, default=1000
-        Iterations of each inner SimpleMKL solve (200 stopped wine's inner solves at
-        relative gaps up to 8e-4 with the default bank; 1000 reached ``mkl_tol`` in
-        the same 1.4 s).
+        Iterations of each inner SimpleMKL solve (why 1000: docs/benchmarks.md,
+        "MKL reference notes").
 
     Attributes
     ----------
@@ -82,6 +81,21 @@ class IKL(_AddedGaussians):
     ----------
     P. Gehler and S. Nowozin, "Infinite kernel learning", NIPS workshop on
     kernel learning, 2008; Zhuang (2011) Table 4.2, column IKL.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.mkl import IKL
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = IKL(max_kernels=2).fit(X[:100], y[:100])
+    >>> clf.added_features_, clf.score(X[:100], y[:100])
+    ([2, 3], 1.0)
+
+    See Also
+    --------
+    SimpleMKL : the inner convex MKL, on a fixed set of kernels.
+    TwoLayerMKLInf : Gaussians added to a two-layer MKL.
+    KernelBank : the starting kernels.
     """
 
     def __init__(self, C=1.0, *, bank=None, per_feature=True, max_kernels=20, tol=1e-3,

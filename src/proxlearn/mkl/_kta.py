@@ -46,6 +46,10 @@ def check_kernel_stack(kernels, *, name="kernels") -> np.ndarray:
     ``(n, n)`` matrices) as an ``(n, n, m)`` float64 array. Input errors are
     :class:`~proxlearn.exceptions.SimilarityMatrixError` (an empty list and kernels
     of different sizes were ``InvalidParameterError`` before).
+
+    See Also
+    --------
+    check_multi_similarity : the replacement.
     """
     warnings.warn(
         "check_kernel_stack is deprecated and will be removed: use "
@@ -70,6 +74,20 @@ def alignf(kernels, target, *, normalize="l2"):
     Returns
     -------
     theta : ndarray of shape (m,), non-negative
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl import alignf
+    >>> x = np.random.default_rng(0).normal(size=(40, 2))
+    >>> Ks = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (40, 40, 2): a kernel per feature
+    >>> y = np.where(x[:, 0] > 0, 1, -1)
+    >>> np.round(alignf(Ks, np.outer(y, y), normalize="l1"), 3).tolist()
+    [1.0, 0.0]
+
+    See Also
+    --------
+    KTASVC : these weights (``l1``), then an SVM on the combination.
     """
     check_option(normalize, "normalize", {"l1", "l2"})
     Ks = check_multi_similarity(kernels, name="kernels", symmetric="allow",

@@ -48,7 +48,7 @@ Test rows far from the training samples (polynomial inner kernels grow with the
 row's norm) are evaluated as ``exp(a_max) sum_i u_i exp(A_i - a_max)``, finite
 and with its sign kept (:func:`exp_decision`).
 
-Protocol 3 errata followed (digest ``zhuang2011-thesis-ch4-8.md`` 1.4, 6.5):
+Protocol 3 errata followed (docs/methods.md, "MKL reference notes"):
 eq. 4.7's gradient lacks a minus sign, and its stopping test compares
 quantities of different problems. ``criterion="gradient"`` (default) adds the
 Gaussian ``K_theta`` whose entry into the model decreases ``F`` fastest:
@@ -161,6 +161,22 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
     ConvergenceWarning
         At ``max_iter``, and when no step decreases ``F`` while the projected
         gradient is above ``tol`` (stopped without progress).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).normal(size=(40, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (40, 40, 2): a kernel per feature
+    >>> y = (x[:, 0] > 0).astype(int)
+    >>> from proxlearn.mkl import two_layer_mkl
+    >>> res = two_layer_mkl(S, 2 * y - 1)
+    >>> np.round(res.weights, 2).tolist(), round(res.objective, 3)
+    ([1.89, 0.48], 4.867)
+
+    See Also
+    --------
+    TwoLayerMKL : the estimator (several classes, test predictions).
+    simple_mkl : convex MKL on the same stacks.
     """
     check_option(penalty, "penalty", PENALTIES)
     y = np.asarray(y, dtype=np.float64)
@@ -356,6 +372,24 @@ class TwoLayerMKL(_BaseMKL):
         Norm of the projected gradient at the end (in the normalised weights
         ``mu_t mean diag K_t``).
     coef_, intercept_, n_iter_, classes_, n_kernels_, results_, bank_, spectra_
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).normal(size=(40, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (40, 40, 2): a kernel per feature
+    >>> y = (x[:, 0] > 0).astype(int)
+    >>> from proxlearn.mkl import TwoLayerMKL
+    >>> clf = TwoLayerMKL().fit(S, y)
+    >>> np.round(clf.weights_, 2).tolist(), clf.score(S, y)
+    ([1.89, 0.48], 0.975)
+
+    See Also
+    --------
+    TwoLayerMKLCV : ``C`` chosen by cross-validation (the thesis's protocol).
+    TwoLayerMKLInf : Gaussian inner kernels added during the fit.
+    two_layer_mkl : the solver, on a kernel stack and labels in {-1, +1}.
+    SimpleMKL : the one-layer (convex) MKL.
     """
 
     def __init__(self, C=1.0, *, spectrum="clip", tol=1e-3, max_iter=100, bank=None, mu0=None,
@@ -570,6 +604,21 @@ class TwoLayerMKLInf(_AddedGaussians):
         with :class:`~proxlearn.mkl.IKL`, which also adds single-feature kernels).
     weights_, objective_, objective_history_ (``F`` after each outer round),
     coef_, intercept_, classes_, bank_, n_kernels_ (per pair: ``m0 +`` added).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn.mkl import TwoLayerMKLInf
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = TwoLayerMKLInf(max_kernels=2).fit(X[:100], y[:100])
+    >>> len(clf.added_widths_), clf.n_kernels_, clf.score(X[:100], y[:100])
+    (2, 15, 1.0)
+
+    See Also
+    --------
+    TwoLayerMKL : the same problem on a fixed set of kernels.
+    IKL : one-layer MKL adding Gaussian kernels (also single-feature ones).
+    KernelBank : the starting kernels.
     """
 
     def __init__(self, C=1.0, *, bank=None, criterion="gradient", max_kernels=10, tol=1e-3,
@@ -682,6 +731,11 @@ class TwoLayerMKLCV(RefittedMixin, PairwiseMixin, ClassifierMixin, BaseEstimator
     >>> clf = TwoLayerMKLCV(Cs=[0.1, 1.0], cv=3, bank=KernelBank(per_feature=False))
     >>> clf.fit(X, y).best_C_ in (0.1, 1.0)
     True
+
+    See Also
+    --------
+    TwoLayerMKL : the estimator refitted with ``best_C_``.
+    MKLClassifierCV : the same search for any MKL classifier.
     """
 
     def __init__(self, Cs=ZHUANG_CS, *, cv=5, spectrum="clip", tol=1e-3, max_iter=100, bank=None,

@@ -21,7 +21,7 @@ References
 J. Zhuang, *Kernel Learning: Methods and Applications*, PhD thesis, 2011,
 chapter 5: eqs. 5.1-5.3 (problem), 5.4 (mu-step), 5.5 (sparse-coding
 initialisation), 5.6 (greedy D-step), Protocol 4 (the alternation) and
-section 5.3 (``B = 10``). Digest: ``zhuang2011-thesis-ch4-8.md`` section 2.
+section 5.3 (``B = 10``). Digest: docs/methods.md, "MKL reference notes".
 
 Errata followed (digest section 2.2)
 ------------------------------------
@@ -174,6 +174,19 @@ class UMKLResult:
     ``kkt_residual`` the scaled KKT residual of its mu-step.
     ``objective_history`` holds (5.3) after every mu-step; ``converged`` is
     False when ``max_iter`` stopped a still decreasing run.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl import umkl
+    >>> x = np.random.default_rng(1).normal(size=(20, 3))
+    >>> res = umkl(np.exp(-(x[:, None, :] - x[None, :, :]) ** 2), x @ x.T, B=3)
+    >>> res.kernel.shape, res.basis.shape, len(res.objective_history) == res.n_iter
+    ((20, 20), (20, 3), True)
+
+    See Also
+    --------
+    umkl : the solver that returns it.
     """
 
     weights: np.ndarray
@@ -406,6 +419,20 @@ def umkl_objective(Ks, P, weights, basis, *, gamma1=0.5, distortion="signed"):
     ``distortion="signed"`` (default) is (5.3) as printed; ``"abs"`` takes the
     distortion term as ``gamma1 sum_t weights[t] 1^T (|K_t| o D o M) 1`` (see
     :func:`umkl`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).normal(size=(30, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (30, 30, 2): a kernel per feature
+    >>> from proxlearn.mkl import umkl, umkl_objective
+    >>> res = umkl(S, x @ x.T, B=5)
+    >>> round(umkl_objective(S, x @ x.T, res.weights, res.basis), 3), round(res.objective, 3)
+    (11.63, 11.63)
+
+    See Also
+    --------
+    umkl : minimises this objective.
     """
     n = Ks.shape[0]
     P = _check_P(P, n)
@@ -457,6 +484,22 @@ def umkl(Ks, P, *, B=10, gamma1=0.5, max_iter=30, tol=1e-6, init="knn",
     -----
     ConvergenceWarning
         When ``max_iter`` stops a run whose objective still decreases.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).normal(size=(30, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (30, 30, 2): a kernel per feature
+    >>> from proxlearn.mkl import umkl
+    >>> res = umkl(S, x @ x.T, B=5)  # P: the Gram matrix of the features
+    >>> np.round(res.weights, 3).tolist(), round(res.objective, 3)
+    ([1.0, 0.0], 11.63)
+
+    See Also
+    --------
+    UMKL : the estimator (a kernel transformer; ``P`` from the kernels by default).
+    umkl_objective : the objective (5.3) of given weights and bases.
+    UMKLResult : the result's fields.
     """
     if not isinstance(Ks, LazyKernelStack):  # a bank's kernels are valid by construction
         Ks = check_multi_similarity(Ks, name="Ks", symmetric="allow",
@@ -616,6 +659,22 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         Number of training samples ``n`` (the width of test rows).
     n_kernels_ : int
         Number of base kernels ``m``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).normal(size=(30, 2))
+    >>> S = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (30, 30, 2): a kernel per feature
+    >>> from proxlearn.mkl import UMKL
+    >>> umkl = UMKL(B=5).fit(S)
+    >>> np.round(umkl.weights_, 3).tolist(), umkl.transform(S[:3]).shape
+    ([1.0, 0.0], (3, 30))
+
+    See Also
+    --------
+    umkl : the solver, on a kernel stack and a given ``P``.
+    KernelBank : Zhuang's base kernels (``bank=KernelBank()`` on features).
+    SimpleMKL : supervised MKL.
     """
 
     def __init__(self, B=10, gamma1=0.5, max_iter=30, tol=1e-6, init="knn",
