@@ -538,20 +538,27 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         """
         params = validate_params(self)
         eta, gamma, tau, tol = self._solver_args(params)
+        transformers, classes, y_idx, Ssym, Ks = self._prepare(S, y, params["normalize"])
+        self._fit_from_kernels(Ssym, y_idx, classes, Ks, eta, gamma, tau, tol)
+        self.kernel_transformers_ = transformers
+        return self._fit_probability(S, y)
+
+    def _prepare(self, S, y, normalize):
+        """What a fit computes before the conic problem, shared by ``fit`` and
+        ``grid_predictions``: ``(transformers, classes, y_idx, Ssym, Ks)`` with the
+        symmetrised, scaled ``S`` and the base kernels of the scaled rows (sets
+        ``scale_``)."""
         transformers = _check_kernels(self.kernels)
         raw = check_similarity(S, symmetric="allow", dissimilarity_check=False)
         classes, y_idx = check_labels(y, raw.shape[0])
         if classes.dtype.kind == "f" and np.any(classes != np.round(classes)):
             raise LabelError("Unknown label type: continuous. Pass class labels.")
-        Ssym = self._fit_scale(check_similarity(raw, symmetric="symmetrize"),
-                               params["normalize"])
+        Ssym = self._fit_scale(check_similarity(raw, symmetric="symmetrize"), normalize)
         raw = raw / self.scale_
         with warnings.catch_warnings():  # S was checked just above: warn once, not per kernel
             warnings.simplefilter("ignore", DissimilarityWarning)
             Ks = [tf.fit_transform(raw) for tf in transformers]
-        self._fit_from_kernels(Ssym, y_idx, classes, Ks, eta, gamma, tau, tol)
-        self.kernel_transformers_ = transformers
-        return self._fit_probability(S, y)
+        return transformers, classes, y_idx, Ssym, Ks
 
     def grid_predictions(self, S, y, S_test, params_list, *, on_failure="raise"):
         """Labels of ``S_test`` for every parameter set of ``params_list``, fitted on ``S, y``.
@@ -581,16 +588,9 @@ class SimMKL(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, Classifi
         """
         check_option(on_failure, "on_failure", ("raise", "none"))
         model = clone(self)
-        normalize = validate_params(model)["normalize"]
-        transformers = _check_kernels(model.kernels)
-        raw = check_similarity(S, symmetric="allow", dissimilarity_check=False)
-        classes, y_idx = check_labels(y, raw.shape[0])
-        Ssym = model._fit_scale(check_similarity(raw, symmetric="symmetrize"), normalize)
-        raw = raw / model.scale_
-        S_test = check_test_similarity(S_test, raw.shape[0]) / model.scale_
-        with warnings.catch_warnings():  # S was checked just above: warn once, not per kernel
-            warnings.simplefilter("ignore", DissimilarityWarning)
-            Ks = [tf.fit_transform(raw) for tf in transformers]
+        transformers, classes, y_idx, Ssym, Ks = model._prepare(
+            S, y, validate_params(model)["normalize"])
+        S_test = check_test_similarity(S_test, Ssym.shape[0]) / model.scale_
         K_tests = [tf.transform(S_test) for tf in transformers]
         k = len(classes)
         problems = [None] * (k * (k - 1) // 2)
