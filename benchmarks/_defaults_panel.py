@@ -450,6 +450,12 @@ NOT_IN_PANEL = {
     "NPKReranker": "re-ranks retrieval lists by tags (precision at k), not a classifier: "
                    "benchmarks/bench_npk.py and the zhuang2011 ranking section",
 }
+# mklreg (issue 37 item 3): the panel scores classifiers; these regress / detect outliers
+NOT_IN_PANEL.update({
+    name: "a regressor / outlier detector, not scored by the classification panel: "
+          "benchmarks/bench_mkl_regression.py and docs/benchmarks.md, \"MKL regression "
+          "(SimpleMKLRegressor, LpMKLKernelRidge)\""
+    for name in ("SimpleMKLRegressor", "LpMKLKernelRidge", "SimpleMKLOneClass")})
 
 #: Primary (verdict) baseline and secondary baselines per family.
 BASELINES = {"sim": ("SimilaritySVC", ["SimilarityKNeighborsClassifier"]),

@@ -42,6 +42,10 @@ KIND = {
     "CombineSimilarities": "stack-transform",
 }
 
+# mklreg (issue 37 item 3): MKL regression and one-class on (n, n, m) stacks
+KIND.update({"SimpleMKLRegressor": "stack-reg", "LpMKLKernelRidge": "stack-reg",
+             "SimpleMKLOneClass": "stack-outlier"})
+
 #: Smaller grids for the cross-validated variants (their default grids fit 60
 #: estimators per call; what is checked is a property of the grid's units).
 CHEAP = {f"{n}CV": {"Cs": (0.1, 10.0), "rhos": (1.0,), "cv": 3} for n in ("ESKL", "EMKL", "REKL")}
@@ -135,6 +139,9 @@ def fit_outputs(name, cls, kind, problem, n_train, scale=(1.0, 1.0), extras=Fals
             S_tr, S_te = blocks(c1 * S)
             est.fit(S_tr, y[tr])
             return {"transform": est.transform(S_tr), "transform_test": est.transform(S_te)}
+        if kind in ("stack-reg", "stack-outlier"):  # mklreg: y a real target / ignored
+            stack = np.stack([c1 * S, c2 * K], axis=2)
+            return classifier(stack[tr][:, tr], stack[te][:, tr])
         if kind in ("stack-clf", "stack-transform"):
             stack = np.stack([c1 * S, c2 * K], axis=2)
             st_tr, st_te = stack[tr][:, tr], stack[te][:, tr]

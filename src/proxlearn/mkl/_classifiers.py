@@ -94,17 +94,12 @@ _NOT_PSD_HINT = (" but spectrum=None uses the matrices as kernels. Use spectrum=
                  "(or 'flip', 'shift', 'square') for indefinite similarities.")
 
 
-class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
-    """Shared fit / predict of the MKL classifiers (see the module docstring).
-
-    ``predict`` and ``decision_function`` go through two hooks, which a subclass
-    with another decision overrides: :meth:`_checked_test_kernels` (validated test
-    rows to the test kernels the decision reads: here each matrix's spectrum
-    transform and scale, as in training) and :meth:`_raw_stack` (those kernels to
-    the one-vs-one decision values: here each pair's learned combination times its
-    dual coefficients). The entropic kernel learners (ESKL, EMKL, REKL) keep a
-    decision linear in the raw test rows and override both.
-    """
+class _MKLKernels:
+    """The base kernels of the MKL estimators, shared by the classifiers
+    (:class:`_BaseMKL`) and the regressors and one-class models of
+    :mod:`proxlearn.mkl._regression`: a validated ``(n, n, m)`` stack made kernels
+    by ``spectrum`` and divided by its ``scales_`` (``normalize``), or a bank's
+    stack (``bank``), and the same map for test rows (module docstring)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -252,6 +247,19 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
         if div is not None:
             T = T / div
         return T
+
+
+class _BaseMKL(_MKLKernels, PairwiseMixin, ClassifierMixin, BaseEstimator):
+    """Shared fit / predict of the MKL classifiers (see the module docstring).
+
+    ``predict`` and ``decision_function`` go through two hooks, which a subclass
+    with another decision overrides: :meth:`_checked_test_kernels` (validated test
+    rows to the test kernels the decision reads: here each matrix's spectrum
+    transform and scale, as in training) and :meth:`_raw_stack` (those kernels to
+    the one-vs-one decision values: here each pair's learned combination times its
+    dual coefficients). The entropic kernel learners (ESKL, EMKL, REKL) keep a
+    decision linear in the raw test rows and override both.
+    """
 
     def fit(self, X, y):
         """Learn kernel weights and the SVM.

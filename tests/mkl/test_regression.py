@@ -1,0 +1,330 @@
+"""MKL regression and one-class (mkl/_regression.py): the solvers against cvxpy's
+solution of the same primal problems (objective, weights, certificate), and the
+estimators' contracts (regressor / outlier detector, stacks and the bank)."""
+
+import pickle
+import warnings
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone, is_regressor
+from sklearn.kernel_ridge import KernelRidge
+from sklearn.svm import SVR
+
+from proxlearn._validation import (
+    InvalidParameterError,
+    LabelError,
+    SimilarityMatrixError,
+    TestMatrixError,
+)
+from proxlearn.base import is_pairwise
+from proxlearn.mkl import (
+    KernelBank,
+    LpMKLKernelRidge,
+    SimpleMKLOneClass,
+    SimpleMKLRegressor,
+    lp_mkl_krr,
+    simple_mkl_one_class,
+    simple_mkl_svr,
+)
+
+ESTIMATORS = [SimpleMKLRegressor, LpMKLKernelRidge, SimpleMKLOneClass]
+
+
+def _problem(n=30, seed=0):
+    """Three kernels of unit mean diagonal over ``n`` points in 3-D (a Gaussian on
+    each of the first two features, a linear kernel on all), and a real target that
+    depends on the first feature mostly."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 3))
+    Ks = [np.exp(-(x[:, None, j] - x[None, :, j]) ** 2) for j in (0, 1)]
+    lin = x @ x.T
+    Ks.append(lin / np.trace(lin) * n)
+    y = np.sin(2 * x[:, 0]) + 0.3 * x[:, 1] + 0.1 * rng.normal(size=n)
+    return np.stack(Ks, axis=2), y, x
+
+
+def _factors(Ks):
+    """``L_k`` with ``K_k = L_k L_k^T`` (eigenvalues below 1e-10 dropped)."""
+    out = []
+    for k in range(Ks.shape[2]):
+        lam, V = np.linalg.eigh(Ks[:, :, k])
+        keep = lam > 1e-10 * lam.max()
+        out.append(V[:, keep] * np.sqrt(lam[keep]))
+    return out
+
+
+def _cvx_mkl(Ks, loss, weight_set):
+    """``min_{d in weight_set, w, b} 1/2 sum_k ||w_k||^2 / d_k + loss(f, b)`` with
+    ``f = sum_k L_k w_k`` (the primal of each MKL problem); returns ``(value, d)``."""
+    L = _factors(Ks)
+    m = len(L)
+    d = cp.Variable(m, nonneg=True)
+    w = [cp.Variable(Lk.shape[1]) for Lk in L]
+    f = sum(Lk @ wk for Lk, wk in zip(L, w))
+    reg = 0.5 * sum(cp.quad_over_lin(wk, d[k]) for k, wk in enumerate(w))
+    loss_expr, extra = loss(f)
+    cons = [weight_set(d)] + extra
+    prob = cp.Problem(cp.Minimize(reg + loss_expr), cons)
+    prob.solve(solver=cp.CLARABEL)
+    assert prob.status == cp.OPTIMAL
+    return prob.value, d.value
+
+
+def _svr_loss(y, C, eps):
+    b = cp.Variable()
+    return lambda f: (C * cp.sum(cp.pos(cp.abs(y - f - b) - eps)), [])
+
+
+def _ridge_loss(y, alpha, intercept=True):
+    # 1/2 ||y - f||^2 + alpha/2 sum ||w_k||^2/d_k, divided by alpha (same minimiser)
+    b = cp.Variable() if intercept else 0.0
+    return lambda f: (cp.sum_squares(y - f - b) / (2 * alpha), [])
+
+
+def _one_class_loss(n, nu):
+    rho = cp.Variable()
+    xi = cp.Variable(n, nonneg=True)
+    return lambda f: (-rho + cp.sum(xi) / (nu * n), [xi >= rho - f])
+
+
+SIMPLEX = lambda d: cp.sum(d) == 1  # noqa: E731
+
+
+# --------------------------------------------------------------------------- the solvers
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("C", [0.5, 10.0])
+@pytest.mark.parametrize("solver", ["spg", "reduced-gradient"])
+def test_simple_mkl_svr_reaches_the_cvxpy_optimum(seed, C, solver):
+    Ks, y, _ = _problem(seed=seed)
+    eps = 0.1
+    opt, d_cvx = _cvx_mkl(Ks, _svr_loss(y, C, eps), SIMPLEX)
+    # the reduced gradient certifies its own iterate, whose gap libsvm's accuracy
+    # limits near 1e-6 relative (seed 1, C = 10: 1.6e-6 after 500 iterations at the
+    # optimum to 2e-8); the spectral solver keeps the best dual bound of its path
+    tol = 1e-6 if solver == "spg" else 1e-5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ConvergenceWarning: it certifies
+        res = simple_mkl_svr(Ks, y, C, eps, tol=tol, max_iter=500, solver=solver)
+    assert res.gap <= tol * abs(res.objective)
+    # the certificate brackets cvxpy's optimum (up to libsvm's and Clarabel's accuracy)
+    assert res.objective - res.gap <= opt + 1e-6 * abs(opt)
+    assert res.objective == pytest.approx(opt, rel=1e-5)
+    np.testing.assert_allclose(res.weights.sum(), 1.0)
+    assert np.all(res.weights >= 0)
+    np.testing.assert_allclose(res.weights, d_cvx, atol=1e-2)
+
+
+@pytest.mark.parametrize("p", [1.0, 1.5, 2.0, 4.0])
+@pytest.mark.parametrize("alpha", [0.1, 1.0])
+def test_lp_mkl_krr_reaches_the_cvxpy_optimum(p, alpha):
+    Ks, y, _ = _problem(seed=2)
+    ball = SIMPLEX if p == 1 else (lambda d: cp.pnorm(d, p) <= 1)
+    opt, d_cvx = _cvx_mkl(Ks, _ridge_loss(y, alpha), ball)
+    res = lp_mkl_krr(Ks, y, alpha, p, tol=1e-7, max_iter=1000)
+    # J(d) of the solver is alpha times cvxpy's objective (which was divided by alpha)
+    value = res.objective / alpha
+    assert res.gap <= 1e-7 * abs(res.objective)
+    assert (res.objective - res.gap) / alpha <= opt + 1e-6 * abs(opt)
+    assert value == pytest.approx(opt, rel=1e-5)
+    assert np.all(res.weights >= 0)
+    assert np.linalg.norm(res.weights, p) == pytest.approx(1.0)
+    np.testing.assert_allclose(res.weights, d_cvx, atol=2e-3)
+
+
+def test_lp_mkl_krr_without_intercept_reaches_the_cvxpy_optimum():
+    Ks, y, _ = _problem(seed=3)
+    opt, d_cvx = _cvx_mkl(Ks, _ridge_loss(y, 0.5, intercept=False),
+                          lambda d: cp.pnorm(d, 2) <= 1)
+    res = lp_mkl_krr(Ks, y, 0.5, 2.0, tol=1e-7, max_iter=1000, fit_intercept=False)
+    assert res.b == 0.0
+    assert res.objective / 0.5 == pytest.approx(opt, rel=1e-5)
+    np.testing.assert_allclose(res.weights, d_cvx, atol=2e-3)
+
+
+@pytest.mark.parametrize("nu", [0.2, 0.5])
+def test_simple_mkl_one_class_reaches_the_cvxpy_optimum(nu):
+    Ks, _, _ = _problem(seed=4)
+    n = Ks.shape[0]
+    opt, d_cvx = _cvx_mkl(Ks, _one_class_loss(n, nu), SIMPLEX)
+    res = simple_mkl_one_class(Ks, nu, tol=1e-6, max_iter=500)
+    assert res.gap <= 1e-6 * abs(res.objective)
+    assert res.objective == pytest.approx(opt, rel=1e-5)
+    assert res.objective - res.gap <= opt + 1e-6 * abs(opt)
+    assert np.all(res.alpha >= 0) and res.alpha.sum() == pytest.approx(1.0)
+    assert res.alpha.max() <= 1 / (nu * n) * (1 + 1e-9)
+    np.testing.assert_allclose(res.weights, d_cvx, atol=1e-2)
+
+
+def test_one_kernel_is_scikit_learns_svr_and_kernel_ridge():
+    """m = 1: the weight is 1 and the models are SVR / KernelRidge on that kernel."""
+    Ks, y, _ = _problem(seed=5)
+    K = Ks[:, :, 0]
+    tr, te = np.arange(20), np.arange(20, 30)
+    svr = SVR(kernel="precomputed", C=2.0, epsilon=0.05, tol=1e-7).fit(K[np.ix_(tr, tr)], y[tr])
+    ours = SimpleMKLRegressor(C=2.0, epsilon=0.05, normalize=False, normalize_y=False).fit(
+        K[np.ix_(tr, tr)], y[tr])
+    np.testing.assert_allclose(ours.predict(K[np.ix_(te, tr)]),
+                               svr.predict(K[np.ix_(te, tr)]), atol=1e-5)
+    krr = KernelRidge(alpha=0.3, kernel="precomputed").fit(K[np.ix_(tr, tr)], y[tr])
+    ours = LpMKLKernelRidge(alpha=0.3, normalize=False, fit_intercept=False).fit(
+        K[np.ix_(tr, tr)], y[tr])
+    np.testing.assert_allclose(ours.predict(K[np.ix_(te, tr)]),
+                               krr.predict(K[np.ix_(te, tr)]), rtol=1e-8, atol=1e-10)
+
+
+# --------------------------------------------------------------------------- estimators
+def _split(seed=0, n=40):
+    Ks, y, x = _problem(n=n, seed=seed)
+    tr, te = np.arange(n - 10), np.arange(n - 10, n)
+    return Ks[np.ix_(tr, tr)], Ks[np.ix_(te, tr)], y[tr], y[te], x[tr], x[te]
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_contract_pickle_tags_and_errors(cls):
+    S, T, y, _, _, _ = _split()
+    est = cls()
+    assert is_pairwise(est)
+    assert is_regressor(est) == (cls is not SimpleMKLOneClass)
+    fitted = clone(est).fit(S, y)
+    assert fitted.get_params() == est.get_params()
+    out = fitted.predict(T)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(fitted)).predict(T), out)
+    with pytest.raises(TestMatrixError):
+        fitted.predict(T[:, :-1])
+    with pytest.raises(SimilarityMatrixError):
+        clone(est).fit(S[:, :-1], y)
+    bad = S.copy()
+    bad[1, 2, 0] = np.nan
+    with pytest.raises(SimilarityMatrixError):
+        clone(est).fit(bad, y)
+    masked = np.ma.masked_array(S[:, :, 0], mask=np.zeros(S.shape[:2], dtype=bool))
+    masked[1, 2] = np.ma.masked
+    with pytest.raises(SimilarityMatrixError, match="masked"):
+        clone(est).fit(masked, y)
+
+
+@pytest.mark.parametrize("cls", [SimpleMKLRegressor, LpMKLKernelRidge])
+def test_regressors_refuse_bad_targets(cls):
+    S, _, y, _, _, _ = _split()
+    with pytest.raises(LabelError, match="one target per"):
+        cls().fit(S, y[:-1])
+    bad = y.copy()
+    bad[3] = np.nan
+    with pytest.raises(LabelError, match=r"positions \[3\]"):
+        cls().fit(S, bad)
+    with pytest.raises(LabelError, match="real numbers"):
+        cls().fit(S, np.array(["a", "b"] * (len(y) // 2)))
+
+
+@pytest.mark.parametrize("params", [{"p": 0.5}, {"alpha": 0.0}, {"p": np.inf}])
+def test_kernel_ridge_refuses_bad_parameters(params):
+    S, _, y, _, _, _ = _split()
+    with pytest.raises(InvalidParameterError):
+        LpMKLKernelRidge(**params).fit(S, y)
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_weights_on_the_simplex_or_lp_sphere(cls):
+    S, _, y, _, _, _ = _split(seed=1)
+    est = cls().fit(S, y)
+    assert np.all(est.weights_ >= 0)
+    norm = 2.0 if cls is LpMKLKernelRidge else 1.0
+    assert np.linalg.norm(est.weights_, norm) == pytest.approx(1.0)
+    assert est.gap_ <= est.tol * abs(est.objective_)  # the certificate at the defaults
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 1000), c=st.floats(1e-2, 1e2))
+def test_training_rows_as_test_rows_give_the_fitted_model(seed, c):
+    """Train/test consistency: the training stack given as test rows (through the
+    spectrum's test map and the scales) gives the fitted values, which for the ridge
+    satisfy ``y - f = alpha * dual_coef_`` (the normal equations) and for the SVR
+    lie within ``epsilon`` of ``y`` where ``|beta_i| < C`` (free support vectors)."""
+    Ks, y, _ = _problem(n=25, seed=seed)
+    Ks = Ks.copy()
+    Ks[:, :, 1] *= c
+    rng = np.random.default_rng(seed)
+    noise = rng.normal(scale=0.2, size=Ks.shape[:2])
+    Ks[:, :, 2] += (noise + noise.T) / 2  # an indefinite member: the test map matters
+    krr = LpMKLKernelRidge(alpha=0.5).fit(Ks, y)
+    np.testing.assert_allclose(y - krr.predict(Ks), 0.5 * krr.dual_coef_, atol=1e-8)
+    svr = SimpleMKLRegressor(normalize_y=False, epsilon=0.1, C=1.0).fit(Ks, y)
+    beta = svr.dual_coef_
+    free = (np.abs(beta) > 1e-6) & (np.abs(beta) < 1.0 - 1e-6)
+    resid = np.abs(y - svr.predict(Ks))
+    np.testing.assert_allclose(resid[free], 0.1, atol=1e-4)
+    assert np.all(resid[beta == 0] <= 0.1 + 1e-4)
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_scaling_one_matrix_changes_no_prediction(cls):
+    S, T, y, _, _, _ = _split(seed=2)
+    ref = cls().fit(S, y).predict(T)
+    S2, T2 = S.copy(), T.copy()
+    S2[:, :, 0] *= 1e3
+    T2[:, :, 0] *= 1e3
+    out = cls().fit(S2, y).predict(T2)
+    np.testing.assert_allclose(out, ref, atol=1e-6)
+
+
+def test_regressor_target_scale_is_relative_with_normalize_y():
+    """normalize_y: scaling and shifting y scales and shifts the predictions."""
+    S, T, y, _, _, _ = _split(seed=3)
+    ref = SimpleMKLRegressor().fit(S, y).predict(T)
+    out = SimpleMKLRegressor().fit(S, 1e-3 * y + 7.0).predict(T)
+    np.testing.assert_allclose(out, 1e-3 * ref + 7.0, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("cls", [SimpleMKLRegressor, LpMKLKernelRidge])
+def test_regressors_on_the_bank_learn_a_smooth_target(cls):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(80, 3))
+    y = np.sin(2 * x[:, 0]) + 0.05 * rng.normal(size=80)
+    bank = KernelBank(widths=(0.5, 1.0, 4.0), degrees=(1,))
+    est = cls(bank=bank).fit(x[:60], y[:60])
+    assert not is_pairwise(est)
+    assert est.n_kernels_ == 4 * 4 and est.n_features_in_ == 3
+    assert est.score(x[60:], y[60:]) > 0.8
+    # the weight goes to the kernels on the feature that matters
+    on_first = [k for k, (feat, _, _) in enumerate(est.bank_.kernels_) if feat == 0]
+    assert est.weights_[on_first].sum() > 0.5 * est.weights_.sum()
+
+
+def test_one_class_contract():
+    rng = np.random.default_rng(1)
+    x = np.vstack([rng.normal(size=(40, 2)), rng.normal(size=(4, 2)) * 0.5 + 6.0])
+    Ks = np.stack([np.exp(-(x[:, None, j] - x[None, :, j]) ** 2 / 2) for j in (0, 1)], axis=2)
+    tr = np.arange(40)
+    det = SimpleMKLOneClass(nu=0.1).fit(Ks[np.ix_(tr, tr)])
+    T = Ks[:, tr]
+    pred = det.predict(T)
+    assert set(np.unique(pred)) <= {-1, 1}
+    np.testing.assert_allclose(det.decision_function(T), det.score_samples(T) - det.offset_)
+    assert np.all(pred[40:] == -1)  # the far points are outliers
+    assert np.mean(pred[:40] == -1) <= 0.1 + 1 / 40  # nu bounds the training outliers
+    assert det.fit_predict(Ks[np.ix_(tr, tr)]).shape == (40,)
+
+
+class _Bad:
+    """A value no checked constraint accepts."""
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_table_checks_every_listed_parameter(cls):
+    """As tests/test_parameter_constraints.py (which skips the stack-reg and
+    stack-outlier kinds): the table lists every parameter, and each checked one
+    refuses a bad value at ``fit``, naming it."""
+    from proxlearn._validation import validate_params
+
+    assert set(cls._parameter_constraints) == set(cls().get_params(deep=False))
+    validate_params(cls())
+    S, _, y, _, _, _ = _split()
+    for param, c in cls._parameter_constraints.items():
+        if not c.checks:
+            continue
+        with pytest.raises(InvalidParameterError, match=f"^{param}"):
+            cls().set_params(**{param: _Bad()}).fit(S, y)
