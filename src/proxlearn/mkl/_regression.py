@@ -57,6 +57,7 @@ import warnings
 from dataclasses import replace
 
 import numpy as np
+from scipy.linalg import LinAlgError
 from scipy.linalg import solve as _dense_solve
 from sklearn import config_context
 from sklearn.base import BaseEstimator, OutlierMixin, RegressorMixin
@@ -136,7 +137,10 @@ def _ridge_dual(K, y, alpha, fit_intercept):
             raise SolverError("the kernel ridge system [K_d + alpha I, 1; 1^T, 0] is "
                               "singular; raise alpha.")
         return got[0], float(got[1])
-    return _dense_solve(A, y, assume_a="sym"), 0.0
+    try:  # PD when K_d is PSD (Cholesky); an indefinite K_d (spectrum=None): LDL
+        return _dense_solve(A, y, assume_a="pos", check_finite=False), 0.0
+    except LinAlgError:
+        return _dense_solve(A, y, assume_a="sym", check_finite=False), 0.0
 
 
 # --------------------------------------------------------------------------- solvers
