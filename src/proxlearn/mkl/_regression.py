@@ -25,8 +25,8 @@ Every ``J`` has the form ``max_beta g(beta) - 1/2 sum_k d_k a_k(beta)`` with
 those of the classifiers and use their drivers: SimpleMKL's simplex descent
 (:func:`proxlearn.mkl._solvers.simplex_descent`: spectral projected gradient, or the
 reduced gradient with Armijo of Rakotomamonjy, Bach, Canu & Grandvalet, JMLR 2008,
-sec. 3-4, whose sec. 5 gives the SVR and one-class cases) and Kloft, Brefeld,
-Sonnenburg & Zien's closed-form Lp update (JMLR 2011, eq. 12; here with the squared
+whose section on extensions gives the SVR and one-class cases) and Kloft, Brefeld,
+Sonnenburg & Zien's closed-form Lp update (JMLR 2011; here with the squared
 loss, :func:`proxlearn.mkl._solvers.lp_alternation`). The gradient is
 ``dJ/dd_k = -1/2 a_k`` (Danskin), and for any feasible ``beta`` the dual value
 ``g(beta) - 1/2 max_k a_k`` (Lp: ``- 1/2 ||max(a, 0)||_q``, ``q = p / (p - 1)``)
@@ -147,7 +147,7 @@ def _ridge_dual(K, y, alpha, fit_intercept):
 def simple_mkl_svr(Ks, y, C=1.0, epsilon=0.1, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
                    solver="spg") -> MKLResult:
     """SimpleMKL for epsilon-SVR: ``min_{d in simplex} J(d)``, ``J(d)`` the SVR dual
-    optimum on ``sum_k d_k K_k`` (Rakotomamonjy et al. 2008, sec. 5), with a
+    optimum on ``sum_k d_k K_k`` (Rakotomamonjy et al. 2008, extensions), with a
     certified duality gap ``J(d) - (y^T beta - epsilon ||beta||_1 - 1/2 max_k
     beta^T K_k beta)``.
 
@@ -214,7 +214,7 @@ def simple_mkl_one_class(Ks, nu=0.5, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
                          solver="spg") -> MKLResult:
     """SimpleMKL for the one-class SVM: ``min_{d in simplex} J(d)``, ``J(d) = max
     -1/2 alpha^T K_d alpha`` over ``0 <= alpha_i <= 1/(nu n)``, ``1^T alpha = 1``
-    (Rakotomamonjy et al. 2008, sec. 5), with the certified gap ``1/2 (max_k a_k -
+    (Rakotomamonjy et al. 2008, extensions), with the certified gap ``1/2 (max_k a_k -
     sum_k d_k a_k)``.
 
     Returns
@@ -455,7 +455,7 @@ class SimpleMKLRegressor(_MKLRegression):
     their combination.
 
     ``min_{d in simplex} J(d)``, ``J(d)`` the epsilon-SVR dual optimum on
-    ``sum_k d_k K_k`` (Rakotomamonjy, Bach, Canu & Grandvalet, JMLR 2008, sec. 5),
+    ``sum_k d_k K_k`` (Rakotomamonjy, Bach, Canu & Grandvalet, JMLR 2008, extensions),
     by SimpleMKL's simplex descent with a certified duality gap
     (:func:`proxlearn.mkl.simple_mkl_svr`). Input: an ``(n, n, m)`` stack of
     similarities, or features with ``bank=KernelBank()``.
@@ -622,7 +622,7 @@ class SimpleMKLOneClass(_MKLDecision, OutlierMixin, BaseEstimator):
 
     ``min_{d in simplex} J(d)``, ``J(d) = max -1/2 alpha^T K_d alpha`` over ``0 <=
     alpha_i <= 1/(nu n)``, ``1^T alpha = 1`` (Schoelkopf et al. 2001's dual;
-    Rakotomamonjy et al. 2008, sec. 5), with a certified duality gap
+    Rakotomamonjy et al. 2008, extensions), with a certified duality gap
     (:func:`proxlearn.mkl.simple_mkl_one_class`). The outlier-detector contract of
     scikit-learn: ``score_samples`` (``K_d(x, .) @ alpha``, larger is more normal),
     ``decision_function = score_samples - offset_`` (``offset_ = rho``),
