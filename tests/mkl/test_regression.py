@@ -463,3 +463,16 @@ def test_degenerate_huge_far_and_distance_inputs(cls):
         except (SimilarityMatrixError, InvalidParameterError):
             pass
     assert sum(issubclass(w.category, DissimilarityWarning) for w in caught) == 1
+
+
+def test_model_selection_slices_the_stacks():
+    """The pairwise tag: cross_val_score and GridSearchCV slice rows and columns of
+    every matrix of the stack (a fold's test rows are its rows against the fold's
+    training columns, as ``predict`` expects)."""
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+
+    Ks, y, _ = _problem(n=45, seed=7)
+    scores = cross_val_score(SimpleMKLRegressor(), Ks, y, cv=3)
+    assert scores.shape == (3,) and np.all(scores > 0.5)
+    grid = GridSearchCV(LpMKLKernelRidge(), {"alpha": [0.1, 10.0]}, cv=3).fit(Ks, y)
+    assert grid.best_params_["alpha"] in (0.1, 10.0) and grid.best_score_ > 0.5
