@@ -3,22 +3,22 @@ Lp-norm MKL kernel ridge regression, each with a certified duality gap.
 
 With ``m`` kernels ``K_k`` (an ``(n, n, m)`` stack) and ``K_d = sum_k d_k K_k``:
 
-=========================  ====================================================
-solver / estimator         problem ``min_d J(d)`` and inner dual ``J(d)``
-=========================  ====================================================
-:func:`simple_mkl_svr`     ``d`` in the simplex; ``J(d) = max_{1^T beta = 0,
-:class:`SimpleMKLRegressor` |beta_i| <= C} y^T beta - epsilon ||beta||_1 -
-                           1/2 beta^T K_d beta`` (epsilon-SVR, ``beta = alpha -
-                           alpha*``)
-:func:`simple_mkl_one_class` ``d`` in the simplex; ``J(d) = max_{0 <= alpha_i <=
-:class:`SimpleMKLOneClass`  1/(nu n), 1^T alpha = 1} -1/2 alpha^T K_d alpha``
-                           (the one-class SVM of Schoelkopf et al. 2001)
-:func:`lp_mkl_krr`         ``d >= 0, ||d||_p <= 1``; ``J(d) = max_{1^T c = 0}
-:class:`LpMKLKernelRidge`   y^T c - 1/2 ||c||^2 - 1/(2 alpha) c^T K_d c``, the dual
-                           of ``min_{w, b} 1/2 sum_i (y_i - f(x_i))^2 + alpha/2
-                           sum_k ||w_k||^2 / d_k`` (kernel ridge regression with
-                           intercept; ``c`` is the residual)
-=========================  ====================================================
+==============================  ====================================================
+solver / estimator              problem ``min_d J(d)`` and inner dual ``J(d)``
+==============================  ====================================================
+:func:`simple_mkl_svr`          ``d`` in the simplex; ``J(d) = max_{1^T beta = 0,
+:class:`SimpleMKLRegressor`     |beta_i| <= C} y^T beta - epsilon ||beta||_1 -
+                                1/2 beta^T K_d beta`` (epsilon-SVR, ``beta = alpha -
+                                alpha*``)
+:func:`simple_mkl_one_class`    ``d`` in the simplex; ``J(d) = max_{0 <= alpha_i <=
+:class:`SimpleMKLOneClass`      1/(nu n), 1^T alpha = 1} -1/2 alpha^T K_d alpha``
+                                (the one-class SVM of Schoelkopf et al. 2001)
+:func:`lp_mkl_krr`              ``d >= 0, ||d||_p <= 1``; ``J(d) = max_{1^T c = 0}
+:class:`LpMKLKernelRidge`       y^T c - 1/2 ||c||^2 - 1/(2 alpha) c^T K_d c``, the dual
+                                of ``min_{w, b} 1/2 sum_i (y_i - f(x_i))^2 + alpha/2
+                                sum_k ||w_k||^2 / d_k`` (kernel ridge regression with
+                                intercept; ``c`` is the residual)
+==============================  ====================================================
 
 Every ``J`` has the form ``max_beta g(beta) - 1/2 sum_k d_k a_k(beta)`` with
 ``a_k = beta^T K_k beta`` (ridge: ``c^T K_k c / alpha``), so the outer problems are
