@@ -517,3 +517,25 @@ def test_svr_warm_start_changes_the_path_not_the_answer(monkeypatch):
         assert res.gap <= 1e-4 * res.objective
     assert warm.objective == pytest.approx(cold.objective, rel=2e-4)
     np.testing.assert_allclose(warm.weights, cold.weights, atol=2e-2)
+
+
+@pytest.mark.parametrize("cls,grid", [
+    (SimpleMKLRegressor, [{"C": 0.5}, {"C": 5.0, "epsilon": 0.2}]),
+    (LpMKLKernelRidge, [{"alpha": 0.1}, {"alpha": 3.0, "p": 1.5}, {"p": 1.0}]),
+    (SimpleMKLOneClass, [{"nu": 0.2}, {"nu": 0.6}])])
+def test_grid_predictions_equal_one_fit_per_point(cls, grid):
+    """The grid-path protocol: one bank for the whole grid, each entry equal to its
+    own fit and predict; a grid that changes the bank is refused."""
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(50, 2))
+    y = np.sin(2 * x[:, 0]) + 0.1 * rng.normal(size=50)
+    est = cls(bank=KernelBank(widths=(0.5, 2.0), degrees=(1,)))
+    got = est.grid_predictions(x[:40], y[:40], x[40:], grid)
+    for p, pred in zip(grid, got):
+        ref = clone(est).set_params(**p).fit(x[:40], y[:40]).predict(x[40:])
+        np.testing.assert_allclose(pred, ref, rtol=1e-10, atol=1e-12)
+    with pytest.raises(InvalidParameterError, match="bank"):
+        est.grid_predictions(x[:40], y[:40], x[40:], [{"bank__widths": (1.0,)}])
+    S, T, ys, _, _, _ = _split()  # stacks: one fit per point
+    out = cls().grid_predictions(S, ys, T, grid[:1])
+    np.testing.assert_allclose(out[0], cls().set_params(**grid[0]).fit(S, ys).predict(T))

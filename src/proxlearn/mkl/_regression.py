@@ -506,7 +506,10 @@ class _MKLDecision(_MKLKernels, PairwiseMixin):
         return self
 
     def _decision(self, X_test):
-        T = self._test_kernels(X_test)
+        return self._decision_stack(self._test_kernels(X_test))
+
+    def _decision_stack(self, T):
+        """The decision on test kernels ``T`` (``(n_test, n_train, m)``, dense or lazy)."""
         u = self.dual_coef_
         sv = np.flatnonzero(u)
         out = np.full(T.shape[0], self.intercept_)
@@ -541,7 +544,17 @@ class _MKLRegression(_MKLDecision, RegressorMixin, BaseEstimator):
     def predict(self, X):
         """Predicted targets for ``(n_test, n_train, m)`` test rows (or test features
         with a ``bank``)."""
-        return self._decision(X)
+        return self._predict_stack(self._test_kernels(X))
+
+    def _predict_stack(self, T):
+        return self._decision_stack(T)
+
+    def _grid_point(self, bank_, Ks, y, T):
+        """One entry of :meth:`grid_predictions` (the grid-path protocol): fitted on
+        the bank's stack ``Ks``, the predictions on its test stack ``T``."""
+        self._use_prebuilt(bank_, Ks)
+        self._store(Ks, self._solve(Ks, _check_target(y, Ks.shape[0], "X")))
+        return self._predict_stack(T)
 
 
 class SimpleMKLRegressor(_MKLRegression):
@@ -618,10 +631,8 @@ class SimpleMKLRegressor(_MKLRegression):
         return simple_mkl_svr(Ks, (y - self.y_mean_) / self.y_scale_, self.C, self.epsilon,
                               tol=self.tol, max_iter=self.max_iter, solver=self.solver)
 
-    def predict(self, X):
-        """Predicted targets for ``(n_test, n_train, m)`` test rows (or test features
-        with a ``bank``)."""
-        return self.y_mean_ + self.y_scale_ * super().predict(X)
+    def _predict_stack(self, T):
+        return self.y_mean_ + self.y_scale_ * self._decision_stack(T)
 
 
 def _p_at_least_one(p):
@@ -777,12 +788,23 @@ class SimpleMKLOneClass(_MKLDecision, OutlierMixin, BaseEstimator):
         -------
         self
         """
-        Ks = self._fit_kernels(X)
+        return self._fit_on(self._fit_kernels(X))
+
+    def _fit_on(self, Ks):
         res = simple_mkl_one_class(Ks, self.nu, tol=self.tol, max_iter=self.max_iter,
                                    solver=self.solver)
         self._store(Ks, res)
         self.offset_ = -self.intercept_
         return self
+
+    def _grid_point(self, bank_, Ks, y, T):
+        """One entry of :meth:`grid_predictions`: the labels in {-1, +1} of ``T``."""
+        self._use_prebuilt(bank_, Ks)
+        return self._fit_on(Ks)._labels(self._decision_stack(T))
+
+    @staticmethod
+    def _labels(decision):
+        return np.where(decision < 0, -1, 1)
 
     def score_samples(self, X):
         """``K_d(x, .) @ alpha``: larger is more normal."""
@@ -794,4 +816,4 @@ class SimpleMKLOneClass(_MKLDecision, OutlierMixin, BaseEstimator):
 
     def predict(self, X):
         """``+1`` for inliers, ``-1`` for outliers."""
-        return np.where(self.decision_function(X) < 0, -1, 1)
+        return self._labels(self.decision_function(X))
