@@ -6,8 +6,8 @@ Pieces shared by :class:`ESKL`, :class:`EMKL` and :class:`REKL`:
   ``"l2"``: ``||X||_F``, ``"l3"``: ``||X||_F^2``, or a callable returning
   ``(value, subgradient)``), and the spectrum losses of REKL (``"l2"``:
   ``||mu - lambda||_2``, ``"l2sq"``: its square; the paper's text is
-  ambiguous, digest 3.4);
-* the **exact** matrix exponentiated-gradient step (digest 3.1):
+  ambiguous);
+* the **exact** matrix exponentiated-gradient step (the erratum followed):
   ``K_{t+1} = tau exp(log K_t - eta G) / tr exp(...)``, kept in the cumulative
   form ``K_{t+1} = tau exp(M_t) / tr exp(M_t)``, ``M_t = -sum_s eta_s G_s``
   (exact from ``K_1 = tau/n I``; no matrix logarithm, one ``eigh`` per step,
@@ -18,7 +18,11 @@ Pieces shared by :class:`ESKL`, :class:`EMKL` and :class:`REKL`:
 * the step size ``eta_t = scale / L_t sqrt(2 log n / t)`` (Prop. 3.1) with
   ``L_t`` the running maximum of ``||G_s||_F`` (the unknown Lipschitz
   constant, estimated);
-* the inductive test map ``k(x) = K S^+ s(x)`` (digest 3.7 (c)).
+* the inductive test map ``k(x) = K S^+ s(x)``.
+
+Kundu et al. (2010), Algorithms 1-3 and Prop. 3.1. The erratum, the readings of
+the ambiguous loss and of the test map: docs/methods.md, section "Kernels from
+several indefinite similarity matrices".
 """
 
 from __future__ import annotations
