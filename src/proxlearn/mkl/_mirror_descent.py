@@ -43,7 +43,20 @@ def _norm_loss(d):
 
 
 def matrix_loss(loss):
-    """``(value, subgradient)`` function of ``X = K - S`` for a loss name or callable."""
+    """``(value, subgradient)`` function of ``X = K - S`` for a loss name or callable.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl._mirror_descent import matrix_loss
+    >>> value, grad = matrix_loss("l1")(np.array([[0.0, -2.0], [-2.0, 1.0]]))
+    >>> value, grad.tolist()
+    (5.0, [[0.0, -1.0], [-1.0, 1.0]])
+
+    See Also
+    --------
+    spectrum_loss : REKL's losses on spectra.
+    """
     if callable(loss):
         def user(X):
             out = loss(X)
@@ -111,7 +124,24 @@ def softmax_eig(M, tau, form=True):
 
 def eg_spectrahedron(M, G, eta, tau, form=True):
     """One exact matrix-EG step in cumulative form: ``M <- M - eta G``; new ``K``
-    (``None`` with ``form=False``)."""
+    (``None`` with ``form=False``).
+
+    Returns ``(M, K, eigenvalues of K, eigenvectors of K)``; ``K`` is PSD with
+    trace ``tau``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl._mirror_descent import eg_spectrahedron
+    >>> M, K, lam, Q = eg_spectrahedron(np.zeros((2, 2)), np.diag([1.0, -1.0]), 0.5, 2.0)
+    >>> np.round(K, 4).tolist(), float(np.trace(K))
+    ([[0.5379, 0.0], [0.0, 1.4621]], 2.0)
+
+    See Also
+    --------
+    eg_printed : the update as printed in Algorithm 1.
+    step_size : the step ``eta`` of Prop. 3.1.
+    """
     M = M - eta * G
     K, lam, Q = softmax_eig(M, tau, form)
     return M, K, lam, Q
@@ -228,5 +258,16 @@ def positive_basis(S, rcond):
 
 
 def step_size(scale, lip, n, t):
-    """``eta_t = scale / L sqrt(2 log n / t)`` (Kundu Prop. 3.1)."""
+    """``eta_t = scale / L sqrt(2 log n / t)`` (Kundu Prop. 3.1).
+
+    Examples
+    --------
+    >>> from proxlearn.mkl._mirror_descent import step_size
+    >>> round(step_size(1.0, 2.0, 100, 4), 4)
+    0.7587
+
+    See Also
+    --------
+    eg_spectrahedron : the step it sizes.
+    """
     return float(scale) / max(lip, 1e-300) * np.sqrt(2.0 * np.log(max(n, 3)) / t)

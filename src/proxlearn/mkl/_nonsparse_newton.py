@@ -73,6 +73,20 @@ def gamma_star(a, floor):
     KKT: ``gamma_k = max(floor, c sqrt(a_k))`` with ``c`` such that the sum is
     1 (``floor = 0``: ``sqrt(a) / sum sqrt(a)``). The clamped set
     only grows, so at most ``m`` passes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl._nonsparse_newton import gamma_star
+    >>> gamma_star(np.array([1.0, 4.0]), 0.0).round(4).tolist()
+    [0.3333, 0.6667]
+    >>> gamma_star(np.array([1e-6, 1.0, 4.0]), 0.1).round(4).tolist()  # the floor binds
+    [0.1, 0.3, 0.6]
+
+    See Also
+    --------
+    nonsparse_newton : Newton's method on eq. 10 with this ``gamma`` eliminated.
+    proxlearn.mkl.nonsparse_mkl : the solver that calls both.
     """
     r = np.sqrt(np.maximum(np.asarray(a, dtype=np.float64), 0.0))
     m = r.size
