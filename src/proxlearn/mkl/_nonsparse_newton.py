@@ -140,12 +140,11 @@ def _h(y_u, a, floor):
 
 #: Largest support, relative to ``n``, for which :class:`_Face` gathers the
 #: sub-stack ``K_k[S, S]``: one gather costs about ``2 (s / n)^2`` passes over the
-#: stack (kernel-major, n = 537, 13 kernels: 2.1 ms at s = 250, 4.9 ms at 450,
-#: against 2.5 ms for a pass), after which the three passes of a face's first Newton
-#: step (products of ``u`` and of the step, the combined block) read ``(s / n)^2`` of
-#: one each, and the faces often change after one step. Non-sparse MKL fits on the
-#: bench_mklpy sets (CPU time, medians of 5): 0.4 was as fast as or faster than 0, 0.6
-#: and 1 on all four sets tried (breast 66 -> 28 ms against never gathering).
+#: stack, after which the three passes of a face's first Newton step (products of
+#: ``u`` and of the step, the combined block) read ``(s / n)^2`` of one each, and the
+#: faces often change after one step. 0.4 was as fast as or faster than 0, 0.6 and 1
+#: on all four sets tried (docs/benchmarks.md, "MKL solvers' speed, second pass" and
+#: "Non-sparse MKL: the sub-stack gather").
 SUB_STACK_MAX_FRACTION = 0.4
 
 

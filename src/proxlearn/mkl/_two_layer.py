@@ -63,15 +63,15 @@ from .._svm._dual import svm_dual
 __all__ = ["TwoLayerMKL", "TwoLayerMKLCV", "TwoLayerMKLInf", "two_layer_mkl"]
 
 _ARMIJO = 1e-4
-#: Largest inner combination ``sum mu_t K_t`` a trial step may reach: entries of
-#: ``K2`` above ``e^30`` stalled libsvm's SMO for minutes on one line-search trial
-#: (Liver, C = 0.01); optima seen are far below (``max sum mu K`` about 1-5).
+#: Largest inner combination ``sum mu_t K_t`` a trial step may reach: libsvm stalls
+#: on larger entries of ``K2``, and the optima lie far below (docs/benchmarks.md,
+#: "2LMKL: the limit on the inner combination").
 MAX_INNER = 30.0
 #: Precision of the packed stack the search reads once a fit runs a while
-#: (mkl._bank.StackPasses): float32 halves the traffic of float64's pack again (on
-#: Sonar's 793 kernels the pack, 17 MB, then fits the 36 MB L3 cache) at relative
+#: (mkl._bank.StackPasses): float32 halves the traffic of float64's pack at relative
 #: errors of about 1e-6 in the search's combinations and gradients; the returned
-#: ``alpha``, ``b``, objective and gap are float64 (:func:`_exact_end`).
+#: ``alpha``, ``b``, objective and gap are float64 (:func:`_exact_end`). Measured in
+#: docs/benchmarks.md, "Zhuang (2011) ch. 4-5: MKL on the base-kernel bank".
 SEARCH_DTYPE = np.float32
 
 
