@@ -161,7 +161,7 @@ def _checked_float_matrix(arr: np.ndarray, name: str):
 
     Two read-only reductions (``min``, ``max``: NaN propagates through both,
     inf shows in one) instead of ``isfinite`` and ``abs`` temporaries of the
-    matrix's size (issue #19); the element-wise masks are built only on the
+    matrix's size; the element-wise masks are built only on the
     error path, to name the first bad entry.
     """
     lo, hi, row_min = _extremes(arr)
@@ -207,7 +207,7 @@ def _max_safe_entry(n: int) -> float:
 
 #: Side of the square tiles in which :func:`asymmetry` and :func:`symmetrize`
 #: pair a block with its mirror block (2 MB per tile): temporaries stay at tile
-#: size instead of ``n x n`` (issue #19).
+#: size instead of ``n x n``.
 _TILE = 512
 
 
@@ -268,7 +268,7 @@ def looks_like_dissimilarity(S: np.ndarray, *, row_min=None) -> tuple[bool, str]
     n = S.shape[0]
     if n < 3 or S.shape[1] != n:
         return False, ""
-    # reductions without n x n temporaries (issue #19): the off-diagonal
+    # reductions without n x n temporaries: the off-diagonal
     # conditions are read from whole-matrix ones where the diagonal allows
     diag = S.diagonal()
     if row_min is None:  # (check_similarity passes the ones it computed)
