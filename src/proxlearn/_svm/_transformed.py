@@ -29,6 +29,25 @@ class TransformedSVCMixin(ScaleNormalizeMixin):
     :class:`sklearn.svm.SVC` ``svc_`` fitted on the precomputed kernel. With a
     fitted ``scale_`` (``normalize``, :mod:`proxlearn._normalize`) the
     transformer was fitted on ``S / scale_`` and test rows are divided likewise.
+    After ``_fold_svc``, a transformer linear in the test rows is folded into one
+    weight matrix, so prediction never forms the transformed test kernel.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from proxlearn._svm._transformed import TransformedSVCMixin
+    >>> from proxlearn.svm import SimilaritySVC
+    >>> X, y = load_iris(return_X_y=True)
+    >>> S = X @ X.T
+    >>> clf = SimilaritySVC().fit(S, y)
+    >>> isinstance(clf, TransformedSVCMixin), clf.predict(S[::50]).tolist()
+    (True, [0, 1, 2])
+
+    See Also
+    --------
+    proxlearn.svm.SimilaritySVC, proxlearn.svm.SimilarityFeatureSVC,
+    proxlearn.kernel_learning.BaseKernelSVC : the estimators that use it.
+    proxlearn._svm._libsvm.svc_pairwise_coef : the pairwise weights it folds.
     """
 
     def _fit_svc(self, svc, K, y, sample_weight=None, *, checked=False):
