@@ -110,7 +110,7 @@ class SimSVMSolution:
         Raw conic primal, slack and dual vectors (Clarabel SOCP only).
     gap, dual_objective : float or None
         Certified duality gap and the dual (lower-bound) objective (the dual-QP
-        interior point of :mod:`proxlearn.solvers._simsvm_dual` only).
+        interior point of :mod:`proxlearn.kernel_learning._simsvm_dual` only).
     """
 
     z: np.ndarray
