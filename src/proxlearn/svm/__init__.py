@@ -10,6 +10,7 @@ from ._calibration import SimilarityCalibratedClassifier
 from ._feature_svc import SimilarityFeatureSVC
 from ._kernel_svc import SimilaritySVC
 from ._kernel_svc_cv import SimilaritySVCCV
+from ._kernel_svr import SimilaritySVR
 from ._lp_machine import LPMachine, lp_machine_path
 from ._psvm import PotentialSVM
 
@@ -20,5 +21,6 @@ __all__ = [
     "SimilarityFeatureSVC",
     "SimilaritySVC",
     "SimilaritySVCCV",
+    "SimilaritySVR",
     "lp_machine_path",
 ]
