@@ -50,7 +50,8 @@ def test_prediction_is_the_weighted_mean_of_the_neighbours(weights):
         W = np.maximum(sims, 0) / np.maximum(sims, 0).sum(1, keepdims=True)
     else:
         S_loc = S[nbrs[:, :, None], nbrs[:, None, :]]
-        W = (kri_weights_batch if weights == "kri" else krr_weights_batch)(S_loc, sims, 0.5)
+        W = (kri_weights_batch(S_loc, sims, 0.5) if weights == "kri"
+             else krr_weights_batch(S_loc, sims, 0.5, "clip"))  # the regressor's default
     expected = y.mean() + np.einsum("ck,ck->c", W, y[nbrs] - y.mean())
     assert_allclose(reg.predict(S_te), expected, rtol=1e-10)
     clf = SimilarityKNeighborsClassifier(n_neighbors=6, weights=weights, reg=0.5).fit(S, y > 3)
@@ -94,3 +95,17 @@ def test_score_pickle_errors_and_model_selection():
     manual = [SimilarityKNeighborsRegressor().fit(S[np.ix_(tr, tr)], y[tr])
               .score(S[np.ix_(te, tr)], y[te]) for tr, te in cv.split(S)]
     assert_allclose(scores, manual)
+
+
+def test_krr_weights_default_to_the_local_clip():
+    """pinv weights (the classifier's default) blow up where a local eigenvalue nears
+    -reg; the regressor's default clip keeps them bounded by |s| / reg."""
+    S = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -0.0], [0.0, 0.0, -0.999]])
+    y = np.array([1.0, 2.0, 3.0])
+    s = np.array([[0.5, 0.2, 0.3]])
+    ours = SimilarityKNeighborsRegressor(n_neighbors=3, weights="krr").fit(S, y)
+    pinv = SimilarityKNeighborsRegressor(n_neighbors=3, weights="krr", spectrum="pinv").fit(S, y)
+    assert abs(ours.predict(s)[0] - y.mean()) < 1.0
+    assert abs(pinv.predict(s)[0] - y.mean()) > 100.0
+    with pytest.raises(InvalidParameterError, match="reg must be > 0"):
+        SimilarityKNeighborsRegressor(weights="krr", reg=0.0).fit(S, y)

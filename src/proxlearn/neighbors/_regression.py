@@ -14,7 +14,12 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 
-from proxlearn._validation import check_n_neighbors, check_similarity, check_targets
+from proxlearn._validation import (
+    InvalidParameterError,
+    check_n_neighbors,
+    check_similarity,
+    check_targets,
+)
 from proxlearn.base import PairwiseMixin
 
 from ._knn import SimilarityKNeighborsClassifier
@@ -50,8 +55,10 @@ class SimilarityKNeighborsRegressor(PairwiseMixin, RegressorMixin, BaseEstimator
     reg : float, default=1.0
         Ridge parameter of KRI and KRR (ignored by uniform / affinity).
     spectrum : {"clip", "flip", "shift", "none", "pinv"} or None, default=None
-        Local spectrum modification; ``None``: ``"clip"`` for KRI, ``"pinv"``
-        for KRR (Chen et al. section 7.4).
+        Local spectrum modification; ``None``: ``"clip"`` for KRI and KRR. (The
+        classifier's ``None`` is ``"pinv"`` for KRR, Chen et al.'s choice for
+        classification, section 7.4; for regression the size of the weights
+        matters and ``pinv`` weights are unstable: docs/methods.md.)
     transform_s : bool, default=True
         Consistent transform of the test similarities for clip and flip.
 
@@ -94,8 +101,22 @@ class SimilarityKNeighborsRegressor(PairwiseMixin, RegressorMixin, BaseEstimator
         self.spectrum = spectrum
         self.transform_s = transform_s
 
+    def _resolved_params(self):
+        """The classifier's validated parameters, except that ``spectrum=None`` means
+        the local clip for KRR weights too (not ``"pinv"``, the classifier's default):
+        a regressor uses the weights' size, and ``pinv`` weights blow up where a local
+        eigenvalue nears ``-reg`` (docs/methods.md, "Regression on similarities")."""
+        params = _SHARED._resolved_params(self)
+        if self.spectrum is None and params["weights"] == "krr":
+            if params["reg"] == 0.0:
+                raise InvalidParameterError(
+                    "reg must be > 0 for KRR weights with the regressor's default local "
+                    "clip (the clipped local matrix can be singular); use "
+                    "spectrum='pinv' for reg=0.")
+            params["spectrum"] = "clip"
+        return params
+
     # the neighbour search and the weights of the classifier (one implementation)
-    _resolved_params = _SHARED._resolved_params
     _chunks = _SHARED._chunks
     _weights = _SHARED._weights
     _local_weights = _SHARED._local_weights
