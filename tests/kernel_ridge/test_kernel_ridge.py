@@ -127,3 +127,17 @@ def test_pairwise_model_selection_slices_rows_and_columns():
     assert_allclose(scores, manual)
     search = GridSearchCV(SimilarityKernelRidge(), {"alpha": [0.01, 1.0]}, cv=cv).fit(S, y)
     assert search.best_params_["alpha"] in (0.01, 1.0)
+
+
+def test_grid_predictions_equal_one_fit_per_setting():
+    """The grid-path protocol: one eigendecomposition serves every alpha."""
+    S, S_te, y, _ = problem()
+    grid = [{"alpha": 0.01}, {"alpha": 1.0}, {"alpha": 1.0, "spectrum": "flip"},
+            {"alpha": 3.0, "spectrum": "flip"}, {"alpha": 0.5, "spectrum": "shift"},
+            {"alpha": 2.0, "spectrum": "shift"}]
+    est = SimilarityKernelRidge()
+    paths = est.grid_predictions(S, y, S_te, grid)
+    for p, pred in zip(grid, paths):
+        ref = SimilarityKernelRidge(**p).fit(S, y).predict(S_te)
+        assert_allclose(pred, ref, rtol=1e-12, atol=1e-12)
+    assert not hasattr(est, "dual_coef_")  # the estimator itself is not fitted

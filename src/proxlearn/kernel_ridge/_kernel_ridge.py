@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.base import BaseEstimator, RegressorMixin, clone
 
-from .._validation import InvalidParameterError, positive
+from .._validation import InvalidParameterError, check_targets, positive, validate_params
 from ..base import PairwiseMixin
 from ..transforms._spectrum_kernel import SPECTRUM_PARAMETERS, SpectrumLinearModelMixin
 
@@ -132,6 +132,57 @@ class SimilarityKernelRidge(PairwiseMixin, SpectrumLinearModelMixin, RegressorMi
         K = tr._training_kernel()
         K.flat[:: K.shape[0] + 1] += alpha
         return self._solve(K, target, spectrum, alpha), 0.0
+
+    def grid_predictions(self, S, y, S_test, params_list):
+        """Predictions of ``clone(self).set_params(**p).fit(S, y).predict(S_test)`` for
+        every ``p`` of ``params_list``, sharing the eigendecomposition over ``alpha``.
+
+        The grid-path protocol (docs/architecture.md): consecutive settings that
+        differ only in ``alpha`` reuse one fitted spectrum transform (clip and flip:
+        each further ``alpha`` costs two matrix-vector products, see the module
+        docstring); any other change refits.
+
+        Parameters
+        ----------
+        S : array-like of shape (n, n)
+        y : array-like of shape (n,)
+        S_test : array-like of shape (m, n)
+        params_list : sequence of dict
+
+        Returns
+        -------
+        list of ndarray of shape (m,)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from proxlearn.kernel_ridge import SimilarityKernelRidge
+        >>> x = np.linspace(0, 3, 20)
+        >>> S = np.exp(-(x[:, None] - x[None, :]) ** 2)
+        >>> grid = [{"alpha": a} for a in (0.01, 1.0)]
+        >>> paths = SimilarityKernelRidge().grid_predictions(S, np.sin(x), S[:2], grid)
+        >>> bool(np.allclose(paths[1], SimilarityKernelRidge(alpha=1.0).fit(S, np.sin(x)).predict(S[:2])))
+        True
+
+        See Also
+        --------
+        fit, predict : one setting.
+        """
+        out, base, base_key = [], None, None
+        for p in params_list:
+            est = clone(self).set_params(**p)
+            params = validate_params(est)
+            key = {k: v for k, v in params.items() if k != "alpha"}
+            if base is None or key != base_key or params["spectrum"] not in ("clip", "flip"):
+                est.fit(S, y)
+                base, base_key = est, key
+                target = (check_targets(y, est.n_features_in_) - est.y_mean_) / est.y_scale_
+            else:
+                for attr in ("scale_", "y_mean_", "y_scale_", "transformer_", "n_features_in_"):
+                    setattr(est, attr, getattr(base, attr))
+                est._set_dual(*est._fit_dual(target, params))
+            out.append(est.predict(S_test))
+        return out
 
     @staticmethod
     def _solve(A, b, spectrum, alpha):
