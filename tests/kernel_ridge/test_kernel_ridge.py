@@ -141,3 +141,15 @@ def test_grid_predictions_equal_one_fit_per_setting():
         ref = SimilarityKernelRidge(**p).fit(S, y).predict(S_te)
         assert_allclose(pred, ref, rtol=1e-12, atol=1e-12)
     assert not hasattr(est, "dual_coef_")  # the estimator itself is not fitted
+
+
+def test_scikit_learn_estimator_checks():
+    """scikit-learn's common checks for a regressor (the two expected failures are the
+    project's, explained in proxlearn.base.SKLEARN_CHECK_EXCEPTIONS)."""
+    from sklearn.utils.estimator_checks import check_estimator
+
+    from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_estimator(SimilarityKernelRidge(), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)

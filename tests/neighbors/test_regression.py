@@ -2,6 +2,7 @@
 real-valued target (issue 37, item 1)."""
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -109,3 +110,15 @@ def test_krr_weights_default_to_the_local_clip():
     assert abs(pinv.predict(s)[0] - y.mean()) > 100.0
     with pytest.raises(InvalidParameterError, match="reg must be > 0"):
         SimilarityKNeighborsRegressor(weights="krr", reg=0.0).fit(S, y)
+
+
+def test_scikit_learn_estimator_checks():
+    """scikit-learn's common checks for a regressor (the two expected failures are the
+    project's, explained in proxlearn.base.SKLEARN_CHECK_EXCEPTIONS)."""
+    from sklearn.utils.estimator_checks import check_estimator
+
+    from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_estimator(SimilarityKNeighborsRegressor(), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)

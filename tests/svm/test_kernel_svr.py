@@ -111,3 +111,15 @@ def test_pairwise_model_selection_slices_rows_and_columns():
     assert_allclose(scores, manual)
     search = GridSearchCV(SimilaritySVR(), {"C": [0.1, 10.0]}, cv=cv).fit(S, y)
     assert search.best_params_["C"] in (0.1, 10.0)
+
+
+def test_scikit_learn_estimator_checks():
+    """scikit-learn's common checks for a regressor (the two expected failures are the
+    project's, explained in proxlearn.base.SKLEARN_CHECK_EXCEPTIONS)."""
+    from sklearn.utils.estimator_checks import check_estimator
+
+    from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_estimator(SimilaritySVR(), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
