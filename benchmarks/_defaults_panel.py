@@ -455,7 +455,8 @@ NOT_IN_PANEL = {
 NOT_IN_PANEL.update({
     name: "regression: measured in docs/benchmarks.md section "
           "\"`benchmarks/bench_regression.py`: regression on similarities\""
-    for name in ("SimilaritySVR", "SimilarityKernelRidge", "SimilarityKNeighborsRegressor")})
+    for name in ("SimilaritySVR", "SimilarityKernelRidge", "SimilarityKNeighborsRegressor",
+                 "SimilarityFeatureSVR")})
 
 #: Primary (verdict) baseline and secondary baselines per family.
 BASELINES = {"sim": ("SimilaritySVC", ["SimilarityKNeighborsClassifier"]),

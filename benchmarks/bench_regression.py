@@ -13,6 +13,7 @@ download. Each target is predicted from a similarity that does not see it:
   from their Image Distortion Model similarity (a similarity of objects, no features).
 
 Methods: ours at their defaults (``SimilaritySVR``, ``SimilarityKernelRidge``,
+``SimilarityFeatureSVR`` linear and RBF on the rows,
 ``SimilarityKNeighborsRegressor`` uniform k = 5, and its KRI / KRR weights), ours
 with ``normalize_y=False`` (the literal reading), scikit-learn's ``SVR`` and
 ``KernelRidge`` (``kernel="precomputed"``, their defaults) on the matrix clipped by
@@ -48,7 +49,7 @@ from sklearn.svm import SVR
 from _timing import timed_alternating
 from proxlearn.kernel_ridge import SimilarityKernelRidge
 from proxlearn.neighbors import SimilarityKNeighborsRegressor
-from proxlearn.svm import SimilaritySVR
+from proxlearn.svm import SimilarityFeatureSVR, SimilaritySVR
 from proxlearn.transforms import SpectrumTransformer
 
 
@@ -120,6 +121,8 @@ def methods():
     return {
         "SimilaritySVR": ours(SimilaritySVR()),
         "SimilarityKernelRidge": ours(SimilarityKernelRidge()),
+        "SimilarityFeatureSVR (linear)": ours(SimilarityFeatureSVR()),
+        "SimilarityFeatureSVR(kernel='rbf')": ours(SimilarityFeatureSVR(kernel="rbf")),
         "kNN-regressor (uniform, k=5)": ours(SimilarityKNeighborsRegressor()),
         "kNN-regressor (KRI)": ours(SimilarityKNeighborsRegressor(weights="kri")),
         "kNN-regressor (KRR)": ours(SimilarityKNeighborsRegressor(weights="krr")),

@@ -46,7 +46,7 @@ KIND = {
 # continuous target of the common problem's features (regression_target)
 LEARNER_PACKAGES.append("kernel_ridge")
 KIND.update({"SimilaritySVR": "sim-reg", "SimilarityKernelRidge": "sim-reg",
-             "SimilarityKNeighborsRegressor": "sim-reg"})
+             "SimilarityKNeighborsRegressor": "sim-reg", "SimilarityFeatureSVR": "sim-reg"})
 
 
 def regression_target(X):

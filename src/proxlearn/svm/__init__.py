@@ -8,6 +8,7 @@ cross-validation, :mod:`proxlearn._svm._platt`);
 
 from ._calibration import SimilarityCalibratedClassifier
 from ._feature_svc import SimilarityFeatureSVC
+from ._feature_svr import SimilarityFeatureSVR
 from ._kernel_svc import SimilaritySVC
 from ._kernel_svc_cv import SimilaritySVCCV
 from ._kernel_svr import SimilaritySVR
@@ -19,6 +20,7 @@ __all__ = [
     "PotentialSVM",
     "SimilarityCalibratedClassifier",
     "SimilarityFeatureSVC",
+    "SimilarityFeatureSVR",
     "SimilaritySVC",
     "SimilaritySVCCV",
     "SimilaritySVR",

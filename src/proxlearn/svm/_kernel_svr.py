@@ -119,5 +119,5 @@ class SimilaritySVR(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, Bas
         coef = np.zeros(self.n_features_in_)
         coef[self.svr_.support_] = self.svr_.dual_coef_[0]
         self.intercept_ = float(self.svr_.intercept_[0])
-        self.n_iter_ = int(np.ravel(self.svr_.n_iter_)[0])
+        self.n_iter_ = int(self.svr_.n_iter_)
         return coef, self.intercept_

@@ -36,7 +36,7 @@ from .._validation import (
 )
 from ._spectrum import SPECTRUM_METHODS, SPECTRUM_TOL, TEST_TRANSFORMS, SpectrumTransformer
 
-__all__ = ["SPECTRUM_PARAMETERS", "SpectrumLinearModelMixin"]
+__all__ = ["SPECTRUM_PARAMETERS", "SpectrumLinearModelMixin", "fit_target_scale"]
 
 #: Parameter table entries of the spectrum options (the same as SimilaritySVC's).
 SPECTRUM_PARAMETERS = {
@@ -47,6 +47,32 @@ SPECTRUM_PARAMETERS = {
     "normalize_y": boolean("True (the default) fits on (y - mean) / std and maps the "
                            "predictions back; False uses y as given."),
 }
+
+
+def fit_target_scale(estimator, y, normalize_y):
+    """Set ``estimator.y_mean_`` / ``y_scale_`` (mean and standard deviation of the
+    validated targets ``y``; 0 and 1 without ``normalize_y``, scale 1 for a constant
+    ``y``) and return the targets the model is fitted on, ``(y - y_mean_) / y_scale_``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from proxlearn.transforms._spectrum_kernel import fit_target_scale
+    >>> est = SimpleNamespace()
+    >>> fit_target_scale(est, np.array([1.0, 3.0]), True).tolist(), est.y_mean_, est.y_scale_
+    ([-1.0, 1.0], 2.0, 1.0)
+
+    See Also
+    --------
+    SpectrumLinearModelMixin : its user.
+    """
+    if normalize_y:
+        spread = float(y.std())
+        estimator.y_mean_, estimator.y_scale_ = float(y.mean()), spread if spread > 0 else 1.0
+    else:
+        estimator.y_mean_, estimator.y_scale_ = 0.0, 1.0
+    return (y - estimator.y_mean_) / estimator.y_scale_
 
 
 class SpectrumLinearModelMixin(ScaleNormalizeMixin):
@@ -105,19 +131,13 @@ class SpectrumLinearModelMixin(ScaleNormalizeMixin):
                                           test_transform=params["test_transform"],
                                           tol=params["tol"], eigen_solver=eigen_solver)
         arr = check_similarity(S, symmetric=transformer._symmetric_mode(params["spectrum"]))
-        y = check_targets(y, arr.shape[0])
-        if params["normalize_y"]:
-            self.y_mean_ = float(y.mean())
-            spread = float(y.std())
-            self.y_scale_ = spread if spread > 0 else 1.0
-        else:
-            self.y_mean_, self.y_scale_ = 0.0, 1.0
+        target = fit_target_scale(self, check_targets(y, arr.shape[0]), params["normalize_y"])
         scaled = self._fit_scale(arr, params["normalize"])  # a new array unless the scale is 1
         self.transformer_ = transformer._fit_checked(
             scaled, S if scaled is arr else scaled,
             params["spectrum"], params["test_transform"], params["tol"])
         self.n_features_in_ = arr.shape[0]
-        return (y - self.y_mean_) / self.y_scale_
+        return target
 
     def _set_dual(self, coef, intercept=0.0):
         """Fold the test map, ``1 / scale_`` and the target units into ``S_test @ w + b``."""
