@@ -13,8 +13,9 @@ Because the test map is linear (``transform(S_test) = S_test M``,
 with ``w = M c / scale_`` computed once at fit: ``O(m n)`` per prediction,
 never the ``O(m n^2)`` of forming ``K_test``.
 
-Targets: with ``normalize_y=True`` the model is fitted on ``(y - mean) / std`` and
-predictions are mapped back, so that an intercept-free model (kernel ridge) is
+Targets (:func:`fit_target_scale`, also used by
+:class:`~proxlearn.svm.SimilarityFeatureSVR`): with ``normalize_y=True`` the model is
+fitted on ``(y - mean) / std`` and predictions are mapped back, so that an intercept-free model (kernel ridge) is
 not shrunk towards 0 and the SVR's ``epsilon`` and ``C`` are in units of the
 target's spread (docs/methods.md, "Regression on similarities").
 """
