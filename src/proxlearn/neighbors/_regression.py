@@ -91,7 +91,7 @@ class SimilarityKNeighborsRegressor(PairwiseMixin, RegressorMixin, BaseEstimator
     sklearn.neighbors.KNeighborsRegressor : k-NN regression on distances.
     """
 
-    _parameter_constraints = _SHARED._parameter_constraints
+    _parameter_constraints = dict(_SHARED._parameter_constraints)
 
     def __init__(self, n_neighbors=5, weights="uniform", reg=1.0, spectrum=None,
                  transform_s=True):
