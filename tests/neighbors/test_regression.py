@@ -122,3 +122,21 @@ def test_scikit_learn_estimator_checks():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_estimator(SimilarityKNeighborsRegressor(), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
+
+
+@pytest.mark.parametrize("weights", ["uniform", "kri", "krr"])
+def test_predictions_from_neighbour_lists_and_the_reg_path(weights):
+    """predict = predict_from_neighbors(top_k_similar(...)); predict_path over reg equals
+    one prediction per reg, and a k_max search serves smaller k (prefixes)."""
+    from proxlearn.neighbors._knn import top_k_similar
+
+    S, S_te, y, _ = problem()
+    reg = SimilarityKNeighborsRegressor(n_neighbors=6, weights=weights).fit(S, y)
+    nbrs, sims = top_k_similar(S_te, 6)
+    assert_allclose(reg.predict_from_neighbors(nbrs, sims), reg.predict(S_te))
+    regs = [0.1, 1.0, 10.0]
+    for r, pred in zip(regs, reg.predict_path(nbrs, sims, reg=regs)):
+        ref = SimilarityKNeighborsRegressor(n_neighbors=6, weights=weights, reg=r).fit(S, y)
+        assert_allclose(pred, ref.predict(S_te), rtol=1e-7, atol=1e-9)
+    nb8, si8 = top_k_similar(S_te, 8)
+    assert_allclose(reg.predict_from_neighbors(nb8[:, :6], si8[:, :6]), reg.predict(S_te))

@@ -121,6 +121,9 @@ class SimilarityKNeighborsRegressor(PairwiseMixin, RegressorMixin, BaseEstimator
     _weights = _SHARED._weights
     _local_weights = _SHARED._local_weights
     _validate_test = _SHARED._validate_test
+    _check_neighbors = _SHARED._check_neighbors
+    _weights_path = _SHARED._weights_path
+    _path_weights = _SHARED._path_weights
     kneighbors = _SHARED.kneighbors
 
     def fit(self, S, y):
@@ -164,7 +167,41 @@ class SimilarityKNeighborsRegressor(PairwiseMixin, RegressorMixin, BaseEstimator
         """
         S_test, k = self._validate_test(S_test, S_train_test)
         out = np.empty(S_test.shape[0])
-        centred = self.y_fit_ - self.y_mean_
         for sl, nbrs, W in self._local_weights(S_test, k):
-            out[sl] = self.y_mean_ + np.einsum("ck,ck->c", W, centred[nbrs])
+            out[sl] = self._combine(nbrs, W)
         return out
+
+    def _combine(self, nbrs, W):
+        """``y_bar + sum_i w_i (y_i - y_bar)`` per row of neighbours and weights."""
+        return self.y_mean_ + np.einsum("ck,ck->c", W, self.y_fit_[nbrs] - self.y_mean_)
+
+    def predict_from_neighbors(self, neighbors, similarities):
+        """Predict from precomputed neighbour lists (most similar first).
+
+        ``predict(S_test)`` equals ``predict_from_neighbors(*top_k_similar(S_test, k))``
+        (:func:`proxlearn.neighbors._knn.top_k_similar`); a search for ``k_max``
+        serves every ``k <= k_max`` (``neighbors[:, :k]``), as for the classifier.
+
+        Parameters
+        ----------
+        neighbors : ndarray of shape (m, k), int
+        similarities : ndarray of shape (m, k)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (m,)
+        """
+        nbrs, sims = self._check_neighbors(neighbors, similarities)
+        return self._combine(nbrs, self._weights(nbrs, sims, self._resolved_params()))
+
+    def predict_path(self, neighbors, similarities, *, reg):
+        """:meth:`predict_from_neighbors` for each value of ``reg``, sharing the local
+        eigendecompositions of KRI / KRR (the grid-path protocol, docs/architecture.md):
+        entry ``i`` equals ``set_params(reg=reg[i]).predict_from_neighbors(...)``.
+
+        Returns
+        -------
+        list of ndarray of shape (m,)
+        """
+        nbrs, sims = self._check_neighbors(neighbors, similarities)
+        return [self._combine(nbrs, W) for W in self._path_weights(nbrs, sims, reg)]
