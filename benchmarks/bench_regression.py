@@ -164,7 +164,25 @@ def accuracy(n_splits=5):
             v = np.asarray(scores[m, t])
             cells.append(f"{v.mean():.3f} +- {v.std(ddof=1) / np.sqrt(len(v)):.3f}")
         print(f"| {m} | " + " | ".join(cells) + " |")
+    print("\nPaired differences of R^2 over the same splits, mean +- s.e. (t statistic):")
+    print("\n| ours - scikit-learn | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for a, b in PAIRS:
+        cells = []
+        for t in names:
+            d = np.asarray(scores[a, t]) - np.asarray(scores[b, t])
+            se = d.std(ddof=1) / np.sqrt(len(d))
+            cells.append(f"{d.mean():+.3f} +- {se:.3f} ({d.mean() / se if se > 0 else 0.0:+.1f})")
+        print(f"| {a} - {b} | " + " | ".join(cells) + " |")
     return scores
+
+
+#: The paired comparisons printed under the table.
+PAIRS = [("SimilaritySVR", "sklearn SVR on clip(S)"),
+         ("SimilarityKernelRidge", "sklearn KernelRidge on clip(S)"),
+         ("SimilaritySVR", "sklearn SVR on clip(S), y standardised"),
+         ("SimilarityKernelRidge", "sklearn KernelRidge on clip(S), y standardised"),
+         ("SimilaritySVR", "sklearn RBF SVR on features, y standardised")]
 
 
 def speed(repeats=5, n=2000, m=500):
