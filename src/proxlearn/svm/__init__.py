@@ -11,6 +11,7 @@ from ._feature_svc import SimilarityFeatureSVC
 from ._kernel_svc import SimilaritySVC
 from ._kernel_svc_cv import SimilaritySVCCV
 from ._lp_machine import LPMachine, lp_machine_path
+from ._one_class import SimilarityOneClassSVM
 from ._psvm import PotentialSVM
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "PotentialSVM",
     "SimilarityCalibratedClassifier",
     "SimilarityFeatureSVC",
+    "SimilarityOneClassSVM",
     "SimilaritySVC",
     "SimilaritySVCCV",
     "lp_machine_path",
