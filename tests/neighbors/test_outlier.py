@@ -153,6 +153,18 @@ def test_clear_errors_and_sklearn_clamp():
         det.score_samples(S[n:, :n - 1])
     with pytest.raises(TestMatrixError, match="self_similarity"):
         det.score_samples(S[n:, :n], self_similarity=np.ones(3))
+    with pytest.raises(TestMatrixError, match="self_similarity"):
+        det.score_samples(S[n:, :n], self_similarity=np.full(len(S) - n, np.nan))
+    bad = S[n:, :n].copy()
+    bad[0, 1] = np.nan
+    with pytest.raises(SimilarityMatrixError):
+        det.score_samples(bad, self_similarity=np.diag(S)[n:])
+    # X X^T has no constant diagonal: leaving the test self-similarities out is said
+    with pytest.warns(UserWarning, match="self_similarity="):
+        det.score_samples(S[n:, :n])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        det.score_samples(S[n:, :n], self_similarity=np.diag(S)[n:])
     with pytest.warns(UserWarning, match="n_neighbors"):  # scikit-learn's clamp, kept
         small = SimilarityLocalOutlierFactor(n_neighbors=50).fit(S[:10, :10])
     assert small.n_neighbors_ == 9

@@ -138,6 +138,10 @@ def test_clear_errors():
     det = SimilarityOneClassSVM().fit(S)
     with pytest.raises(TestMatrixError, match="columns"):
         det.decision_function(S_test[:, :-1])
+    bad = S_test.copy()
+    bad[0, 1] = np.inf
+    with pytest.raises(SimilarityMatrixError):
+        det.predict(bad)
     for nu in (0, 1.5, -0.1, "half", True):
         with pytest.raises(InvalidParameterError, match="nu"):
             SimilarityOneClassSVM(nu=nu).fit(S)

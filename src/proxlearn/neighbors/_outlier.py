@@ -36,6 +36,7 @@ scikit-learn, so its scores equal scikit-learn's on the same distances
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, OutlierMixin
@@ -237,6 +238,13 @@ class SimilarityLocalOutlierFactor(PairwiseMixin, OutlierMixin, BaseEstimator):
         check_is_fitted(self, "lof_")
         arr = check_test_similarity(S_test, self.n_features_in_)
         if self_similarity is None:
+            if np.ptp(self._diag) > 1e-8 * max(np.max(np.abs(self._diag)), 1e-300):
+                warnings.warn(
+                    "the training self-similarities are not constant (from "
+                    f"{self._diag.min():.3g} to {self._diag.max():.3g}) and the test rows' "
+                    "own were not given: their distances use the mean training one, "
+                    f"{self.self_similarity_:.3g}. Pass self_similarity=[s(x, x) of each "
+                    "test sample] for exact distances.", UserWarning, stacklevel=3)
             psi = np.full(arr.shape[0], self.self_similarity_)
         else:
             psi = np.asarray(self_similarity, dtype=np.float64)
@@ -257,7 +265,8 @@ class SimilarityLocalOutlierFactor(PairwiseMixin, OutlierMixin, BaseEstimator):
             Similarities of new samples to the training samples.
         self_similarity : float or array-like of shape (m,), optional
             ``psi(x, x)`` of each test sample; default ``self_similarity_``, the
-            mean training self-similarity (exact for a constant diagonal).
+            mean training self-similarity (exact for a constant diagonal; a
+            ``UserWarning`` says so when the training diagonal is not constant).
 
         Returns
         -------
