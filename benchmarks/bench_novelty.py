@@ -11,7 +11,8 @@ their defaults:
 * ``ocsvm`` = ``SimilarityOneClassSVM()`` (shift, whose consistent test rows
   are the rows as given; nu=0.5), and its variants ``clip``, ``flip``, ``none``,
   ``square`` (each with its consistent test map), ``clip-raw`` (clip, test rows
-  not mapped), ``nu0.1`` (shift, nu=0.1);
+  not mapped), ``shift-linear`` (shift with Gu & Guo's exact test map), ``nu0.1``
+  (shift, nu=0.1);
 * ``sk-ocsvm``: scikit-learn's ``OneClassSVM(kernel="precomputed")`` fitted by
   hand on the clipped training matrix, test rows as given (what a user of
   scikit-learn does);
@@ -99,6 +100,7 @@ METHODS = {
     "none": _ours(spectrum="none"),
     "square": _ours(spectrum="square"),
     "clip-raw": _ours(spectrum="clip", test_transform="raw"),
+    "shift-linear": _ours(test_transform="linear"),
     "nu0.1": _ours(nu=0.1),
     "sk-ocsvm": _sk_ocsvm,
     "lof": _lof,
