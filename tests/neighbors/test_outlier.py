@@ -17,6 +17,8 @@ from proxlearn.exceptions import (
 )
 from proxlearn.neighbors import SimilarityLocalOutlierFactor, similarity_distances
 
+from _outliers import run_check, sklearn_outlier_checks
+
 
 def _points(n=40, m=10, seed=0):
     rng = np.random.default_rng(seed)
@@ -188,3 +190,20 @@ def test_real_data_auc():
         det = SimilarityLocalOutlierFactor(novelty=True).fit(S[np.ix_(tr, tr)])
     auc = roc_auc_score(y[te] == y[0], det.decision_function(S[np.ix_(te, tr)]))
     assert auc > 0.8
+
+
+def test_unfitted_gives_not_fitted_error():
+    """Found by scikit-learn's check_estimators_unfitted: score_samples read lof_ before
+    checking the fit (AttributeError instead of NotFittedError)."""
+    from sklearn.exceptions import NotFittedError
+
+    det = SimilarityLocalOutlierFactor(novelty=True)
+    for method in ("score_samples", "decision_function", "predict"):
+        with pytest.raises(NotFittedError):
+            getattr(det, method)(np.ones((2, 3)))
+
+
+@sklearn_outlier_checks([SimilarityLocalOutlierFactor(),
+                         SimilarityLocalOutlierFactor(novelty=True)])
+def test_sklearn_estimator_checks(estimator, check):
+    run_check(estimator, check)

@@ -19,6 +19,8 @@ from proxlearn.exceptions import (
 from proxlearn.svm import SimilarityOneClassSVM
 from proxlearn.transforms import SpectrumTransformer
 
+from _outliers import run_check, sklearn_outlier_checks
+
 
 def _problem(n=40, m=15, seed=0):
     """Inliers around the origin, an indefinite similarity (linear kernel + symmetric
@@ -168,3 +170,8 @@ def test_real_data_auc(tmp_path):
     det = SimilarityOneClassSVM().fit(S[np.ix_(tr, tr)])
     auc = roc_auc_score(y[te] == y[0], det.decision_function(S[np.ix_(te, tr)]))
     assert auc > 0.75
+
+
+@sklearn_outlier_checks([SimilarityOneClassSVM(), SimilarityOneClassSVM(spectrum="clip")])
+def test_sklearn_estimator_checks(estimator, check):
+    run_check(estimator, check)

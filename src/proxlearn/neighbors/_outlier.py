@@ -272,7 +272,8 @@ class SimilarityLocalOutlierFactor(PairwiseMixin, OutlierMixin, BaseEstimator):
         -------
         ndarray of shape (m,)
         """
-        return self.lof_.score_samples(self._test_distances(S_test, self_similarity))
+        D = self._test_distances(S_test, self_similarity)  # checks the fit first
+        return self.lof_.score_samples(D)
 
     @available_if(_novelty(True))
     def decision_function(self, S_test, self_similarity=None):
