@@ -25,9 +25,11 @@ their defaults:
 ``--timing``: fit time at ``n`` (default 2000) of ``SimilarityOneClassSVM()``
 (spectrum correction included: the default shift needs the eigenvalues only)
 and ``SimilarityOneClassSVM(spectrum="clip")`` against
-``OneClassSVM(kernel="precomputed")`` on the already corrected matrix, and of ``SimilarityLocalOutlierFactor`` against
-``LocalOutlierFactor(metric="precomputed")`` on the already derived distances;
-process CPU time, one BLAS thread, alternating, medians of ``--repeats``.
+``OneClassSVM(kernel="precomputed")`` on the already corrected matrix (and the
+correction, ``SpectrumTransformer.fit``, alone), and of
+``SimilarityLocalOutlierFactor`` against ``LocalOutlierFactor(metric="precomputed")``
+on the already derived distances; process CPU time, one BLAS thread, alternating,
+medians of ``--repeats``.
 
 Usage: python benchmarks/bench_novelty.py [--auc] [--timing] [--datasets a b] [--splits 5]
 """
@@ -211,7 +213,8 @@ def run_timing(n, repeats):
         b = out[f"sklearn(K_{spectrum})"].decision_function(refs[spectrum])
         gap = np.max(np.abs(a - b)) / np.max(np.abs(b))
         rest = t[f"ours({spectrum})"] - t[f"correction({spectrum})"]
-        print(f"{spectrum}: ours/sklearn {t[f'ours({spectrum})'] / t[f'sklearn(K_{spectrum})']:.2f}"
+        ratio = t[f"ours({spectrum})"] / t[f"sklearn(K_{spectrum})"]
+        print(f"{spectrum}: ours/sklearn {ratio:.2f}"
               f", without the correction {rest / t[f'sklearn(K_{spectrum})']:.2f}"
               f" (training decision values agree to {gap:.1e} relative)")
     print(f"LOF: ours/sklearn {t['ours(LOF)'] / t['sklearn(LOF on D)']:.2f}")

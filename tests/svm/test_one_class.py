@@ -106,7 +106,8 @@ def test_pickle_round_trip():
 
 
 def test_model_selection_slices_rows_and_columns():
-    """The pairwise tag: cross_val_score fits on S[train][:, train] and scores S[test][:, train]."""
+    """The pairwise tag: cross_val_score fits on S[train][:, train] and scores
+    S[test][:, train]."""
     S, S_test, truth = _problem(n=30, m=15)
     n = 30
     full = np.zeros((n + 30, n + 30))
