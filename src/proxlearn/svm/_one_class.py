@@ -95,10 +95,11 @@ class SimilarityOneClassSVM(PairwiseMixin, ScaleNormalizeMixin, OutlierMixin, Ba
         Spectrum modification, see :class:`~proxlearn.transforms.SpectrumTransformer`.
         ``"none"`` hands the possibly indefinite matrix to libsvm (a stationary
         point only). Shift is the default because it had the best mean ROC AUC
-        over 13 real sets, within about a standard error of clip (the default
-        of :class:`SimilaritySVC`) on 12 of them and far ahead on the most
-        indefinite one (wine-sigmoid: 0.995 against 0.835); docs/benchmarks.md,
-        "Novelty and outlier detection on similarities".
+        over 13 real sets, tied with clip (the default of
+        :class:`SimilaritySVC`; paired t-test over 5 splits) on 12 of them and
+        far ahead on the most indefinite one (wine-sigmoid: 0.995 against
+        0.835); docs/benchmarks.md, "Novelty and outlier detection on
+        similarities".
     nu : float in (0, 1], default=0.5
         Upper bound on the fraction of training outliers and lower bound on the
         fraction of support vectors (scikit-learn's default).
