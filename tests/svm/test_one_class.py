@@ -68,6 +68,35 @@ def test_shift_training_rows_score_shift_times_alpha_lower():
     np.testing.assert_allclose(det.score_samples(S), expected, rtol=1e-8, atol=1e-8)
 
 
+def test_zero_sample_weight_equals_removing_the_sample():
+    """libsvm drops zero-weight samples and scikit-learn's support_ then indexes the
+    reduced problem (decision values off by 11 on 30 samples): the estimator maps the
+    indices back. On a PSD unit-diagonal matrix (clip changes nothing, scale 1) a zero
+    weight is the fit without the sample."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(45, 2))
+    S = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1) / 2)
+    S_tr, S_te = S[:30, :30], S[30:, :30]
+    w = np.ones(30)
+    w[[0, 4, 7, 11, 20]] = 0.0
+    keep = np.flatnonzero(w > 0)
+    det = SimilarityOneClassSVM(spectrum="clip").fit(S_tr, sample_weight=w)
+    ref = SimilarityOneClassSVM(spectrum="clip").fit(S_tr[np.ix_(keep, keep)])
+    np.testing.assert_allclose(det.decision_function(S_te),
+                               ref.decision_function(S_te[:, keep]), rtol=1e-6, atol=1e-8)
+    labels = clone(det).fit_predict(S_tr, sample_weight=w)
+    np.testing.assert_array_equal(labels[keep], ref.predict(S_tr[np.ix_(keep, keep)]))
+    # positive weights are passed on: scikit-learn's one-class SVM on the same kernel
+    w2 = rng.uniform(0.5, 2.0, size=30)
+    det2 = SimilarityOneClassSVM(spectrum="clip", normalize=False).fit(S_tr, sample_weight=w2)
+    sk = OneClassSVM(kernel="precomputed").fit(det2.transformer_.kernel_, sample_weight=w2)
+    np.testing.assert_allclose(det2.decision_function(S_te),
+                               sk.decision_function(det2.transformer_.transform(S_te)),
+                               rtol=1e-8, atol=1e-10)
+    with pytest.raises(InvalidParameterError, match="sample_weight"):
+        SimilarityOneClassSVM().fit(S_tr, sample_weight=np.ones(5))
+
+
 def test_outlier_detector_contract():
     S, S_test, truth = _problem()
     det = SimilarityOneClassSVM(nu=0.2).fit(S)

@@ -47,6 +47,7 @@ from .._svm._libsvm import MAX_ITER
 from .._validation import (
     MAX_ITER_OR_NO_LIMIT,
     NORMALIZE,
+    check_sample_weight,
     check_similarity,
     check_test_similarity,
     options,
@@ -124,7 +125,8 @@ class SimilarityOneClassSVM(PairwiseMixin, ScaleNormalizeMixin, OutlierMixin, Ba
     transformer_ : SpectrumTransformer
         Fitted on ``S / scale_``.
     ocsvm_ : sklearn.svm.OneClassSVM
-        Fitted with ``kernel="precomputed"`` on the modified matrix.
+        Fitted with ``kernel="precomputed"`` on the modified matrix (its rows
+        and columns of positive ``sample_weight`` only).
     offset_ : float
         ``rho``: ``decision_function = score_samples - offset_``.
     n_iter_ : int
@@ -168,7 +170,7 @@ class SimilarityOneClassSVM(PairwiseMixin, ScaleNormalizeMixin, OutlierMixin, Ba
         self.max_iter = max_iter
         self.normalize = normalize
 
-    def fit(self, S, y=None):
+    def fit(self, S, y=None, sample_weight=None):
         """Fit on the ``n x n`` training similarity matrix of the inliers.
 
         Parameters
@@ -177,15 +179,21 @@ class SimilarityOneClassSVM(PairwiseMixin, ScaleNormalizeMixin, OutlierMixin, Ba
             Training similarities (asymmetric input is symmetrised with an
             :class:`AsymmetricSimilarityWarning`, except for ``"square"``).
         y : ignored
+        sample_weight : array-like of shape (n,), optional
+            Per-sample weights of the one-class SVM only (libsvm's box
+            ``0 <= alpha_i <= w_i``, as :class:`sklearn.svm.OneClassSVM`); the
+            spectrum modification and the scale use the whole matrix. A zero
+            weight leaves the sample out of the SVM (``alpha_i = 0``); its
+            similarities still enter the spectrum.
 
         Returns
         -------
         self
         """
-        self._fit(S)
+        self._fit(S, sample_weight)
         return self
 
-    def fit_predict(self, S, y=None):
+    def fit_predict(self, S, y=None, sample_weight=None):
         """Fit and label the training samples by their training scores (``+1`` / ``-1``).
 
         The scores of the training kernel ``K`` (as scikit-learn's
@@ -196,10 +204,10 @@ class SimilarityOneClassSVM(PairwiseMixin, ScaleNormalizeMixin, OutlierMixin, Ba
         -------
         ndarray of shape (n,)
         """
-        K = self._fit(S)
-        return self.ocsvm_.predict(K).astype(int)
+        K = self._fit(S, sample_weight)
+        return np.where(K @ self._alpha - self.offset_ > 0, 1, -1)
 
-    def _fit(self, S):
+    def _fit(self, S, sample_weight=None):
         """Fit; return the modified training kernel."""
         params = validate_params(self)
         transformer = SpectrumTransformer(
@@ -212,12 +220,19 @@ class SimilarityOneClassSVM(PairwiseMixin, ScaleNormalizeMixin, OutlierMixin, Ba
             params["spectrum"], params["test_transform"], params["tol"])
         K = self.transformer_._training_kernel()
         n = K.shape[0]
+        weights = check_sample_weight(sample_weight, n)
+        # libsvm drops samples of weight 0 and scikit-learn's support_ then indexes the
+        # reduced problem (docs/methods.md): leave them out here, map the indices back
+        keep = None if weights is None or np.all(weights > 0) else np.flatnonzero(weights > 0)
         self.ocsvm_ = OneClassSVM(kernel="precomputed", nu=float(params["nu"]),
-                                  max_iter=params["max_iter"]).fit(K)
-        alpha = np.zeros((n, 1))
-        alpha[self.ocsvm_.support_, 0] = self.ocsvm_.dual_coef_[0]
+                                  max_iter=params["max_iter"]).fit(
+            K if keep is None else K[np.ix_(keep, keep)],
+            sample_weight=weights if keep is None else weights[keep])
+        support = self.ocsvm_.support_ if keep is None else keep[self.ocsvm_.support_]
+        self._alpha = np.zeros(n)
+        self._alpha[support] = self.ocsvm_.dual_coef_[0]
         # score_samples(S_test) = transform(S_test / scale_) @ alpha = S_test @ coef
-        self._coef = self.transformer_.transform_coef(alpha)[:, 0] / self.scale_
+        self._coef = self.transformer_.transform_coef(self._alpha[:, None])[:, 0] / self.scale_
         self.offset_ = float(self.ocsvm_.offset_[0])
         self.n_iter_ = int(np.ravel(self.ocsvm_.n_iter_)[0])
         self.n_features_in_ = n
