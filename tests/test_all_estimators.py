@@ -178,13 +178,13 @@ def test_degenerate_matrices_never_give_nan(name, kind):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fitted = clone(est).fit(S, y)
-        if _predicts(est):
+        if is_regressor(est):
+            assert np.all(np.isfinite(fitted.predict(S[:6])))
+        elif _predicts(est):
             pred = fitted.predict(S[:6])
             assert set(pred) <= ({-1, 1} if is_outlier_detector(est) else {0, 1})
             if hasattr(fitted, "decision_function"):
                 assert np.all(np.isfinite(fitted.decision_function(S[:6])))
-        elif is_regressor(est):
-            assert np.all(np.isfinite(fitted.predict(S[:6])))
         else:
             assert np.all(np.isfinite(fitted.transform(S[:6])))
 
@@ -340,7 +340,9 @@ def test_far_out_test_rows_give_finite_output(name):
         far = np.abs(S).max() * 1e6 * rng.uniform(0.5, 1.0, size=(3, S.shape[1]))
         if name not in NONNEGATIVE_ONLY:
             far[1] *= -1
-        if _predicts(est):
+        if is_regressor(est):
+            assert np.all(np.isfinite(fitted.predict(far)))
+        elif _predicts(est):
             assert set(fitted.predict(far)) <= set(getattr(fitted, "classes_", (-1, 1)))
             for method in ("decision_function", "predict_proba"):
                 if hasattr(fitted, method):
@@ -349,8 +351,6 @@ def test_far_out_test_rows_give_finite_output(name):
                     except AttributeError:  # e.g. predict_proba without probability=True
                         continue
                     assert np.all(np.isfinite(out)), (method, out)
-        elif is_regressor(est):
-            assert np.all(np.isfinite(fitted.predict(far)))
         else:
             assert np.all(np.isfinite(fitted.transform(far)))
 
