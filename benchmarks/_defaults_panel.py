@@ -217,7 +217,8 @@ def applies(est, name):
 def _sim(name, tier=0, **kw):
     def make():
         import proxlearn
-        for sub in ("svm", "neighbors", "discriminant", "kernel_learning", "ranking", "mkl"):
+        for sub in ("svm", "neighbors", "discriminant", "kernel_learning", "ranking", "mkl",
+                    "krein"):
             mod = getattr(proxlearn, sub)
             if name in getattr(mod, "__all__", ()):
                 return getattr(mod, name)(**kw)
@@ -376,6 +377,9 @@ _add("KernelLogisticRegression", Spec("sim", _sim("KernelLogisticRegression"), 0
                                       label="KernelLogisticRegression()"))
 _add("NystroemSpectrum+SVC", Spec("sim", _nystroem_then_linear_svc, 0,
                                   label='make_pipeline(NystroemSpectrum(), SVC(kernel="linear"))'))
+# learning in Kreĭn spaces (issue 37 item 4)
+for _n in ("KreinSVC", "KreinLeastSquaresClassifier"):
+    _add(_n, Spec("sim", _sim(_n), 0, label=f"{_n}()"))
 _add("CompletionSVC", Spec("sim", _sim("CompletionSVC"), 2,
                            label="CompletionSVC().fit(S, y) (K_aux = S, nothing known)",
                            applies=_within_max_samples("CompletionSVC", MAX_TEST_PROGRAMS)))
@@ -447,6 +451,9 @@ NOT_IN_PANEL = {
     "KernelCompleter": "a building block: CompletionSVC's rows",
     "KernelBank": "a building block: the [bank] rows' base kernels",
     "MKLClassifierCV": "its rows are the ...CV[bank] rows",
+    "KreinSVR": "a regressor: the panel scores classifiers (KreinSVC is its row)",
+    "KreinLeastSquares": "a regressor: the panel scores classifiers "
+                         "(KreinLeastSquaresClassifier is its row)",
     "NPKReranker": "re-ranks retrieval lists by tags (precision at k), not a classifier: "
                    "benchmarks/bench_npk.py and the zhuang2011 ranking section",
 }

@@ -23,7 +23,7 @@ def public_classes(packages, base):
 
 #: Subpackages whose estimators are run at their defaults on the common problem.
 LEARNER_PACKAGES = ["transforms", "kernel_approximation", "svm", "neighbors", "discriminant",
-                    "kernel_learning", "mkl", "cluster", "manifold", "ranking"]
+                    "kernel_learning", "mkl", "cluster", "manifold", "ranking", "krein"]
 
 #: Input kind per estimator where the subpackage's guess (``guess_kind``) is wrong.
 KIND = {
@@ -40,6 +40,8 @@ KIND = {
     "ConstrainedKMeans": "feat-constraints-cluster", "KernelKMeans": "kernel-cluster",
     "CMVU": "feat-embed-supervised",
     "CombineSimilarities": "stack-transform",
+    # krein (issue 37 item 4): the regressors
+    "KreinSVR": "sim-reg", "KreinLeastSquares": "sim-reg",
 }
 
 #: Smaller grids for the cross-validated variants (their default grids fit 60
@@ -131,6 +133,10 @@ def fit_outputs(name, cls, kind, problem, n_train, scale=(1.0, 1.0), extras=Fals
         warnings.simplefilter("ignore")
         if kind == "sim-clf":
             return classifier(*blocks(c1 * S))
+        if kind == "sim-reg":  # a real target of the features (krein regressors)
+            S_tr, S_te = blocks(c1 * S)
+            est.fit(S_tr, (X[:, 0] - X[:, 1] + 0.5 * X[:, 2])[tr])
+            return {"predict": est.predict(S_te)}
         if kind == "sim-transform":
             S_tr, S_te = blocks(c1 * S)
             est.fit(S_tr, y[tr])

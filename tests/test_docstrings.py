@@ -93,6 +93,7 @@ REFERENCE_MODULES = (
     "proxlearn.plotting",
     "proxlearn.kernel_learning.",
     "proxlearn.mkl.",
+    "proxlearn.krein.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -106,7 +107,7 @@ PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwi
             "neighbors", "_normalize", "_multi_input", "_svm._dual",
             "_svm._libsvm", "_svm._platt", "_svm._multiclass",
             "study", "base", "_linalg", "_scale", "_files", "_progress", "_cv", "cli",
-            "plotting", "kernel_learning", "mkl")
+            "plotting", "kernel_learning", "mkl", "krein", "krein._sphere", "krein._base")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 

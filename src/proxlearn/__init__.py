@@ -77,6 +77,7 @@ _SUBMODULES = (
     "exceptions",
     "kernel_approximation",
     "kernel_learning",
+    "krein",
     "manifold",
     "metrics",
     "mkl",

@@ -61,9 +61,22 @@ def check_targets(y, n: int) -> np.ndarray:
 class KreinMixin(PairwiseMixin, ScaleNormalizeMixin):
     """The eigendecomposition of the training matrix and the ``f+`` / ``f-`` split.
 
-    ``fit`` calls :meth:`_decompose` once; predictions read the test rows with
-    :meth:`_test_rows` (divided by ``scale_``) and multiply them with
-    coefficient vectors over the training samples.
+    ``fit`` calls :meth:`_fit_input`, then :meth:`_decompose` once; predictions
+    read the test rows with :meth:`_test_rows` (divided by ``scale_``) and
+    multiply them with coefficient vectors over the training samples.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.krein import KreinSVC
+    >>> S = np.array([[1.0, 0.9, 0.5], [0.9, 1.0, -0.6], [0.5, -0.6, 1.0]])
+    >>> clf = KreinSVC().fit(S, [0, 0, 1])
+    >>> int((clf.eigenvalues_ < 0).sum())  # one negative direction: f- is not zero
+    1
+
+    See Also
+    --------
+    proxlearn.krein.KreinSVC, proxlearn.krein.KreinLeastSquares : its users.
     """
 
     def _fit_input(self, S, y, check_y):

@@ -80,7 +80,7 @@ def _loo_radius(h, G, Uk, w_fit, T):
     residual, and its radius ``||g / (h + mu)||`` (the norm of that solution,
     so that the sphere and the ball give the same solution).
     """
-    mu0 = max(0.0, -float(h.min()))
+    mu0 = max(0.0, -float(h.min(initial=0.0)))  # no direction kept (S = 0): any radius
     top = float(w_fit.max()) if w_fit.size else 1.0
     C = Uk.T @ T  # the targets in the kept eigen-directions
     sq = Uk * Uk
