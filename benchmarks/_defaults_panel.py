@@ -380,6 +380,9 @@ _add("NystroemSpectrum+SVC", Spec("sim", _nystroem_then_linear_svc, 0,
 # learning in Kreĭn spaces (issue 37 item 4)
 for _n in ("KreinSVC", "KreinLeastSquaresClassifier"):
     _add(_n, Spec("sim", _sim(_n), 0, label=f"{_n}()"))
+for _s in ("flip", "shift"):  # the spectrum fixes the Kreĭn learners are compared with
+    _add(f"SimilaritySVC[{_s}]", Spec("sim", _sim("SimilaritySVC", spectrum=_s), 0,
+                                      label=f'SimilaritySVC(spectrum="{_s}")'))
 _add("CompletionSVC", Spec("sim", _sim("CompletionSVC"), 2,
                            label="CompletionSVC().fit(S, y) (K_aux = S, nothing known)",
                            applies=_within_max_samples("CompletionSVC", MAX_TEST_PROGRAMS)))
