@@ -31,8 +31,8 @@ Kreĭn spaces (`proxlearn.krein`)".
 
 Choices that are ours (the paper tunes ``r`` and ``lambda+-`` on validation data
 by the gradient of the solution and states no default): ``radius="auto"``, per
-problem the radius whose multiplier has the least exact leave-one-out error of
-the fixed-multiplier problem (a linear smoother); ``lambda+ = lambda- = 0``;
+problem the radius of the multiplier with the least 5-fold cross-validated error of
+the fixed-multiplier problem (a closed form per multiplier); ``lambda+ = lambda- = 0``;
 the targets are centred (``fit_intercept``) and, for the regressor with
 ``normalize=True``, divided by their standard deviation, so that ``radius`` is a
 norm per unit of target. ``constraint="ball"`` (``||f|| <= r``, the
@@ -45,6 +45,7 @@ norm of the chosen solution).
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
@@ -56,45 +57,60 @@ from .._validation import (
     options,
     positive,
 )
-from ..transforms._spectrum import SPECTRUM_TOL
+from ..transforms._spectrum import SPECTRUM_TOL, default_tol
 from ._base import KreinMixin, check_targets
 from ._sphere import solve_sphere_quadratic
 
 __all__ = ["KreinLeastSquares", "KreinLeastSquaresClassifier"]
 
 
-#: ``radius="auto"``: multipliers ``mu0 + max(|d| / n) * 10 ** AUTO_EXPONENTS``.
+#: ``radius="auto"``: the relative multipliers tried, ``mu = mu0 + max(|d| / n) * 10 ** e``.
 AUTO_EXPONENTS = np.linspace(-6.0, 1.0, 29)
+#: ``radius="auto"``: folds of the internal cross-validation.
+AUTO_FOLDS = 5
 
 
-def _loo_radius(h, G, Uk, w_fit, T):
-    """``radius="auto"``: per target column, the radius of the multiplier with the
-    least leave-one-out error.
+def _spectral_problem(S, lambda_pos, lambda_neg, tol):
+    """``(Uk, sign(d), h, mu0, top)`` of the scaled training matrix ``S`` (the kept
+    eigen-directions, the diagonal of the sphere problem, its least feasible
+    multiplier ``mu0 = max(0, -min h)`` and the scale ``max(|d| / n)``)."""
+    lam, U = scipy.linalg.eigh(S, driver="evd", check_finite=False)
+    tol = default_tol(lam) if tol is None else tol
+    keep = np.abs(lam) > tol
+    d = lam[keep]
+    n = S.shape[0]
+    h = np.abs(d) / n + np.where(d > 0, lambda_pos, -lambda_neg)
+    top = float(np.abs(d).max()) / n if d.size else 1.0
+    return U[:, keep], np.sign(d), h, max(0.0, -float(h.min(initial=0.0))), top
 
-    For a fixed multiplier ``mu`` (with ``h + mu > 0``) the problem is a
-    penalised least squares whose fitted values are the linear smoother
-    ``Uk diag(w_fit / (h + mu)) Uk^T t`` (``w_fit = |d| / n``), so the
-    leave-one-out residuals are ``(t - t_hat) / (1 - H_ii)`` exactly. Over the
-    grid ``mu0 + max(w_fit) * 10 ** AUTO_EXPONENTS`` (``mu0 = max(0, -min h)``)
-    each column keeps the ``mu`` of its least mean squared leave-one-out
-    residual, and its radius ``||g / (h + mu)||`` (the norm of that solution,
-    so that the sphere and the ball give the same solution).
+
+def _cv_exponents(S, T, params, random_state=0):
+    """``radius="auto"``: per target column, the exponent ``e`` of ``AUTO_EXPONENTS``
+    whose multiplier ``mu0 + top * 10 ** e`` has the least validation squared error
+    over ``AUTO_FOLDS`` folds.
+
+    For a fixed multiplier the problem is a penalised least squares with the
+    closed form ``a(mu) = Uk diag(sign(d) / (n (h + mu))) Uk^T t``; each fold
+    decomposes its own training block and predicts its held-out samples with
+    their *raw* similarities, ``S[val, tr] @ a(mu)``, as the estimator does. The
+    exponent is relative (``mu0``, ``top`` of each fold's spectrum), so it
+    transfers to the fit on all samples.
     """
-    mu0 = max(0.0, -float(h.min(initial=0.0)))  # no direction kept (S = 0): any radius
-    top = float(w_fit.max()) if w_fit.size else 1.0
-    C = Uk.T @ T  # the targets in the kept eigen-directions
-    sq = Uk * Uk
-    best = np.full(T.shape[1], np.inf)
-    best_mu = np.full(T.shape[1], mu0 + top)
-    for e in AUTO_EXPONENTS:
-        mu = mu0 + top * 10.0 ** e
-        f = w_fit / (h + mu)
-        resid = (T - Uk @ (f[:, None] * C)) / np.maximum(1.0 - sq @ f, 1e-12)[:, None]
-        err = np.mean(resid ** 2, axis=0)
-        better = err < best
-        best[better], best_mu[better] = err[better], mu
-    radii = np.linalg.norm(G / (h[:, None] + best_mu[None, :]), axis=0)
-    return np.maximum(radii, np.finfo(float).tiny)
+    from sklearn.model_selection import KFold
+
+    n, q = T.shape
+    err = np.zeros((AUTO_EXPONENTS.size, q))
+    folds = KFold(min(AUTO_FOLDS, n), shuffle=True, random_state=random_state).split(T)
+    for tr, val in folds:
+        Uk, sgn, h, mu0, top = _spectral_problem(
+            S[np.ix_(tr, tr)], params["lambda_pos"], params["lambda_neg"], params["tol"])
+        mean = T[tr].mean(axis=0) if params["fit_intercept"] else np.zeros(q)
+        C = Uk.T @ (T[tr] - mean)
+        R = S[np.ix_(val, tr)] @ Uk
+        for i, e in enumerate(AUTO_EXPONENTS):
+            w = sgn / (len(tr) * (h + mu0 + top * 10.0 ** e))
+            err[i] += np.sum((R @ (w[:, None] * C) + mean - T[val]) ** 2, axis=0)
+    return AUTO_EXPONENTS[np.argmin(err, axis=0)]
 
 
 class _KreinLeastSquaresMixin(KreinMixin):
@@ -123,6 +139,8 @@ class _KreinLeastSquaresMixin(KreinMixin):
     def _fit_targets(self, arr, S, T, params):
         """Solve for the columns of ``T`` (n, q), already centred and scaled; set
         the Kreĭn coefficients (in the units of ``S / scale_``) and the multipliers."""
+        auto = params["radius"] == "auto"
+        work = arr.copy() if auto and arr.shape[0] > 2 else None  # the decomposition overwrites arr
         U, factor = self._decompose(arr, S, params["normalize"], params["tol"])
         keep = factor != 0
         d, Uk = self.eigenvalues_[keep], U[:, keep]
@@ -131,8 +149,17 @@ class _KreinLeastSquaresMixin(KreinMixin):
         h = np.abs(d) / n + np.where(d > 0, params["lambda_pos"], -params["lambda_neg"])
         G = (np.sign(d) * root)[:, None] * (Uk.T @ T) / n
         ball = params["constraint"] == "ball"
-        radii = (_loo_radius(h, G, Uk, np.abs(d) / n, T) if params["radius"] == "auto"
-                 else np.full(T.shape[1], params["radius"]))
+        if auto:
+            exps = (np.zeros(T.shape[1]) if work is None
+                    else _cv_exponents(work / self.scale_, T, params))
+            mu0 = max(0.0, -float(h.min(initial=0.0)))
+            top = float(np.abs(d).max()) / n if d.size else 1.0
+            mus = mu0 + top * 10.0 ** exps
+            # the radius of the solution at that multiplier (sphere and ball agree)
+            radii = np.maximum(np.linalg.norm(G / (h[:, None] + mus[None, :]), axis=0),
+                               np.finfo(float).tiny)
+        else:
+            radii = np.full(T.shape[1], params["radius"])
         sols = [solve_sphere_quadratic(h, G[:, j], radii[j], ball=ball)
                 for j in range(T.shape[1])]
         self.radius_ = radii
@@ -168,10 +195,10 @@ _PARAMS_DOC = """
         the Hilbert space associated with the Kreĭn space, in the units of
         ``S / scale_`` and of the standardised targets. ``"auto"`` (ours; the
         paper tunes ``r`` on validation data by the gradient of the solution):
-        the radius whose multiplier has the least exact leave-one-out squared
-        error of the fixed-multiplier problem, over 29 multipliers, per problem
-        (``_loo_radius``; no fixed radius suits every data set, measured in
-        docs/benchmarks.md). The radius used is ``radius_``.
+        per problem the radius of the multiplier with the least 5-fold
+        cross-validated squared error of the fixed-multiplier problem, over 29
+        multipliers (``_cv_exponents``; no fixed radius suits every data set,
+        measured in docs/benchmarks.md). The radius used is ``radius_``.
     lambda_pos, lambda_neg : float, default=0.0
         ``lambda+`` and ``lambda-`` (>= 0): the regulariser
         ``lambda+ ||f+||^2 - lambda- ||f-||^2`` (the paper's eq. in section 3;
