@@ -27,6 +27,20 @@ def indefinite_problem(n=60, n_classes=2, seed=0, noise=0.8):
     return S, y, X
 
 
+def wine_regression():
+    """``(S, t)``: a sigmoid similarity of UCI wine's z-scored features 2..13 and the
+    first feature (alcohol) as the target (skips without the data)."""
+    from proxlearn.datasets import load_feature_dataset
+
+    try:
+        X = np.asarray(load_feature_dataset("wine").X, dtype=float)
+    except Exception as exc:  # the data set is not installed
+        pytest.skip(f"UCI wine not available: {exc}")
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    Z = X[:, 1:]
+    return np.tanh(2.0 * Z @ Z.T / Z.shape[1] - 0.5), X[:, 0]
+
+
 def _split(S, y, n_train):
     return S[:n_train, :n_train], y[:n_train], S[n_train:, :n_train], y[n_train:]
 
@@ -141,14 +155,15 @@ def test_svr_equals_flip_svr_with_consistent_map():
     assert_allclose(f_pos - f_neg + reg.intercept_, reg.predict(S_te), atol=1e-10)
 
 
-def test_svr_learns_a_real_target(load_uw):
-    """On a real similarity (aural sonar), the score of an held-out continuous target
-    built from the data (the leading eigenvector coordinate) beats the mean predictor."""
-    S, _ = load_uw("aural_sonar")
-    lam, U = np.linalg.eigh((S + S.T) / 2)
-    target = U[:, -1] * np.sqrt(len(S))
-    reg = KreinSVR(C=10.0, epsilon=0.01).fit(S[:70, :70], target[:70])
-    assert reg.score(S[70:, :70], target[70:]) > 0.5
+def test_svr_learns_a_real_target():
+    """A real regression target: the first feature of UCI wine predicted from a sigmoid
+    similarity (indefinite) of the other twelve, held out. C = 0.1: the default C = 1
+    overfits this matrix (R^2 about 0, docs/benchmarks.md)."""
+    wine_S, target = wine_regression()
+    te = np.arange(0, len(target), 3)  # a third held out
+    tr = np.setdiff1d(np.arange(len(target)), te)
+    reg = KreinSVR(C=0.1).fit(wine_S[np.ix_(tr, tr)], target[tr])
+    assert reg.score(wine_S[np.ix_(te, tr)], target[te]) > 0.3
 
 
 def test_pickle_and_errors():

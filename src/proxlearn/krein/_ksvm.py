@@ -43,12 +43,11 @@ from .._svm._multiclass import libsvm_vote, ovo_decision
 from .._validation import (
     MAX_ITER_OR_NO_LIMIT,
     NORMALIZE,
-    check_labels,
     positive,
     unchecked,
 )
 from ..transforms._spectrum import SPECTRUM_TOL
-from ._base import KreinMixin, check_targets
+from ._base import KreinMixin, check_class_labels, check_targets
 
 __all__ = ["KreinSVC", "KreinSVR"]
 
@@ -186,7 +185,7 @@ class KreinSVC(_KreinSVMMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        params, arr, (classes, y_idx) = self._fit_input(S, y, check_labels)
+        params, arr, (classes, y_idx) = self._fit_input(S, y, check_class_labels)
         U, factor, K = self._flipped_kernel(arr, S, params)
         self.svc_ = SVC(kernel="precomputed", C=params["C"], class_weight=self.class_weight,
                         max_iter=params["max_iter"]).fit(K, y_idx)
@@ -211,7 +210,7 @@ class KreinSVC(_KreinSVMMixin, ClassifierMixin, BaseEstimator):
             (the decision function for two classes).
         """
         f_pos, f_neg = self._components(S_test)
-        return (f_pos[:, 0], f_neg[:, 0]) if len(self.classes_) == 2 else (f_pos, f_neg)
+        return (f_pos[:, 0], f_neg[:, 0]) if f_pos.shape[1] == 1 else (f_pos, f_neg)
 
     def _pairwise(self, S_test):
         check_is_fitted(self, "krein_coef_")
@@ -224,11 +223,13 @@ class KreinSVC(_KreinSVMMixin, ClassifierMixin, BaseEstimator):
         ``(m, n_classes)``, the one-vs-one votes with
         :func:`~proxlearn._svm._multiclass.ovo_decision`'s tie-breaking term.
         """
-        return ovo_decision(self._pairwise(S_test), len(self.classes_))
+        raw = self._pairwise(S_test)
+        return ovo_decision(raw, len(self.classes_))
 
     def predict(self, S_test):
         """Class labels of test-to-train similarities ``(m, n)`` (libsvm's vote)."""
-        return self.classes_[libsvm_vote(self._pairwise(S_test), len(self.classes_))]
+        raw = self._pairwise(S_test)
+        return self.classes_[libsvm_vote(raw, len(self.classes_))]
 
 
 class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):

@@ -52,13 +52,12 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     NORMALIZE,
     boolean,
-    check_labels,
     check_test_similarity,
     options,
     positive,
 )
 from ..transforms._spectrum import SPECTRUM_TOL, default_tol
-from ._base import KreinMixin, check_targets
+from ._base import KreinMixin, check_class_labels, check_targets
 from ._sphere import solve_sphere_quadratic
 
 __all__ = ["KreinLeastSquares", "KreinLeastSquaresClassifier"]
@@ -341,7 +340,7 @@ class KreinLeastSquaresClassifier(_KreinLeastSquaresMixin, ClassifierMixin, Base
         -------
         self
         """
-        params, arr, (self.classes_, y_idx) = self._fit_input(S, y, check_labels)
+        params, arr, (self.classes_, y_idx) = self._fit_input(S, y, check_class_labels)
         k = len(self.classes_)
         T = np.where(y_idx[:, None] == (np.arange(k) if k > 2 else np.array([1])), 1.0, -1.0)
         mean = T.mean(axis=0) if params["fit_intercept"] else np.zeros(T.shape[1])
