@@ -182,3 +182,19 @@ def test_pickle_and_errors():
         KreinSVR(epsilon=-1.0).fit(S, X[:, 0])
     with pytest.raises(LabelError, match="NaN"):
         KreinSVR().fit(S, np.where(np.arange(30) == 3, np.nan, 1.0))
+
+
+@pytest.mark.parametrize("normalize", [True, False])
+def test_the_training_matrix_is_never_overwritten(normalize):
+    """The decomposition runs in place on the estimator's own copy only (a unit
+    diagonal makes scale_ = 1, the path where no division copies the matrix)."""
+    from proxlearn.krein import KreinLeastSquares, KreinLeastSquaresClassifier
+
+    S, y, X = indefinite_problem(n=20)
+    S = (S + S.T) / 2
+    S[np.diag_indices(20)] = 1.0
+    for est, target in ((KreinSVC, y), (KreinSVR, X[:, 0]), (KreinLeastSquares, X[:, 0]),
+                        (KreinLeastSquaresClassifier, y)):
+        before = S.copy()
+        est(normalize=normalize).fit(S, target)
+        assert_array_equal(S, before)
