@@ -132,6 +132,18 @@ def test_decision_splits_into_positive_and_negative_parts(n_classes):
     assert_allclose(np.reshape(f_neg_train, (len(y_tr), -1)), K_neg @ a, atol=1e-8)
 
 
+def test_string_labels_and_class_weight_keyed_by_label():
+    """class_weight is keyed by the user's labels, as SimilaritySVC's (fails when the
+    SVM sees label indices)."""
+    S, y, _ = indefinite_problem(n=40)
+    labels = np.array(["clutter", "target"])[y]
+    weights = {"clutter": 1.0, "target": 5.0}
+    krein = KreinSVC(class_weight=weights).fit(S, labels)
+    flip = SimilaritySVC(spectrum="flip", class_weight=weights).fit(S, labels)
+    assert_array_equal(krein.predict(S[:10]), flip.predict(S[:10]))
+    assert_allclose(krein.decision_function(S[:10]), flip.decision_function(S[:10]), atol=1e-8)
+
+
 def test_scale_free_with_normalize():
     S, y, _ = indefinite_problem(n=60)
     S_tr, y_tr, S_te, _ = _split(S, y, 40)

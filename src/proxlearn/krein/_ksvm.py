@@ -188,7 +188,7 @@ class KreinSVC(_KreinSVMMixin, ClassifierMixin, BaseEstimator):
         params, arr, (classes, y_idx) = self._fit_input(S, y, check_class_labels)
         U, factor, K = self._flipped_kernel(arr, S, params)
         self.svc_ = SVC(kernel="precomputed", C=params["C"], class_weight=self.class_weight,
-                        max_iter=params["max_iter"]).fit(K, y_idx)
+                        max_iter=params["max_iter"]).fit(K, classes[y_idx])
         self.classes_ = classes
         self.n_iter_ = self.svc_.n_iter_
         V, self.intercept_ = svc_pairwise_coef(self.svc_, self.svc_.support_, K.shape[0])
