@@ -169,13 +169,15 @@ def test_svr_equals_flip_svr_with_consistent_map():
 
 def test_svr_learns_a_real_target():
     """A real regression target: the first feature of UCI wine predicted from a sigmoid
-    similarity (indefinite) of the other twelve, held out. C = 0.1: the default C = 1
-    overfits this matrix (R^2 about 0, docs/benchmarks.md)."""
+    similarity (indefinite) of the other twelve, held out: the default C="auto" (internal
+    CV) explains over 30 % of the variance (scikit-learn's C = 1: 0.21 +- 0.11 over five
+    70/30 splits, docs/benchmarks.md)."""
     wine_S, target = wine_regression()
     te = np.arange(0, len(target), 3)  # a third held out
     tr = np.setdiff1d(np.arange(len(target)), te)
-    reg = KreinSVR(C=0.1).fit(wine_S[np.ix_(tr, tr)], target[tr])
+    reg = KreinSVR().fit(wine_S[np.ix_(tr, tr)], target[tr])
     assert reg.score(wine_S[np.ix_(te, tr)], target[te]) > 0.3
+    assert reg.C_ in (0.01, 0.1, 1.0)
 
 
 def test_pickle_and_errors():

@@ -29,7 +29,7 @@ from .._validation import LabelError, check_similarity, check_test_similarity, v
 from ..base import PairwiseMixin
 from ..transforms._spectrum import default_tol, modify_spectrum
 
-__all__ = ["KreinMixin", "check_class_labels", "check_targets"]
+__all__ = ["KreinMixin", "check_class_labels", "check_targets", "cv_folds", "kept_spectrum"]
 
 
 def check_class_labels(y, n: int):
@@ -80,6 +80,51 @@ def check_targets(y, n: int) -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         raise LabelError("y contains NaN or infinity: pass finite regression targets.")
     return arr
+
+
+def kept_spectrum(S, tol=None):
+    """``(d, Uk)``: the eigenpairs with ``|lambda| > tol`` of a symmetric ``S`` (the
+    decomposition of an internal cross-validation fold; ``S`` is not overwritten).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.krein._base import kept_spectrum
+    >>> d, Uk = kept_spectrum(np.array([[1.0, 2.0], [2.0, 1.0]]))
+    >>> d.round(6).tolist(), Uk.shape
+    ([-1.0, 3.0], (2, 2))
+
+    See Also
+    --------
+    KreinMixin : the decomposition of the fit itself.
+    """
+    lam, U = scipy.linalg.eigh(S, driver="evd", check_finite=False)
+    keep = np.abs(lam) > (default_tol(lam) if tol is None else tol)
+    return lam[keep], U[:, keep]
+
+
+def cv_folds(n, random_state=0):
+    """The internal folds of the ``"auto"`` parameters: 5 shuffled folds (fewer for
+    ``n < 5``), the same for every call with the same ``n``.
+
+    Examples
+    --------
+    >>> from proxlearn.krein._base import cv_folds
+    >>> [len(val) for _, val in cv_folds(12)]
+    [3, 3, 2, 2, 2]
+
+    See Also
+    --------
+    kept_spectrum : the decomposition of each fold.
+    """
+    from sklearn.model_selection import KFold
+
+    return list(KFold(min(AUTO_FOLDS, n), shuffle=True,
+                      random_state=random_state).split(np.zeros(n)))
+
+
+#: Folds of the internal cross-validation of ``radius="auto"`` / ``C="auto"``.
+AUTO_FOLDS = 5
 
 
 class KreinMixin(PairwiseMixin, ScaleNormalizeMixin):

@@ -43,11 +43,12 @@ from .._svm._multiclass import libsvm_vote, ovo_decision
 from .._validation import (
     MAX_ITER_OR_NO_LIMIT,
     NORMALIZE,
+    options,
     positive,
     unchecked,
 )
 from ..transforms._spectrum import SPECTRUM_TOL
-from ._base import KreinMixin, check_class_labels, check_targets
+from ._base import KreinMixin, check_class_labels, check_targets, cv_folds, kept_spectrum
 
 __all__ = ["KreinSVC", "KreinSVR"]
 
@@ -232,6 +233,31 @@ class KreinSVC(_KreinSVMMixin, ClassifierMixin, BaseEstimator):
         return self.classes_[libsvm_vote(raw, len(self.classes_))]
 
 
+#: ``KreinSVR(C="auto")``: the values of ``C`` tried (for ``S / scale_``).
+AUTO_C = (0.001, 0.01, 0.1, 1.0, 10.0, 100.0)
+
+
+def _cv_svr_C(S, target, epsilon, max_iter, tol):
+    """``C="auto"``: the ``C`` of ``AUTO_C`` with the least validation squared error
+    over the internal folds (:func:`~proxlearn.krein._base.cv_folds`). Each fold
+    decomposes its own training block, trains the SVR on its ``|S|`` and predicts its
+    held-out samples with their raw similarities through ``a~``, as the estimator
+    does at test time."""
+    err = np.zeros(len(AUTO_C))
+    for tr, val in cv_folds(S.shape[0]):
+        d, Uk = kept_spectrum(S[np.ix_(tr, tr)], tol)
+        K = (Uk * np.abs(d)) @ Uk.T
+        R = S[np.ix_(val, tr)] @ Uk  # the held-out rows in the fold's eigenbasis
+        for i, C in enumerate(AUTO_C):
+            svr = SVR(kernel="precomputed", C=C, epsilon=epsilon,
+                      max_iter=max_iter).fit((K + K.T) / 2, target[tr])
+            v = np.zeros(len(tr))
+            v[svr.support_] = svr.dual_coef_[0]
+            pred = R @ (np.sign(d) * (Uk.T @ v)) + svr.intercept_[0]
+            err[i] += np.sum((pred - target[val]) ** 2)
+    return AUTO_C[int(np.argmin(err))]
+
+
 class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
     """KSVM for regression: epsilon-SVR on ``|S|``, mapped back to the Kreĭn space.
 
@@ -246,8 +272,13 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
 
     Parameters
     ----------
-    C : float, default=1.0
-        SVR regularisation (> 0).
+    C : float or "auto", default="auto"
+        SVR regularisation (> 0). ``"auto"`` (ours): the value of
+        ``AUTO_C = (0.001, ..., 100)`` with the least 5-fold cross-validated
+        squared error, each fold predicting its held-out samples with their raw
+        similarities (scikit-learn's ``C = 1`` overfits real similarity targets:
+        docs/benchmarks.md, "Kreĭn learners at their defaults"). The value used
+        is ``C_``.
     epsilon : float, default=0.1
         Half-width of the insensitive tube, in the units of ``y`` (as
         scikit-learn's ``SVR``: not scale-free in ``y``).
@@ -268,6 +299,8 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
     krein_coef_, krein_coef_positive_, krein_coef_negative_ : ndarray of shape (n,)
         ``a~`` and its parts, ``f+(x) = s^T`` the second, ``f-(x) = s^T`` the third.
     intercept_ : float
+    C_ : float
+        The ``C`` used.
     support_ : ndarray of int
     svr_ : sklearn.svm.SVR
     n_iter_ : int
@@ -289,14 +322,15 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
     sklearn.svm.SVR : the solver on the flipped matrix.
     """
 
-    def __init__(self, C=1.0, epsilon=0.1, tol=None, max_iter=MAX_ITER, *, normalize=True):
+    def __init__(self, C="auto", epsilon=0.1, tol=None, max_iter=MAX_ITER, *, normalize=True):
         self.C = C
         self.epsilon = epsilon
         self.tol = tol
         self.max_iter = max_iter
         self.normalize = normalize
 
-    _parameter_constraints = {**_SVM_CONSTRAINTS, "epsilon": positive(allow_zero=True)}
+    _parameter_constraints = {**_SVM_CONSTRAINTS, "C": positive() | options("auto"),
+                              "epsilon": positive(allow_zero=True)}
 
     def fit(self, S, y):
         """Fit on the ``n x n`` training similarity matrix and real targets ``y``.
@@ -306,8 +340,12 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
         self
         """
         params, arr, target = self._fit_input(S, y, check_targets)
+        work = arr.copy() if params["C"] == "auto" and arr.shape[0] >= 4 else None
         U, factor, K = self._flipped_kernel(arr, S, params)
-        self.svr_ = SVR(kernel="precomputed", C=params["C"], epsilon=params["epsilon"],
+        self.C_ = params["C"] if params["C"] != "auto" else (
+            1.0 if work is None else _cv_svr_C(work / self.scale_, target, params["epsilon"],
+                                               params["max_iter"], params["tol"]))
+        self.svr_ = SVR(kernel="precomputed", C=self.C_, epsilon=params["epsilon"],
                         max_iter=params["max_iter"]).fit(K, target)
         v = np.zeros(K.shape[0])
         v[self.svr_.support_] = self.svr_.dual_coef_[0]

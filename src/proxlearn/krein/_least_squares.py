@@ -45,7 +45,6 @@ norm of the chosen solution).
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
@@ -56,8 +55,8 @@ from .._validation import (
     options,
     positive,
 )
-from ..transforms._spectrum import SPECTRUM_TOL, default_tol
-from ._base import KreinMixin, check_class_labels, check_targets
+from ..transforms._spectrum import SPECTRUM_TOL
+from ._base import KreinMixin, check_class_labels, check_targets, cv_folds, kept_spectrum
 from ._sphere import solve_sphere_quadratic
 
 __all__ = ["KreinLeastSquares", "KreinLeastSquaresClassifier"]
@@ -65,28 +64,23 @@ __all__ = ["KreinLeastSquares", "KreinLeastSquaresClassifier"]
 
 #: ``radius="auto"``: the relative multipliers tried, ``mu = mu0 + max(|d| / n) * 10 ** e``.
 AUTO_EXPONENTS = np.linspace(-6.0, 1.0, 29)
-#: ``radius="auto"``: folds of the internal cross-validation.
-AUTO_FOLDS = 5
 
 
 def _spectral_problem(S, lambda_pos, lambda_neg, tol):
     """``(Uk, sign(d), h, mu0, top)`` of the scaled training matrix ``S`` (the kept
     eigen-directions, the diagonal of the sphere problem, its least feasible
     multiplier ``mu0 = max(0, -min h)`` and the scale ``max(|d| / n)``)."""
-    lam, U = scipy.linalg.eigh(S, driver="evd", check_finite=False)
-    tol = default_tol(lam) if tol is None else tol
-    keep = np.abs(lam) > tol
-    d = lam[keep]
+    d, Uk = kept_spectrum(S, tol)
     n = S.shape[0]
     h = np.abs(d) / n + np.where(d > 0, lambda_pos, -lambda_neg)
     top = float(np.abs(d).max()) / n if d.size else 1.0
-    return U[:, keep], np.sign(d), h, max(0.0, -float(h.min(initial=0.0))), top
+    return Uk, np.sign(d), h, max(0.0, -float(h.min(initial=0.0))), top
 
 
 def _cv_exponents(S, T, params, random_state=0):
     """``radius="auto"``: per target column, the exponent ``e`` of ``AUTO_EXPONENTS``
     whose multiplier ``mu0 + top * 10 ** e`` has the least validation squared error
-    over ``AUTO_FOLDS`` folds.
+    over the folds of :func:`~proxlearn.krein._base.cv_folds`.
 
     For a fixed multiplier the problem is a penalised least squares with the
     closed form ``a(mu) = Uk diag(sign(d) / (n (h + mu))) Uk^T t``; each fold
@@ -95,12 +89,9 @@ def _cv_exponents(S, T, params, random_state=0):
     exponent is relative (``mu0``, ``top`` of each fold's spectrum), so it
     transfers to the fit on all samples.
     """
-    from sklearn.model_selection import KFold
-
     n, q = T.shape
     err = np.zeros((AUTO_EXPONENTS.size, q))
-    folds = KFold(min(AUTO_FOLDS, n), shuffle=True, random_state=random_state).split(T)
-    for tr, val in folds:
+    for tr, val in cv_folds(n, random_state):
         Uk, sgn, h, mu0, top = _spectral_problem(
             S[np.ix_(tr, tr)], params["lambda_pos"], params["lambda_neg"], params["tol"])
         mean = T[tr].mean(axis=0) if params["fit_intercept"] else np.zeros(q)
