@@ -27,15 +27,16 @@ def indefinite_problem(n=60, n_classes=2, seed=0, noise=0.8):
     return S, y, X
 
 
-def wine_regression():
-    """``(S, t)``: a sigmoid similarity of UCI wine's z-scored features 2..13 and the
-    first feature (alcohol) as the target (skips without the data)."""
+def wine_regression(name="wine"):
+    """``(S, t)``: a sigmoid similarity of a UCI set's z-scored features but the first,
+    and the first feature (wine: alcohol; heart: age) as the target (skips without
+    the data)."""
     from proxlearn.datasets import load_feature_dataset
 
     try:
-        X = np.asarray(load_feature_dataset("wine").X, dtype=float)
+        X = np.asarray(load_feature_dataset(name).X, dtype=float)
     except Exception as exc:  # the data set is not installed
-        pytest.skip(f"UCI wine not available: {exc}")
+        pytest.skip(f"UCI {name} not available: {exc}")
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     Z = X[:, 1:]
     return np.tanh(2.0 * Z @ Z.T / Z.shape[1] - 0.5), X[:, 0]
@@ -185,15 +186,7 @@ def test_default_C_does_not_overfit_a_real_target():
     a seeded 70/30 split: C="auto" explains variance held out; scikit-learn's C = 1
     (the default before) does not (R^2 -0.04 +- 0.04 over five splits), so this test
     fails with it."""
-    from proxlearn.datasets import load_feature_dataset
-
-    try:
-        X = np.asarray(load_feature_dataset("heart").X, dtype=float)
-    except Exception as exc:  # the data set is not installed
-        pytest.skip(f"UCI heart not available: {exc}")
-    X = (X - X.mean(axis=0)) / X.std(axis=0)
-    Z, t = X[:, 1:], X[:, 0]
-    S = np.tanh(2.0 * Z @ Z.T / Z.shape[1] - 0.5)
+    S, t = wine_regression("heart")
     perm = np.random.default_rng(0).permutation(len(t))
     tr, te = perm[: int(0.7 * len(t))], perm[int(0.7 * len(t)):]
     reg = KreinSVR().fit(S[np.ix_(tr, tr)], t[tr])
