@@ -23,7 +23,7 @@ def public_classes(packages, base):
 
 #: Subpackages whose estimators are run at their defaults on the common problem.
 LEARNER_PACKAGES = ["transforms", "kernel_approximation", "svm", "neighbors", "discriminant",
-                    "kernel_learning", "mkl", "cluster", "manifold", "ranking"]
+                    "kernel_learning", "mkl", "cluster", "manifold", "ranking", "krein"]
 
 #: Input kind per estimator where the subpackage's guess (``guess_kind``) is wrong.
 KIND = {
@@ -42,6 +42,8 @@ KIND = {
     "CombineSimilarities": "stack-transform",
     # outlier detectors (issue 37, item 2): fit(S) on the training block, y ignored
     "SimilarityOneClassSVM": "sim-outlier", "SimilarityLocalOutlierFactor": "sim-outlier",
+    # krein (issue 37 item 4): the regressors
+    "KreinSVR": "sim-reg", "KreinLeastSquares": "sim-reg",
 }
 
 # --- regression on similarities (issue 37, item 1): input kind "sim-reg", fitted on a
