@@ -55,16 +55,8 @@ NOT_FIT_S_Y = {
 }
 
 
-#: Regressors (fit(S, y) with real y, no transform): the same properties are checked
-#: in their own test module until the checks here take regressors (issue 37).
-REGRESSORS = {
-    "KreinSVR": "tests/krein/test_common_regressors.py",
-    "KreinLeastSquares": "tests/krein/test_common_regressors.py",
-}
-
-
 ESTIMATORS = {name: cls for _, name, cls in public_classes(PACKAGES, BaseEstimator)
-              if name not in NOT_FIT_S_Y and name not in REGRESSORS}
+              if name not in NOT_FIT_S_Y}
 _INSTANCES = {
     "n_neighbors": 3,
 }
@@ -305,7 +297,7 @@ def test_not_fit_s_y_estimators_have_their_test_module():
     root = Path(__file__).resolve().parents[1]
     exported = {name for pkg in PACKAGES
                 for name in getattr(importlib.import_module(f"proxlearn.{pkg}"), "__all__", [])}
-    for name, path in {**NOT_FIT_S_Y, **REGRESSORS}.items():
+    for name, path in NOT_FIT_S_Y.items():
         assert name in exported, name
         assert (root / path).is_file(), path
 

@@ -17,19 +17,16 @@ samples these are the rows of ``K+ a`` and ``K- a`` exactly. Eigenvalues with
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import scipy.linalg
-from sklearn.exceptions import DataConversionWarning
 
 from .._normalize import ScaleNormalizeMixin
 from .._svm._multiclass import transductive_labels
-from .._validation import LabelError, check_similarity, check_test_similarity, validate_params
+from .._validation import check_similarity, check_test_similarity, validate_params
 from ..base import PairwiseMixin
 from ..transforms._spectrum import default_tol, modify_spectrum
 
-__all__ = ["KreinMixin", "check_class_labels", "check_targets", "cv_folds", "kept_spectrum"]
+__all__ = ["KreinMixin", "check_class_labels", "cv_folds", "kept_spectrum"]
 
 
 def check_class_labels(y, n: int):
@@ -45,41 +42,9 @@ def check_class_labels(y, n: int):
 
     See Also
     --------
-    check_targets : real-valued targets, for the regressors.
+    proxlearn._validation.check_targets : real-valued targets, for the regressors.
     """
     return transductive_labels(y, n, False, "S")[:2]
-
-
-def check_targets(y, n: int) -> np.ndarray:
-    """Validate real-valued regression targets for an ``n x n`` training matrix.
-
-    Examples
-    --------
-    >>> from proxlearn.krein._base import check_targets
-    >>> check_targets([1, 2.5, 3], 3).tolist()
-    [1.0, 2.5, 3.0]
-
-    See Also
-    --------
-    proxlearn.krein.KreinSVR, proxlearn.krein.KreinLeastSquares : their callers.
-    """
-    if y is None:
-        raise LabelError("This estimator requires y to be passed, but the target y is None: "
-                         "pass one real target per row of the training matrix.")
-    try:
-        arr = np.asarray(y, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise LabelError(f"y must hold real numbers (regression targets): {exc}") from None
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        warnings.warn("A column-vector y was passed when a 1d array was expected: it is "
-                      "used as y.ravel().", DataConversionWarning, stacklevel=3)
-        arr = arr[:, 0]
-    if arr.ndim != 1 or arr.shape[0] != n:
-        raise LabelError(f"y must be a vector of {n} targets, one per row of the training "
-                         f"matrix; got shape {arr.shape}.")
-    if not np.all(np.isfinite(arr)):
-        raise LabelError("y contains NaN or infinity: pass finite regression targets.")
-    return arr
 
 
 def kept_spectrum(S, tol=None):

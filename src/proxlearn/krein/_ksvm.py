@@ -48,7 +48,8 @@ from .._validation import (
     unchecked,
 )
 from ..transforms._spectrum import SPECTRUM_TOL
-from ._base import KreinMixin, check_class_labels, check_targets, cv_folds, kept_spectrum
+from .._validation import check_targets
+from ._base import KreinMixin, check_class_labels, cv_folds, kept_spectrum
 
 __all__ = ["KreinSVC", "KreinSVR"]
 

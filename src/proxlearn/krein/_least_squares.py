@@ -56,7 +56,8 @@ from .._validation import (
     positive,
 )
 from ..transforms._spectrum import SPECTRUM_TOL
-from ._base import KreinMixin, check_class_labels, check_targets, cv_folds, kept_spectrum
+from .._validation import check_targets
+from ._base import KreinMixin, check_class_labels, cv_folds, kept_spectrum
 from ._sphere import solve_sphere_quadratic
 
 __all__ = ["KreinLeastSquares", "KreinLeastSquaresClassifier"]
