@@ -53,11 +53,6 @@ NOT_FIT_S_Y = {
     "SPE": "tests/manifold/test_embeddings.py",
     "CMVU": "tests/manifold/test_embeddings.py",
 }
-# mklreg (issue 37 item 3): a regressor and an outlier detector on stacks; the same
-# properties (pickle, tags, typed errors, masked input) in their test module
-NOT_FIT_S_Y.update({name: "tests/mkl/test_regression.py" for name in
-                    ("SimpleMKLRegressor", "LpMKLKernelRidge", "SimpleMKLOneClass")})
-
 
 ESTIMATORS = {name: cls for _, name, cls in public_classes(PACKAGES, BaseEstimator)
               if name not in NOT_FIT_S_Y}

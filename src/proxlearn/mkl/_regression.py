@@ -75,8 +75,8 @@ from .._svm._dual import (
 )
 from .._svm._libsvm import MAX_ITER
 from .._validation import (
-    LabelError,
     boolean,
+    check_targets,
     options,
     positive,
     satisfies,
@@ -415,31 +415,6 @@ def lp_mkl_krr(Ks, y, alpha=1.0, p=2.0, *, tol=1e-4, max_iter=200,
 
 
 # --------------------------------------------------------------------------- estimators
-def _check_target(y, n, rows_of):
-    """Real targets for ``n`` training rows, as float64 (a clear error otherwise)."""
-    if y is None:
-        raise LabelError("This regressor requires y: pass one real target per row of "
-                         f"{rows_of}.")
-    arr = np.asarray(y)
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr.ravel()
-    if arr.ndim != 1:
-        raise LabelError(f"y must be a 1-D vector of real targets, got shape {arr.shape}.")
-    try:
-        arr = arr.astype(np.float64)
-    except (TypeError, ValueError):
-        raise LabelError("y must hold real numbers (this is a regressor); got values of "
-                         f"type {arr.dtype}. Encode the target as numbers.") from None
-    if arr.size != n:
-        raise LabelError(f"y has {arr.size} targets but {rows_of} has {n} rows: give one "
-                         "target per training sample.")
-    if not np.all(np.isfinite(arr)):
-        bad = np.flatnonzero(~np.isfinite(arr))[:5].tolist()
-        raise LabelError(f"y has missing or infinite targets at positions {bad}: drop "
-                         "those samples or impute them.")
-    return arr
-
-
 _PARAMS_DOC = """
     spectrum : {"clip", "flip", "shift", "square"} or None, default="clip"
         How each similarity matrix of a stack becomes a kernel (consistent test
@@ -539,7 +514,7 @@ class _MKLRegression(_MKLDecision, RegressorMixin, BaseEstimator):
         self
         """
         Ks = self._fit_kernels(X)
-        return self._store(Ks, self._solve(Ks, _check_target(y, Ks.shape[0], self._rows_of())))
+        return self._store(Ks, self._solve(Ks, check_targets(y, Ks.shape[0], rows_of=self._rows_of())))
 
     def predict(self, X):
         """Predicted targets for ``(n_test, n_train, m)`` test rows (or test features
@@ -553,7 +528,7 @@ class _MKLRegression(_MKLDecision, RegressorMixin, BaseEstimator):
         """One entry of :meth:`grid_predictions` (the grid-path protocol): fitted on
         the bank's stack ``Ks``, the predictions on its test stack ``T``."""
         self._use_prebuilt(bank_, Ks)
-        self._store(Ks, self._solve(Ks, _check_target(y, Ks.shape[0], "X")))
+        self._store(Ks, self._solve(Ks, check_targets(y, Ks.shape[0], rows_of="X")))
         return self._predict_stack(T)
 
 
