@@ -467,6 +467,12 @@ NOT_IN_PANEL = {
                                     "benchmarks/bench_novelty.py, docs/benchmarks.md section "
                                     "'Novelty and outlier detection on similarities'",
 }
+# mklreg (issue 37 item 3): the panel scores classifiers; these regress / detect outliers
+NOT_IN_PANEL.update({
+    name: "a regressor / outlier detector, not scored by the classification panel: "
+          "benchmarks/bench_mkl_regression.py and docs/benchmarks.md, \"MKL regression "
+          "(SimpleMKLRegressor, LpMKLKernelRidge)\""
+    for name in ("SimpleMKLRegressor", "LpMKLKernelRidge", "SimpleMKLOneClass")})
 
 # regression on similarities (issue 37, item 1): the panel scores classifiers
 NOT_IN_PANEL.update({

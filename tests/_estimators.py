@@ -46,6 +46,10 @@ KIND = {
     "KreinSVR": "sim-reg", "KreinLeastSquares": "sim-reg",
 }
 
+# mklreg (issue 37 item 3): MKL regression and one-class on (n, n, m) stacks
+KIND.update({"SimpleMKLRegressor": "stack-reg", "LpMKLKernelRidge": "stack-reg",
+             "SimpleMKLOneClass": "stack-outlier"})
+
 # --- regression on similarities (issue 37, item 1): input kind "sim-reg", fitted on a
 # continuous target of the common problem's features (regression_target)
 LEARNER_PACKAGES.append("kernel_ridge")
@@ -166,6 +170,16 @@ def fit_outputs(name, cls, kind, problem, n_train, scale=(1.0, 1.0), extras=Fals
             S_tr, S_te = blocks(c1 * S)
             est.fit(S_tr, y[tr])
             return {"transform": est.transform(S_tr), "transform_test": est.transform(S_te)}
+        if kind in ("stack-reg", "stack-outlier"):  # mklreg: the sim-reg / sim-outlier
+            stack = np.stack([c1 * S, c2 * K], axis=2)  # conventions on the stack
+            st_tr, st_te = stack[tr][:, tr], stack[te][:, tr]
+            if kind == "stack-reg":
+                return {"predict": est.fit(st_tr, regression_target(X)[tr]).predict(st_te)}
+            out = {"predict": est.fit(st_tr).predict(st_te)}
+            if extras:
+                out.update(decision_function=est.decision_function(st_te),
+                           score_samples=est.score_samples(st_te))
+            return out
         if kind in ("stack-clf", "stack-transform"):
             stack = np.stack([c1 * S, c2 * K], axis=2)
             st_tr, st_te = stack[tr][:, tr], stack[te][:, tr]

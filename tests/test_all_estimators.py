@@ -54,7 +54,6 @@ NOT_FIT_S_Y = {
     "CMVU": "tests/manifold/test_embeddings.py",
 }
 
-
 ESTIMATORS = {name: cls for _, name, cls in public_classes(PACKAGES, BaseEstimator)
               if name not in NOT_FIT_S_Y}
 _INSTANCES = {
