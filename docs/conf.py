@@ -9,11 +9,12 @@ Intersphinx works offline: ``scripts/docs.sh`` tries to fetch each project's
 ``objects.inv`` into ``_build/intersphinx`` while it sets the environment up
 (one short attempt, never during the build). A project whose inventory file
 is there is linked; a project whose inventory could not be fetched is left out
-of ``intersphinx_mapping`` (so the build never reaches for the network and a
-missing inventory cannot become a warning), and its names are then rendered
-as plain text (only for those
-projects' top-level packages, by ``_ext/proxlearn_refs.py``: any other unresolved
-name still fails the build).
+of ``intersphinx_mapping``, so the build never reaches for the network and a
+missing inventory cannot become a warning. A reference into another project
+that no inventory resolves (none on this machine, or a name the inventory
+lacks) is rendered as text by ``_ext/proxlearn_refs.py``, so the same sources
+build without a warning online and offline; any other unresolved name still
+fails the build.
 """
 
 from __future__ import annotations
@@ -131,16 +132,16 @@ UNLINKED_PACKAGES = {"highspy", "cvxpy", "clarabel", "numba", "rapidfuzz", "para
                      "threadpoolctl"}
 INVENTORY_DIR = Path(os.environ.get("PROXLEARN_DOCS_INVENTORIES", HERE / "_build" / "intersphinx"))
 intersphinx_mapping = {}
-_OFFLINE_PACKAGES = set(UNLINKED_PACKAGES)
 for _name, (_url, _packages) in INVENTORIES.items():
     _local = INVENTORY_DIR / f"{_name}.inv"
     if _local.is_file() and _local.stat().st_size > 0:
         intersphinx_mapping[_name] = (_url, str(_local))
     else:
-        _OFFLINE_PACKAGES.update(_packages)
         print(f"intersphinx: no local inventory for {_name} ({_local}); "
               f"references into it are plain text", file=sys.stderr)
-proxlearn_offline_packages = frozenset(_OFFLINE_PACKAGES)  # see _ext/proxlearn_refs.py
+# Unresolved references into these packages are text (see the module docstring).
+proxlearn_text_packages = frozenset(
+    UNLINKED_PACKAGES | {"np"} | {p for _, ps in INVENTORIES.values() for p in ps})
 intersphinx_cache_limit = -1  # never re-fetch during a build
 intersphinx_timeout = 1
 

@@ -16,8 +16,9 @@ its defining module, then the page's current module, then as an absolute name):
 * the target does not exist: nothing is done, Sphinx reports the reference, and
   the nitpicky build fails. Misspelt or stale names are still caught.
 
-References into a project whose intersphinx inventory is not on this machine
-(``proxlearn_offline_packages``, set by conf.py) are rendered as text as well.
+References into another project that its intersphinx inventory does not resolve
+(the packages of ``proxlearn_text_packages``, set by conf.py; the inventory may be
+missing on this machine) and to Python's builtins are rendered as text as well.
 
 Module-level constants get their ``#:`` comment from the module that defines them
 (autodoc looks only in the package that re-exports them, and would otherwise show
@@ -26,6 +27,7 @@ the docstring of the value's type, e.g. ``dict`` or ``numpy.ndarray``).
 
 from __future__ import annotations
 
+import builtins
 import importlib
 import sys
 
@@ -125,7 +127,7 @@ def _missing_reference(app, env, node, contnode):
     if node.get("refdomain") != "py":
         return None
     target = node.get("reftarget", "")
-    if target.split(".")[0] in app.config.proxlearn_offline_packages:
+    if target.split(".")[0] in app.config.proxlearn_text_packages or hasattr(builtins, target):
         return contnode
     obj = _RESOLVER.find(node, target)
     if obj is None:
@@ -166,7 +168,7 @@ def _constant_docstring(app, what, name, obj, options, lines):
 
 
 def setup(app):
-    app.add_config_value("proxlearn_offline_packages", frozenset(), "env")
+    app.add_config_value("proxlearn_text_packages", frozenset(), "env")
     app.connect("missing-reference", _missing_reference)
     # before numpydoc (priority 500) reformats the text
     app.connect("autodoc-process-docstring", _constant_docstring, priority=100)
