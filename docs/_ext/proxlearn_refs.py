@@ -152,8 +152,11 @@ def _constant_docstring(app, what, name, obj, options, lines):
         return  # the constant has a docstring (or a ``#:`` comment) of its own
     package, short = name.rsplit(".", 1)
     comment = None
-    for modname, module in sorted(sys.modules.items()):
-        if not (modname == package or modname.startswith(package + ".")):
+    # the package's own modules first, then every other module of proxlearn
+    modules = sorted(sys.modules.items(), key=lambda item: (
+        not (item[0] == package or item[0].startswith(package + ".")), item[0]))
+    for modname, module in modules:
+        if not modname.startswith("proxlearn"):
             continue
         if getattr(module, short, None) is not obj:
             continue

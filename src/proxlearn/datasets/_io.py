@@ -21,6 +21,7 @@ __all__ = ["SUPPORTED_SUFFIXES", "load_similarity"]
 
 #: Suffixes of sequence files (raw objects; :func:`proxlearn.pairwise.read_objects`).
 FASTA_SUFFIXES = (".fasta", ".fa", ".faa", ".fna", ".fas")
+#: Suffixes of the similarity-matrix files that :func:`load_similarity` reads.
 SUPPORTED_SUFFIXES = (".mat", ".npz", ".csv", ".txt", ".tsv")
 _MATRIX_KEYS = ("S", "similarity", "matrix", "K", "D", "A")
 _LABEL_KEYS = ("y", "labels", "label", "target", "classes", "C")
