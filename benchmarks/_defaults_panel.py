@@ -449,7 +449,21 @@ NOT_IN_PANEL = {
     "MKLClassifierCV": "its rows are the ...CV[bank] rows",
     "NPKReranker": "re-ranks retrieval lists by tags (precision at k), not a classifier: "
                    "benchmarks/bench_npk.py and the zhuang2011 ranking section",
+    # outlier detectors (issue 37, item 2): scored by ROC AUC of one class against the rest
+    "SimilarityOneClassSVM": "an outlier detector, not a classifier: ROC AUC in "
+                             "benchmarks/bench_novelty.py, docs/benchmarks.md section "
+                             "'Novelty and outlier detection on similarities'",
+    "SimilarityLocalOutlierFactor": "an outlier detector, not a classifier: ROC AUC in "
+                                    "benchmarks/bench_novelty.py, docs/benchmarks.md section "
+                                    "'Novelty and outlier detection on similarities'",
 }
+
+# regression on similarities (issue 37, item 1): the panel scores classifiers
+NOT_IN_PANEL.update({
+    name: "regression: measured in docs/benchmarks.md section "
+          "\"`benchmarks/bench_regression.py`: regression on similarities\""
+    for name in ("SimilaritySVR", "SimilarityKernelRidge", "SimilarityKNeighborsRegressor",
+                 "SimilarityFeatureSVR")})
 
 #: Primary (verdict) baseline and secondary baselines per family.
 BASELINES = {"sim": ("SimilaritySVC", ["SimilarityKNeighborsClassifier"]),

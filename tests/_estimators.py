@@ -40,7 +40,21 @@ KIND = {
     "ConstrainedKMeans": "feat-constraints-cluster", "KernelKMeans": "kernel-cluster",
     "CMVU": "feat-embed-supervised",
     "CombineSimilarities": "stack-transform",
+    # outlier detectors (issue 37, item 2): fit(S) on the training block, y ignored
+    "SimilarityOneClassSVM": "sim-outlier", "SimilarityLocalOutlierFactor": "sim-outlier",
 }
+
+# --- regression on similarities (issue 37, item 1): input kind "sim-reg", fitted on a
+# continuous target of the common problem's features (regression_target)
+LEARNER_PACKAGES.append("kernel_ridge")
+KIND.update({"SimilaritySVR": "sim-reg", "SimilarityKernelRidge": "sim-reg",
+             "SimilarityKNeighborsRegressor": "sim-reg", "SimilarityFeatureSVR": "sim-reg"})
+
+
+def regression_target(X):
+    """A smooth real-valued target of the common problem's features (kind "sim-reg")."""
+    return X[:, 0] + 0.5 * X[:, 1] ** 2 - X[:, 2]
+
 
 #: Smaller grids for the cross-validated variants (their default grids fit 60
 #: estimators per call; what is checked is a property of the grid's units).
@@ -131,6 +145,21 @@ def fit_outputs(name, cls, kind, problem, n_train, scale=(1.0, 1.0), extras=Fals
         warnings.simplefilter("ignore")
         if kind == "sim-clf":
             return classifier(*blocks(c1 * S))
+        if kind == "sim-reg":  # issue 37, item 1
+            S_tr, S_te = blocks(c1 * S)
+            return {"predict": est.fit(S_tr, regression_target(X)[tr]).predict(S_te)}
+        if kind == "sim-outlier":  # issue 37: labels in {-1, +1}
+            S_tr, S_te = blocks(c1 * S)
+            if not hasattr(est, "predict"):  # LOF's default novelty=False: the training labels
+                out = {"predict": est.fit_predict(S_tr)}
+                if extras:
+                    out["negative_outlier_factor"] = est.negative_outlier_factor_
+                return out
+            out = {"predict": est.fit(S_tr).predict(S_te)}
+            if extras:
+                out.update(decision_function=est.decision_function(S_te),
+                           score_samples=est.score_samples(S_te))
+            return out
         if kind == "sim-transform":
             S_tr, S_te = blocks(c1 * S)
             est.fit(S_tr, y[tr])

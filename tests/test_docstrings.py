@@ -82,6 +82,7 @@ REFERENCE_MODULES = (
     "proxlearn._svm._libsvm",
     "proxlearn._svm._platt",
     "proxlearn._svm._multiclass",
+    "proxlearn._svm._transformed",
     "proxlearn.study.",
     "proxlearn.base",
     "proxlearn._linalg",
@@ -93,6 +94,7 @@ REFERENCE_MODULES = (
     "proxlearn.plotting",
     "proxlearn.kernel_learning.",
     "proxlearn.mkl.",
+    "proxlearn.kernel_ridge.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -104,9 +106,10 @@ PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwi
             "metrics", "discriminant", "solvers", "_graph", "_constraints",
             "exceptions", "manifold", "ranking", "svm",
             "neighbors", "_normalize", "_multi_input", "_svm._dual",
-            "_svm._libsvm", "_svm._platt", "_svm._multiclass",
+            "_svm._libsvm", "_svm._platt", "_svm._multiclass", "_svm._transformed",
             "study", "base", "_linalg", "_scale", "_files", "_progress", "_cv", "cli",
-            "plotting", "kernel_learning", "mkl")
+            "plotting", "kernel_learning", "mkl",
+            "kernel_ridge")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 
