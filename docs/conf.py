@@ -106,7 +106,7 @@ sphinx_gallery_conf = {
     "filename_pattern": r"/plot_",
     # This round only the plot_*.py scripts are in the gallery: the others' docstrings
     # do not open with the reST title sphinx-gallery needs (issue 38, item 4).
-    "ignore_pattern": r"^(?!.*/plot_[^/]*\.py$)",
+    "ignore_pattern": r"^(?!plot_)",  # matched against the file name
     "download_all_examples": False,
     "remove_config_comments": True,
     "within_subsection_order": "FileNameSortKey",
