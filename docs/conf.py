@@ -102,11 +102,10 @@ sphinx_gallery_conf = {
     "examples_dirs": "../examples",
     "gallery_dirs": "auto_examples",
     # Scripts named plot_*.py run at build time (their figures go on the page);
-    # the other scripts of examples/ are rendered with their code, not run.
+    # the other scripts of examples/ (command-line scripts that write their
+    # figures to files) are shown with their code, not run.
     "filename_pattern": r"/plot_",
-    # This round only the plot_*.py scripts are in the gallery: the others' docstrings
-    # do not open with the reST title sphinx-gallery needs (issue 38, item 4).
-    "ignore_pattern": r"^(?!plot_)",  # matched against the file name
+    "ignore_pattern": r"__init__\.py",  # matched against the file name
     "download_all_examples": False,
     "remove_config_comments": True,
     "within_subsection_order": "FileNameSortKey",
