@@ -56,6 +56,9 @@ exclude_patterns = [
     # Appended to reproduction.md by the report's command (it is the report's last
     # section), so it is a part of that page, not a page of its own.
     "reproduction-discussion.md",
+    # Written by benchmarks/bench_defaults.py --report without a title; the page
+    # defaults.md gives it one and includes it.
+    "defaults-table.md",
     # sphinx-gallery writes these next to the rendered examples; the gallery's
     # index pages are the sources.
     "auto_examples/*.ipynb",

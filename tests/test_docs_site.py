@@ -9,6 +9,7 @@ package is listed as ``~proxlearn.<owner>.<name>`` (documented once, where its
 owner lists it).
 """
 
+import ast
 import importlib
 import pkgutil
 import re
@@ -97,6 +98,17 @@ def test_every_page_is_in_the_index():
     pages = {p.stem for p in API.glob("*.rst")} - {"index"}
     assert pages == listed, (sorted(pages - listed), sorted(listed - pages))
     assert {m.removeprefix("proxlearn.") for m in PUBLIC} == pages
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.py")), ids=lambda p: p.name)
+def test_every_example_opens_with_a_title(path):
+    # The gallery (sphinx-gallery) takes each script's title from its docstring,
+    # which must open with a reST title: a line, then '=' at least as long.
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=False)
+    assert doc, f"{path.name} has no docstring"
+    lines = doc.strip("\n").splitlines()
+    assert len(lines) >= 2 and set(lines[1]) == {"="} and len(lines[1]) >= len(lines[0]), (
+        f"{path.name}: the docstring must open with a title underlined with '='")
 
 
 def test_entry_parser_reads_blocks():
