@@ -6,12 +6,12 @@ Sphinx generates one page per name (``bash scripts/docs.sh`` builds the site).
 A public name without an entry would have no page: these tests fail for it, and
 for an entry that is no longer public. A name re-exported from another public
 package is listed as ``~proxlearn.<owner>.<name>`` (documented once, where its
-owner lists it).
+owner lists it). ``docs/_ext/api_page.py`` writes a module's page.
 """
 
 import ast
 import importlib
-import pkgutil
+import importlib.util
 import re
 from pathlib import Path
 
@@ -24,17 +24,14 @@ API = ROOT / "docs" / "api"
 ENTRY = re.compile(r"^~?(?:[\w.]+\.)?(\w+)$")
 
 
-def _public_modules():
-    names = []
-    for info in pkgutil.walk_packages(proxlearn.__path__, prefix="proxlearn."):
-        if any(part.startswith("_") for part in info.name.split(".")[1:]):
-            continue
-        if hasattr(importlib.import_module(info.name), "__all__"):
-            names.append(info.name)
-    return sorted(names)
+def _api_page_script():
+    spec = importlib.util.spec_from_file_location("api_page", ROOT / "docs" / "_ext" / "api_page.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-PUBLIC = _public_modules()
+PUBLIC = _api_page_script().public_modules()
 
 
 def _autosummary_entries(text):
@@ -70,7 +67,8 @@ def test_every_top_level_subpackage_is_public_here():
 @pytest.mark.parametrize("module_name", PUBLIC)
 def test_every_public_name_has_an_entry(module_name):
     page = _page(module_name)
-    assert page.is_file(), f"{module_name} has no API page: add {page.relative_to(ROOT)}"
+    assert page.is_file(), (f"{module_name} has no API page: python docs/_ext/api_page.py "
+                            f"{module_name} --write, and add it to docs/api/index.rst")
     module = importlib.import_module(module_name)
     entries = _autosummary_entries(page.read_text(encoding="utf-8"))
     listed = {}
@@ -80,7 +78,8 @@ def test_every_public_name_has_an_entry(module_name):
         listed[match.group(1)] = entry
     missing = sorted(set(module.__all__) - set(listed))
     assert not missing, (f"public names of {module_name} without an entry in "
-                         f"{page.relative_to(ROOT)}: {missing}")
+                         f"{page.relative_to(ROOT)}: {missing} (python docs/_ext/api_page.py "
+                         f"{module_name} prints the page with them)")
     stale = sorted(set(listed) - set(module.__all__))
     assert not stale, f"{page.relative_to(ROOT)} lists names not in {module_name}.__all__: {stale}"
     for name, entry in listed.items():
