@@ -58,6 +58,9 @@ for name, url in URLS.items():
 EOF
 fi
 
+# autosummary writes one stub page per public name here; a stub left from a name that
+# is no longer public would be a page outside every toctree (a warning): start afresh.
+rm -rf docs/api/generated
 export MPLBACKEND=Agg
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 exec "$VENV/bin/python" -m sphinx -b html -E -W --keep-going -n -q docs docs/_build/html
