@@ -1,4 +1,5 @@
 """KRI and KRR weights on the toy examples of Chen et al. (2009), section 5.2.2.
+=============================================================================
 
 Reproduces Examples 1-3 (k = 4 neighbours; Chen 2010 thesis section 3.2.2):
 

@@ -1,4 +1,5 @@
 """Cluster a similarity data set with a kernel learned from a few pairwise constraints.
+====================================================================================
 
 A new use of Zhuang's SimpleNPKL (thesis chapter 3) on the similarity data of the
 other founding papers: the objects come only as an (indefinite) similarity matrix,

@@ -1,4 +1,5 @@
 """Demonstrations of Zhuang (2011) ch. 6-7 and Chen (2010) ch. 6 on data we have.
+==============================================================================
 
 The thesis's Flickr crawls are not available and Chen's chapter 6 has no
 experiments, so nothing here reproduces a published table. Each part is a
@@ -41,7 +42,7 @@ draws):
    image and ``K`` to the known ones (case 2 of the thesis; case 1, ``K_aux``
    only, is also run for the completion methods). Classifiers: SVM on ``K11``
    alone, on ``K_aux`` alone, on the em / Frobenius completions (test rows by
-   (6.8)), the joint SVM + completion :class:`CompletionSVC` (6.7), and the
+   (6.8)), the joint SVM + completion :class:`~proxlearn.kernel_learning.CompletionSVC` (6.7), and the
    unattainable SVM on the full ``K`` as a reference. Metric: test accuracy.
 
 Usage::
@@ -300,7 +301,7 @@ def _plot(stats, xs, xlabel, ylabel, title, path):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs", help="folder for demonstrations.md and figures/")
     ap.add_argument("--draws", type=int, default=5, help="repeated random draws")
     ap.add_argument("--quick", action="store_true", help="small sizes (for tests)")

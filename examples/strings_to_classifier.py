@@ -1,4 +1,5 @@
 """Raw strings in, a cross-validated classifier out: the exact and the Nystroem route.
+===================================================================================
 
 The objects are protein-like strings from
 :func:`proxlearn.datasets.make_mutated_strings` (5 random prototypes of length

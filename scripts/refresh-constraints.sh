@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$PY" -m venv "$tmp/venv"
 "$tmp/venv/bin/python" -m pip install --quiet --upgrade pip
-"$tmp/venv/bin/python" -m pip install --quiet -e ".[dev,distributed]"
+"$tmp/venv/bin/python" -m pip install --quiet -e ".[dev,distributed,docs]"
 MPLBACKEND=Agg "$tmp/venv/bin/python" -m pytest -q -n 2 -p no:cacheprovider
 {
     echo "# Exact versions the test suite passed with; used by scripts/setup.sh."

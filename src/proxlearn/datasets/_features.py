@@ -329,7 +329,7 @@ _WAVE_PAIRS = {1: (0, 1), 2: (0, 2), 3: (1, 2)}
 
 def waveform_base_waves() -> np.ndarray:
     """The base waves ``h1, h2, h3`` of :func:`make_waveform`, shape ``(3, 21)``:
-    triangles of height 6, ``h_k(i) = max(6 - |i - c_k|, 0)`` for ``i = 1 .. 21``,
+    triangles of height 6, ``h_k(i) = max(6 - |i - c_k|, 0)`` for ``1 <= i <= 21``,
     peaked at ``c = 7, 15, 11``.
 
     Examples

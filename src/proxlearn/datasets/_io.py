@@ -20,6 +20,7 @@ from ._kind import DEFAULT_CONVERSION, resolve_kind
 
 __all__ = ["SUPPORTED_SUFFIXES", "load_similarity"]
 
+#: Suffixes of the similarity-matrix files that :func:`load_similarity` reads.
 SUPPORTED_SUFFIXES = (".mat", ".npz", ".csv", ".txt", ".tsv")
 _MATRIX_KEYS = ("S", "similarity", "matrix", "K", "D", "A")
 _LABEL_KEYS = ("y", "labels", "label", "target", "classes", "C")

@@ -557,9 +557,9 @@ class SVMCA(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLinea
     classes_ : ndarray of shape (n_classes,)
     kernel_ : ndarray of shape (n, n)
         The learned proxy kernel ``K_v`` the kept SVMs were trained on.
-    V_ : ndarray of shape (n, n_components_)
+    V_ : ndarray of shape (n, ``n_components_``)
         The transform (``V^T K0 V = I``).
-    embedding_ : ndarray of shape (n, n_components_)
+    embedding_ : ndarray of shape (n, ``n_components_``)
         ``K0 V``: training samples in the learned ``d``-dim space
         (``kernel_ = embedding_ @ embedding_.T``).
     dual_coef_ : ndarray of shape (n_pairs, n)

@@ -292,8 +292,9 @@ class MVE(_Embedding):
 
     See Also
     --------
-    SPE, CMVU, kernel_embedding; docs/methods.md (embeddings) for the
-    measurements against kernel PCA.
+    SPE, CMVU : the other embeddings by kernel learning.
+    kernel_embedding : reads the embedding off the learned kernel
+        (docs/methods.md, embeddings, has the measurements against kernel PCA).
     """
 
     def __init__(self, n_components=2, *, n_neighbors=5, kernel="linear", solver="npkl",

@@ -72,7 +72,7 @@ __all__ = [
     "stack_take",
 ]
 
-#: Zhuang's Gaussian widths ``2^-3 ... 2^6`` (section 4.5.1).
+#: Zhuang's Gaussian widths, ``2^-3`` to ``2^6`` (section 4.5.1).
 DEFAULT_WIDTHS = tuple(2.0 ** k for k in range(-3, 7))
 #: Zhuang's polynomial degrees.
 DEFAULT_DEGREES = (1, 2, 3)
@@ -132,7 +132,7 @@ class KernelBank(BaseEstimator):
     kernels_ : list of tuple
         ``(feature, kind, parameter)`` per kernel; ``feature`` is ``None`` for
         all features, ``kind`` is ``"gaussian"`` or ``"poly"``.
-    scales_ : ndarray of shape (n_kernels_,)
+    scales_ : ndarray of shape (``n_kernels_``,)
         The factor of each kernel: ``n / trace``, ``1 / trace`` or 1 (``normalize``).
     gaussian_scale_ : float
         The factor of every Gaussian kernel (1, or ``1 / n`` for ``"trace"``); the

@@ -567,7 +567,7 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         ``sum_t mu_t (K_t + kernel_offsets_[t]) / kernel_scales_[t]``.
     objective_ : float
         Objective (5.3) at the returned iterate (the best recorded).
-    objective_history_ : ndarray of shape (n_iter_,)
+    objective_history_ : ndarray of shape (``n_iter_``,)
         Objective (5.3) after every mu-step.
     n_iter_ : int
     kkt_residual_ : float

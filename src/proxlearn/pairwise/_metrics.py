@@ -308,6 +308,8 @@ def _strings_prepare(name, X, params, what, ids):
     return check_strings(X, what, ids=ids)
 
 
+#: name -> :class:`Metric`: every similarity or dissimilarity of raw objects that
+#: :func:`pairwise_similarity` computes (filled by the registrations below).
 METRICS: dict[str, Metric] = {}
 _BLOCK = {}
 _PREPARE = {}
