@@ -16,9 +16,11 @@ transforms
 kernel_approximation
     Nystroem-style spectrum correction at linear cost.
 svm
-    SVMs on similarities: as a kernel, as features, P-SVM, the LP machine, calibration.
+    SVMs on similarities: as a kernel, as features, P-SVM, the LP machine, calibration;
+    SVR and the one-class SVM on spectrum-modified similarities.
 neighbors
-    Weighted k-NN (uniform, affinity, KRI, KRR) and SVM-KNN.
+    Weighted k-NN (uniform, affinity, KRI, KRR) classifier and regressor, SVM-KNN, the
+    local outlier factor on similarities.
 discriminant
     Similarity discriminant analysis (global, local) and the indefinite kernel Fisher discriminant.
 kernel_learning
@@ -26,10 +28,14 @@ kernel_learning
     kernel completion.
 kernel_ridge
     Kernel ridge regression on spectrum-modified similarities.
+krein
+    Learning in the Krein space of the indefinite similarity itself: KSVM (classifier and
+    regressor), least squares over a hypersphere.
 mkl
     Several kernels: SimpleMKL, Lp-MKL, non-sparse MKL, KTA, alignf; ESKL/EMKL/REKL (kernels
     learned from several similarities on that MKL); the base-kernel bank,
-    two-layer MKL, IKL, UMKL, GMKL, arc-cosine kernels.
+    two-layer MKL, IKL, UMKL, GMKL, arc-cosine kernels; MKL regression (SimpleMKL SVR,
+    Lp-MKL kernel ridge) and the one-class SimpleMKL.
 cluster
     Kernel k-means, constrained k-means, pairwise constraints, the Rand index.
 manifold
