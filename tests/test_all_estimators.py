@@ -39,9 +39,9 @@ NOT_FIT_S_Y = {
     "IKL": "tests/mkl/test_ikl.py",
     "ArcCosineSVC": "tests/mkl/test_arccos.py",
     # fit(X, constraints): a kernel over the given points from pairwise side information
-    "SimpleNPKL": "tests/kernel_learning/test_npkl.py",
-    "SimpleNPKLCV": "tests/kernel_learning/test_npkl_cv.py",
-    "NPKL": "tests/kernel_learning/test_npkl.py",
+    "SimpleNPKL": "tests/cluster/test_npkl.py",
+    "SimpleNPKLCV": "tests/cluster/test_npkl_cv.py",
+    "NPKL": "tests/cluster/test_npkl.py",
     "GMKL": "tests/mkl/test_gmkl.py",
     # fit(X) / fit(X, y) embeddings (features, or kernel="precomputed"), no predict/transform
     "MVE": "tests/manifold/test_embeddings.py",

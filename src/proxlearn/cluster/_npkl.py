@@ -14,7 +14,7 @@ estimator           problem (over the PSD ``n x n`` kernel ``K`` of the given po
 ==================  =====================================================================
 
 ``L`` is the Laplacian of the mutual kNN graph
-(:func:`~proxlearn.kernel_learning.knn_laplacian`): ``D - W`` by default, eq. 3.3's
+(:func:`~proxlearn.cluster.knn_laplacian`): ``D - W`` by default, eq. 3.3's
 normalised ``I - D^{-1/2} W D^{-1/2}`` with ``laplacian="normalized"`` (the text;
 see "Conventions" below), and ``T`` the symmetric constraint matrix of eq. 3.1
 (:class:`proxlearn.cluster.PairwiseConstraints`).
@@ -83,7 +83,6 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
-from .._constraints import as_pairwise_constraints
 from .._progress import IterationLog, check_verbose
 from .._validation import (
     check_features,
@@ -99,6 +98,7 @@ from .._validation import (
 )
 from ..exceptions import InvalidParameterError, SolverError
 from ..solvers import dual_ascent
+from ._constraints import as_pairwise_constraints
 from ._laplacian import LAPLACIANS, METRICS, knn_laplacian
 
 __all__ = ["LOSSES", "NPKL", "SimpleNPKL"]
@@ -430,8 +430,7 @@ class SimpleNPKL(_NPKLBase):
     Examples
     --------
     >>> from sklearn.datasets import load_iris
-    >>> from proxlearn.cluster import KernelKMeans, make_pairwise_constraints, rand_index
-    >>> from proxlearn.kernel_learning import SimpleNPKL
+    >>> from proxlearn.cluster import KernelKMeans, SimpleNPKL, make_pairwise_constraints, rand_index
     >>> X, y = load_iris(return_X_y=True)
     >>> pc = make_pairwise_constraints(y, r=0.7, random_state=0)
     >>> K = SimpleNPKL(loss="square-hinge").fit_transform(X, pc)
@@ -617,8 +616,7 @@ class NPKL(_NPKLBase):
     --------
     >>> import numpy as np
     >>> from sklearn.datasets import make_moons
-    >>> from proxlearn.cluster import make_pairwise_constraints
-    >>> from proxlearn.kernel_learning import NPKL, SimpleNPKL
+    >>> from proxlearn.cluster import NPKL, SimpleNPKL, make_pairwise_constraints
     >>> X, y = make_moons(30, noise=0.05, random_state=0)
     >>> pc = make_pairwise_constraints(y, r=0.5, random_state=0)
     >>> K = NPKL(loss="square-hinge").fit(X, pc).kernel_

@@ -44,11 +44,11 @@ from scipy.sparse import coo_matrix
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 
-from .._constraints import PairwiseConstraints
 from .._cv import INPUT_WARNINGS, GridCVMixin, check_grid, cv_folds, grid_walk
 from .._validation import check_int, check_positive
-from ..cluster._kernel_kmeans import KernelKMeans
 from ..exceptions import InvalidParameterError
+from ._constraints import PairwiseConstraints
+from ._kernel_kmeans import KernelKMeans
 from ._npkl import SimpleNPKL
 
 __all__ = ["SimpleNPKLCV", "NPKL_CS", "held_out_auc", "held_out_agreement",
@@ -81,7 +81,7 @@ def held_out_auc(kernel, pairs, labels):
     Examples
     --------
     >>> import numpy as np
-    >>> from proxlearn.kernel_learning import held_out_agreement, held_out_auc
+    >>> from proxlearn.cluster import held_out_agreement, held_out_auc
     >>> y = np.array([0, 0, 0, 1, 1, 1])
     >>> K = (y[:, None] == y[None, :]) + 0.1
     >>> pairs, labels = np.array([[0, 1], [3, 4], [0, 3], [2, 5]]), np.array([1, 1, -1, -1])
@@ -124,7 +124,7 @@ def held_out_agreement(kernel, pairs, labels, n_clusters, random_state=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from proxlearn.kernel_learning import held_out_agreement
+    >>> from proxlearn.cluster import held_out_agreement
     >>> K = np.kron(np.eye(2), np.ones((3, 3))) + 0.1
     >>> held_out_agreement(K, np.array([[0, 2], [0, 5]]), np.array([1, -1]), 2, random_state=0)
     1.0
@@ -162,8 +162,7 @@ def constraint_groups(constraints):
     Examples
     --------
     >>> import numpy as np
-    >>> from proxlearn.cluster import make_pairwise_constraints
-    >>> from proxlearn.kernel_learning import constraint_groups
+    >>> from proxlearn.cluster import constraint_groups, make_pairwise_constraints
     >>> pc = make_pairwise_constraints(np.repeat([0, 1, 2], 10), r=0.5, random_state=0)
     >>> constraint_groups(pc)
     3
@@ -278,8 +277,7 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
     Examples
     --------
     >>> from sklearn.datasets import load_iris
-    >>> from proxlearn.cluster import make_pairwise_constraints
-    >>> from proxlearn.kernel_learning import SimpleNPKLCV
+    >>> from proxlearn.cluster import SimpleNPKLCV, make_pairwise_constraints
     >>> X, y = load_iris(return_X_y=True)
     >>> pc = make_pairwise_constraints(y, r=0.7, random_state=0)
     >>> est = SimpleNPKLCV(Cs=[0.1, 1.0], cv=3, n_clusters=3, random_state=0).fit(X, pc)

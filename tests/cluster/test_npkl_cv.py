@@ -5,10 +5,10 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.preprocessing import StandardScaler
 
-from proxlearn.cluster import PairwiseConstraints, make_pairwise_constraints
+from proxlearn.cluster import (PairwiseConstraints, SimpleNPKL, SimpleNPKLCV,
+                               constraint_groups, held_out_agreement, held_out_auc,
+                               make_pairwise_constraints)
 from proxlearn.exceptions import InvalidParameterError
-from proxlearn.kernel_learning import (SimpleNPKL, SimpleNPKLCV, constraint_groups,
-                                      held_out_agreement, held_out_auc)
 from proxlearn._cv import cv_folds
 
 
@@ -37,7 +37,7 @@ def test_scores_are_those_of_cold_fits_on_the_training_pairs():
 
 
 def test_the_graph_is_built_once(monkeypatch):
-    import proxlearn.kernel_learning._npkl as npkl
+    import proxlearn.cluster._npkl as npkl
 
     calls = []
     real = npkl.knn_laplacian
@@ -140,7 +140,7 @@ def test_held_out_agreement():
 
 
 def test_the_default_C_is_kept_unless_another_is_better_beyond_the_noise():
-    from proxlearn.kernel_learning._npkl_cv import _choose
+    from proxlearn.cluster._npkl_cv import _choose
 
     def res(folds):
         folds = np.asarray(folds, float)
