@@ -181,3 +181,20 @@ def test_bad_n_std_errors(bad):
     X, _, pc = _iris()
     with pytest.raises(InvalidParameterError, match="n_std_errors"):
         SimpleNPKLCV(Cs=[1.0], cv=3, n_std_errors=bad).fit(X, pc)
+
+
+@pytest.mark.parametrize("bad", [{"metric": "cosine"}, {"laplacian": "random-walk"},
+                                 {"n_neighbors": 0}, {"loss": "logistic"}, {"max_iter": 0},
+                                 {"B": -1.0}, {"scoring": "accuracy"}])
+def test_the_table_refuses_bad_parameters_before_any_graph(bad, monkeypatch):
+    """SimpleNPKLCV validates its parameters once, by its table (issue 36): an option of
+    the SimpleNPKL it fits is refused, named, before the graph of the walk is built."""
+    import proxlearn.cluster._npkl as npkl
+
+    assert set(SimpleNPKLCV._parameter_constraints) == set(SimpleNPKLCV().get_params())
+    calls = []
+    monkeypatch.setattr(npkl, "knn_laplacian", lambda *a, **k: calls.append(1))
+    X, _, pc = _iris()
+    with pytest.raises(InvalidParameterError, match=f"^{next(iter(bad))}"):
+        SimpleNPKLCV(Cs=[1.0], cv=3, **bad).fit(X, pc)
+    assert calls == []

@@ -71,7 +71,6 @@ Conventions and errata followed (the thesis digest; docs/methods.md)
 
 from __future__ import annotations
 
-import numbers
 import time
 import warnings
 
@@ -86,7 +85,6 @@ from sklearn.utils import check_random_state
 from .._progress import IterationLog, check_verbose
 from .._validation import (
     check_features,
-    check_option,
     check_positive,
     check_similarity,
     integer,
@@ -244,7 +242,8 @@ class _NPKLBase(BaseEstimator):
     """Shared input handling: points (features or similarity) and constraints."""
 
     def _prepare(self, X, constraints):
-        check_option(self.metric, "metric", METRICS)
+        """The kNN Laplacian ``L`` of the points and the checked constraints; the
+        parameters were validated by the caller's table (``validate_params``)."""
         if self.metric == "precomputed":
             S = check_similarity(X, name="X", symmetric="symmetrize")
             n = S.shape[0]
@@ -264,15 +263,11 @@ class _NPKLBase(BaseEstimator):
                 "cannot-link pairs. Pass constraints=PairwiseConstraints(...), a (pairs, "
                 "labels) tuple or a matrix T; proxlearn.cluster.make_pairwise_constraints(y) "
                 "draws them from labels.")
-        k = self.n_neighbors
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-            raise InvalidParameterError(f"n_neighbors must be a positive integer, got {k!r}.")
-        check_option(self.laplacian, "laplacian", LAPLACIANS)
         shared = getattr(self, "_cv_state", None)  # SimpleNPKLCV: one graph for its walk
         if shared is not None and "laplacian" in shared:
             L = shared["laplacian"]
         else:
-            L = knn_laplacian(data, k, metric=self.metric, mutual=self.mutual,
+            L = knn_laplacian(data, self.n_neighbors, metric=self.metric, mutual=self.mutual,
                               kind=self.laplacian)
             if shared is not None:
                 shared["laplacian"] = L
