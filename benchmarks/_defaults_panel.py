@@ -451,6 +451,13 @@ NOT_IN_PANEL = {
                    "benchmarks/bench_npk.py and the zhuang2011 ranking section",
 }
 
+# regression on similarities (issue 37, item 1): the panel scores classifiers
+NOT_IN_PANEL.update({
+    name: "regression: measured in docs/benchmarks.md section "
+          "\"`benchmarks/bench_regression.py`: regression on similarities\""
+    for name in ("SimilaritySVR", "SimilarityKernelRidge", "SimilarityKNeighborsRegressor",
+                 "SimilarityFeatureSVR")})
+
 #: Primary (verdict) baseline and secondary baselines per family.
 BASELINES = {"sim": ("SimilaritySVC", ["SimilarityKNeighborsClassifier"]),
              "multi": ("clip-SVM(average)", ["clip-SVM[0]", "clip-SVM[1]", "clip-SVM[2]"]),

@@ -7,10 +7,10 @@ alpha_clip||_1`` (Chen 2010 Table 5.1 setting), it reports the median wall time
 of
 
 * ours: assembling the conic data and solving with Clarabel
-  (:class:`proxlearn.solvers._simsvm_socp.SimSVMSOCP`), and the re-solve of an
+  (:class:`proxlearn.kernel_learning._simsvm_socp.SimSVMSOCP`), and the re-solve of an
   already assembled problem (what a grid search pays per grid point);
 * dual QP: the same problem through its dual QP with our interior point
-  (:class:`proxlearn.solvers._simsvm_dual.SimSVMDualQP`, ``solver="dual-qp"``),
+  (:class:`proxlearn.kernel_learning._simsvm_dual.SimSVMDualQP`, ``solver="dual-qp"``),
   set-up included, with its certified relative duality gap;
 * plain cvxpy: the same SOCP (same kept eigen-directions) built and solved by
   cvxpy with Clarabel, compile time included;
@@ -46,8 +46,8 @@ import scipy.linalg
 from threadpoolctl import threadpool_limits
 
 from proxlearn.kernel_learning import SimSVM
-from proxlearn.solvers._simsvm_dual import SimSVMDualQP
-from proxlearn.solvers._simsvm_socp import (
+from proxlearn.kernel_learning._simsvm_dual import SimSVMDualQP
+from proxlearn.kernel_learning._simsvm_socp import (
     SimSVMSOCP,
     SimSVMSolverError,
     SimSVMSolverWarning,

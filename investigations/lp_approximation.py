@@ -7,7 +7,7 @@ the sample mean and variance of the elements of u_i, respectively. We tested fou
 different choices of p: 10, 50, 100 and 200." The basis is ``beta_ij = [u_i;
 tau_ij]`` (u_i the i-th eigenvector of S), ``eta = gamma = 0.01``, ``h = ||alpha -
 alpha_clip||_1``, MOSEK's dual simplex, 10 runs. Our
-:func:`proxlearn.solvers._simsvm_socp.lp_basis_draws` implements exactly that
+:func:`proxlearn.kernel_learning._simsvm_socp.lp_basis_draws` implements exactly that
 (checked in section A below and in ``tests/kernel_learning/test_simsvm.py``).
 
 The script recomputes, from ``../shared/data/uw`` and with the report's seeds
@@ -47,7 +47,7 @@ from scipy.stats import kstest, norm
 
 from proxlearn.datasets import load_dataset
 from proxlearn.kernel_learning._simsvm import SimSVMProblem
-from proxlearn.solvers._simsvm_socp import (
+from proxlearn.kernel_learning._simsvm_socp import (
     SimSVMSolution,
     lp_basis_draws,
     lp_solution_parts,

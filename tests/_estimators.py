@@ -42,6 +42,18 @@ KIND = {
     "CombineSimilarities": "stack-transform",
 }
 
+# --- regression on similarities (issue 37, item 1): input kind "sim-reg", fitted on a
+# continuous target of the common problem's features (regression_target)
+LEARNER_PACKAGES.append("kernel_ridge")
+KIND.update({"SimilaritySVR": "sim-reg", "SimilarityKernelRidge": "sim-reg",
+             "SimilarityKNeighborsRegressor": "sim-reg", "SimilarityFeatureSVR": "sim-reg"})
+
+
+def regression_target(X):
+    """A smooth real-valued target of the common problem's features (kind "sim-reg")."""
+    return X[:, 0] + 0.5 * X[:, 1] ** 2 - X[:, 2]
+
+
 #: Smaller grids for the cross-validated variants (their default grids fit 60
 #: estimators per call; what is checked is a property of the grid's units).
 CHEAP = {f"{n}CV": {"Cs": (0.1, 10.0), "rhos": (1.0,), "cv": 3} for n in ("ESKL", "EMKL", "REKL")}
@@ -131,6 +143,9 @@ def fit_outputs(name, cls, kind, problem, n_train, scale=(1.0, 1.0), extras=Fals
         warnings.simplefilter("ignore")
         if kind == "sim-clf":
             return classifier(*blocks(c1 * S))
+        if kind == "sim-reg":  # issue 37, item 1
+            S_tr, S_te = blocks(c1 * S)
+            return {"predict": est.fit(S_tr, regression_target(X)[tr]).predict(S_te)}
         if kind == "sim-transform":
             S_tr, S_te = blocks(c1 * S)
             est.fit(S_tr, y[tr])

@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
-from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier
+from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier, is_regressor
 
 from proxlearn._validation import (
     InvalidParameterError,
@@ -26,6 +26,15 @@ from _estimators import NONNEGATIVE_ONLY, public_classes
 
 PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning", "ranking", "mkl",
             "kernel_approximation", "manifold"]
+
+# --- regressors (issue 37, item 1): fit(S, y) with real-valued y; checked like the
+# classifiers through predict (_predicts), plus their own target errors
+PACKAGES.append("kernel_ridge")
+
+
+def _predicts(est):
+    """Whether the estimator's output on test rows is ``predict`` (else ``transform``)."""
+    return is_classifier(est) or is_regressor(est)
 
 
 #: Public estimators whose fit is not ``fit(S, y)`` on one similarity matrix and
@@ -120,12 +129,12 @@ def test_common_properties(name):
     fitted = _fit_quietly(est, S, y)
     # fitted state only in attributes ending with "_"; params untouched
     assert fitted.get_params() == est.get_params()
-    out = fitted.predict(S[:5]) if is_classifier(est) else fitted.transform(S[:5])
+    out = fitted.predict(S[:5]) if _predicts(est) else fitted.transform(S[:5])
     back = pickle.loads(pickle.dumps(fitted))
-    out2 = back.predict(S[:5]) if is_classifier(est) else back.transform(S[:5])
+    out2 = back.predict(S[:5]) if _predicts(est) else back.transform(S[:5])
     np.testing.assert_array_equal(out, out2)
     with pytest.raises(TestMatrixError):
-        (fitted.predict if is_classifier(est) else fitted.transform)(S[:5, :-1])
+        (fitted.predict if _predicts(est) else fitted.transform)(S[:5, :-1])
     with pytest.raises(SimilarityMatrixError):
         clone(est).fit(S[:, :-1], y)
     bad = S.copy()
@@ -137,6 +146,13 @@ def test_common_properties(name):
             clone(est).fit(S, y[:-1])
         with pytest.raises(LabelError):
             clone(est).fit(S, np.zeros_like(y))
+    if is_regressor(est):
+        with pytest.raises(LabelError, match="targets but"):
+            clone(est).fit(S, y[:-1])
+        bad_y = y.astype(float)
+        bad_y[3] = np.inf
+        with pytest.raises(LabelError, match="NaN or inf"):
+            clone(est).fit(S, bad_y)
 
 
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
@@ -163,6 +179,8 @@ def test_degenerate_matrices_never_give_nan(name, kind):
             assert set(pred) <= {0, 1}
             if hasattr(fitted, "decision_function"):
                 assert np.all(np.isfinite(fitted.decision_function(S[:6])))
+        elif is_regressor(est):
+            assert np.all(np.isfinite(fitted.predict(S[:6])))
         else:
             assert np.all(np.isfinite(fitted.transform(S[:6])))
 
@@ -177,7 +195,7 @@ def test_masked_arrays_are_refused_not_unmasked(name):
     with pytest.raises(SimilarityMatrixError, match="masked"):
         clone(est).fit(masked, y)
     fitted = _fit_quietly(est, S, y)
-    apply = fitted.predict if is_classifier(est) else fitted.transform
+    apply = fitted.predict if _predicts(est) else fitted.transform
     with pytest.raises(SimilarityMatrixError, match="masked"):
         apply(masked[:5])
     with pytest.raises(SimilarityMatrixError, match="masked"):
@@ -213,7 +231,7 @@ def test_huge_entries_give_a_clear_error_or_finite_output(name):
         try:
             fitted = clone(est).fit(S, y)
             out = (fitted.decision_function(S[:5]) if hasattr(fitted, "decision_function")
-                   else fitted.predict(S[:5]) if is_classifier(est) else fitted.transform(S[:5]))
+                   else fitted.predict(S[:5]) if _predicts(est) else fitted.transform(S[:5]))
         except (SimilarityMatrixError, InvalidParameterError, SolverError) as exc:
             assert "too large" in str(exc) and "Rescale" in str(exc), exc
             return
@@ -304,6 +322,8 @@ def test_far_out_test_rows_give_finite_output(name):
                     except AttributeError:  # e.g. predict_proba without probability=True
                         continue
                     assert np.all(np.isfinite(out)), (method, out)
+        elif is_regressor(est):
+            assert np.all(np.isfinite(fitted.predict(far)))
         else:
             assert np.all(np.isfinite(fitted.transform(far)))
 

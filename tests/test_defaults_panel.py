@@ -16,6 +16,7 @@ from _estimators import public_classes
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 PACKAGES = ["transforms", "svm", "neighbors", "discriminant", "kernel_learning", "ranking",
             "mkl", "kernel_approximation", "manifold", "cluster"]
+PACKAGES.append("kernel_ridge")  # regression on similarities (issue 37, item 1)
 
 
 @pytest.fixture(scope="module")

@@ -81,6 +81,7 @@ REFERENCE_MODULES = (
     "proxlearn._svm._libsvm",
     "proxlearn._svm._platt",
     "proxlearn._svm._multiclass",
+    "proxlearn._svm._transformed",
     "proxlearn.study.",
     "proxlearn.base",
     "proxlearn._linalg",
@@ -92,6 +93,7 @@ REFERENCE_MODULES = (
     "proxlearn.plotting",
     "proxlearn.kernel_learning.",
     "proxlearn.mkl.",
+    "proxlearn.kernel_ridge.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -103,9 +105,10 @@ PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwi
             "metrics", "discriminant", "solvers", "_graph",
             "exceptions", "manifold", "ranking", "svm",
             "neighbors", "_normalize", "_multi_input", "_svm._dual",
-            "_svm._libsvm", "_svm._platt", "_svm._multiclass",
+            "_svm._libsvm", "_svm._platt", "_svm._multiclass", "_svm._transformed",
             "study", "base", "_linalg", "_scale", "_files", "_progress", "_cv", "cli",
-            "plotting", "kernel_learning", "mkl")
+            "plotting", "kernel_learning", "mkl",
+            "kernel_ridge")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 

@@ -26,7 +26,7 @@ def test_every_public_name_is_an_exception_or_warning():
         ("proxlearn._validation", "AsymmetricSimilarityWarning"),
         ("proxlearn._validation", "DissimilarityWarning"),
         ("proxlearn.solvers", "SimplexQPConvergenceWarning"),
-        ("proxlearn.solvers._simsvm_socp", "SimSVMSolverError"),
+        ("proxlearn.kernel_learning._simsvm_socp", "SimSVMSolverError"),
         ("proxlearn.kernel_learning._svmca", "ComponentsClampedWarning"),
         ("proxlearn.kernel_learning._full_kernel_svm", "SolverFailedError"),
         ("proxlearn.datasets", "DatasetNotFoundError"),

@@ -149,17 +149,20 @@ class _Bad:
 def test_table_checks_every_listed_parameter(name, cls, kind):
     """Every parameter the table checks refuses a bad value at ``fit``, naming it."""
     if kind not in ("sim-clf", "sim-transform", "kernel-cluster", "stack-clf", "stack-transform",
-                    "feat-clf", "feat-constraints-kernel"):
+                    "feat-clf", "feat-constraints-kernel", "completion-clf",
+                    "completion-transform", "sim-reg"):
         pytest.skip(f"input kind {kind}")
     S = np.eye(6) + 0.1
     y = np.array([0, 0, 0, 1, 1, 1])
     stack = np.stack([S, 2 * S], axis=2)
     X = {"stack-clf": stack, "stack-transform": stack,
          "feat-clf": np.arange(18.0).reshape(6, 3) % 5}.get(kind, S)
-    args = (X, y) if kind.endswith("-clf") else (X,)
+    args = (X, y) if kind.endswith(("-clf", "-reg")) else (X,)
     if kind == "feat-constraints-kernel":
         args = (np.arange(18.0).reshape(6, 3) % 5,
                 make_pairwise_constraints(y, r=0.7, random_state=0))
+    if kind == "completion-transform":  # fit(K11, K_aux): the known block, the auxiliary kernel
+        args = (S[:4, :4], S)
     checked = [p for p, c in cls._parameter_constraints.items() if c.checks]
     if not checked:
         pytest.skip(f"{name}: every parameter is checked elsewhere (its table says where)")

@@ -119,3 +119,18 @@ def test_readme_constraint_clustering_is_at_least_k_means_on_standardised_featur
     Z = StandardScaler().fit_transform(namespace["wine"].X)
     k_means = rand_index(y, KMeans(3, n_init=10, random_state=0).fit_predict(Z))
     assert rand_index(y, namespace["labels"]) >= k_means
+
+
+def test_readme_regression_example_runs():
+    """The regression example (issue 37, item 1) runs and its R^2 are real fits."""
+    section = README.read_text().split("### Regression on similarities", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    out = io.StringIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, "README.md", "exec"), {})
+    scores = {line.split()[0]: float(line.split()[1]) for line in out.getvalue().splitlines()}
+    assert set(scores) == {"SimilaritySVR", "SimilarityKernelRidge",
+                           "SimilarityKNeighborsRegressor"}
+    assert all(0.2 < v < 1.0 for v in scores.values()), scores

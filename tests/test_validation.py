@@ -332,3 +332,29 @@ def test_estimators_check_counts_and_flags_by_the_shared_helpers(make, params, m
     X = {"GMKL": Z, "IKL": Z, "FullKernelSVM": Z @ Z.T}.get(make, np.stack([Z @ Z.T, np.eye(12)], -1))
     with pytest.raises(InvalidParameterError, match=re.escape(message)):
         cls(**params).fit(X, y)
+
+
+# --- regression targets (issue 37, item 1) -------------------------------------------
+
+
+def test_check_targets():
+    import warnings as _w
+
+    import numpy as _np
+    from sklearn.exceptions import DataConversionWarning
+
+    from proxlearn._validation import check_targets
+    from proxlearn.exceptions import LabelError as _LabelError
+
+    assert check_targets([1, 2], 2).dtype == _np.float64
+    assert check_targets(_np.array(["1.5", "2"]), 2).tolist() == [1.5, 2.0]
+    with _w.catch_warnings(record=True) as caught:
+        _w.simplefilter("always")
+        assert check_targets([[1.0], [2.0]], 2).shape == (2,)
+    assert any(issubclass(w.category, DataConversionWarning) for w in caught)
+    for y, n, match in [(None, 2, "is None"), ([1.0], 2, "1 targets but"),
+                        (_np.ones((2, 2)), 2, "1-D"), (["a", "b"], 2, "real numbers"),
+                        ([1.0, _np.nan], 2, "NaN or inf at positions 1"),
+                        (_np.ma.masked_array([1.0, 2.0], mask=[0, 1]), 2, "masked")]:
+        with pytest.raises(_LabelError, match=match):
+            check_targets(y, n)

@@ -24,6 +24,8 @@ discriminant
 kernel_learning
     SimSVM, the Indefinite SVM, full kernel SVM, SimMKL, SVM-CA, SimpleNPKL/NPKL,
     kernel completion.
+kernel_ridge
+    Kernel ridge regression on spectrum-modified similarities.
 mkl
     Several kernels: SimpleMKL, Lp-MKL, non-sparse MKL, KTA, alignf; ESKL/EMKL/REKL (kernels
     learned from several similarities on that MKL); the base-kernel bank,
@@ -77,6 +79,7 @@ _SUBMODULES = (
     "exceptions",
     "kernel_approximation",
     "kernel_learning",
+    "kernel_ridge",
     "manifold",
     "metrics",
     "mkl",

@@ -61,6 +61,7 @@ __all__ = [
     "check_classification_data",
     "check_features",
     "check_labels",
+    "check_targets",
     "check_partial_labels",
     "check_n_neighbors",
     "check_object_list",
@@ -161,7 +162,7 @@ def _checked_float_matrix(arr: np.ndarray, name: str):
 
     Two read-only reductions (``min``, ``max``: NaN propagates through both,
     inf shows in one) instead of ``isfinite`` and ``abs`` temporaries of the
-    matrix's size (issue #19); the element-wise masks are built only on the
+    matrix's size; the element-wise masks are built only on the
     error path, to name the first bad entry.
     """
     lo, hi, row_min = _extremes(arr)
@@ -207,7 +208,7 @@ def _max_safe_entry(n: int) -> float:
 
 #: Side of the square tiles in which :func:`asymmetry` and :func:`symmetrize`
 #: pair a block with its mirror block (2 MB per tile): temporaries stay at tile
-#: size instead of ``n x n`` (issue #19).
+#: size instead of ``n x n``.
 _TILE = 512
 
 
@@ -268,7 +269,7 @@ def looks_like_dissimilarity(S: np.ndarray, *, row_min=None) -> tuple[bool, str]
     n = S.shape[0]
     if n < 3 or S.shape[1] != n:
         return False, ""
-    # reductions without n x n temporaries (issue #19): the off-diagonal
+    # reductions without n x n temporaries: the off-diagonal
     # conditions are read from whole-matrix ones where the diagonal allows
     diag = S.diagonal()
     if row_min is None:  # (check_similarity passes the ones it computed)
@@ -481,6 +482,22 @@ def check_features(X, *, name: str = "X", n_features: int | None = None) -> np.n
     return arr
 
 
+def _column_to_vector(arr):
+    """``y`` given as an ``(n, 1)`` column: flattened, with scikit-learn's
+    ``DataConversionWarning`` (pointing at the estimator's caller)."""
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        from sklearn.exceptions import DataConversionWarning
+
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected; it was "
+            "flattened with ravel().",
+            DataConversionWarning,
+            stacklevel=4,
+        )
+        return arr.ravel()
+    return arr
+
+
 def check_labels(y, n: int, *, min_classes: int = 2,
                  rows_of: str = "the similarity matrix") -> tuple[np.ndarray, np.ndarray]:
     """Validate class labels for an n x n training matrix (``rows_of``: what the
@@ -499,16 +516,7 @@ def check_labels(y, n: int, *, min_classes: int = 2,
             "one class label per row of the training matrix."
         )
     arr = np.asarray(y)
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        from sklearn.exceptions import DataConversionWarning
-
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected; it was "
-            "flattened with ravel().",
-            DataConversionWarning,
-            stacklevel=3,
-        )
-        arr = arr.ravel()
+    arr = _column_to_vector(arr)
     if arr.ndim != 1:
         raise LabelError(
             f"y must be a 1-D vector of class labels, got shape {arr.shape}."
@@ -556,6 +564,70 @@ def check_labels(y, n: int, *, min_classes: int = 2,
             "the train/test split."
         )
     return classes, y_idx.ravel()
+
+
+def check_targets(y, n: int, *, rows_of: str = "the similarity matrix") -> np.ndarray:
+    """Validate real-valued regression targets for ``n`` training samples.
+
+    One finite number per row of the training matrix (a column vector is
+    flattened with a ``DataConversionWarning``, as scikit-learn does). Raises
+    :class:`LabelError` saying what is wrong: no ``y``, wrong shape or length,
+    masked or non-numeric entries, NaN or inf.
+
+    Returns
+    -------
+    y : ndarray of shape (n,), float64
+
+    Examples
+    --------
+    >>> from proxlearn._validation import check_targets
+    >>> check_targets([1, 2.5, -3], 3).tolist()
+    [1.0, 2.5, -3.0]
+
+    See Also
+    --------
+    check_labels : class labels of a classifier.
+    """
+    if y is None:
+        raise LabelError(
+            "This estimator requires y to be passed, but the target y is None: pass "
+            "one real number per row of the training matrix."
+        )
+    if isinstance(y, np.ma.MaskedArray) and np.ma.count_masked(y):
+        missing = np.flatnonzero(np.ma.getmaskarray(y).ravel())
+        raise LabelError(
+            f"y has {missing.size} masked (missing) target(s), at positions "
+            f"{_first(missing)}. Drop those samples (rows and columns of the matrix) "
+            "before fitting."
+        )
+    arr = np.asarray(y)
+    arr = _column_to_vector(arr)
+    if arr.ndim != 1:
+        raise LabelError(
+            f"y must be a 1-D vector of real-valued targets, got shape {arr.shape}."
+        )
+    if arr.shape[0] != n:
+        raise LabelError(
+            f"y has {arr.shape[0]} targets but {rows_of} has {n} rows. "
+            "Pass exactly one target per training sample, in the same order."
+        )
+    if arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise LabelError(
+                f"y must hold real numbers (a regression target), got dtype {arr.dtype}. "
+                "For class labels use a classifier."
+            ) from None
+    arr = np.asarray(arr, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        bad = np.flatnonzero(~np.isfinite(arr))
+        raise LabelError(
+            f"y contains NaN or inf at positions {_first(bad)}; every sample needs a "
+            "finite target. Drop those samples (rows and columns of the matrix) or "
+            "fill their targets."
+        )
+    return arr
 
 
 def check_partial_labels(y, n: int, *, min_classes: int = 1,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from proxlearn.kernel_learning._simsvm import SimSVMProblem
-from proxlearn.solvers._simsvm_socp import lp_basis_draws
+from proxlearn.kernel_learning._simsvm_socp import lp_basis_draws
 
 
 @pytest.fixture(scope="module")

@@ -235,6 +235,9 @@ def test_completion_svc_bad_input():
     clf = CompletionSVC().fit(K, y, K11=K[:8, :8])
     with pytest.raises(InvalidParameterError, match="known must be"):
         clf.predict(K[:2], known=np.ones((2, 3)))
+    # predict reads solver (the test rows are conic programs): checked there too
+    with pytest.raises(InvalidParameterError, match="^solver='MOSEK' is not supported"):
+        clf.set_params(solver="MOSEK").predict(K[:2])
 
 
 @pytest.mark.parametrize("max_iter", [0, -1])

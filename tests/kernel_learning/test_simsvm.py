@@ -12,7 +12,7 @@ import proxlearn.study.papers.chen2010._methods_simsvm  # noqa: F401  (registers
 from proxlearn._validation import InvalidParameterError, LabelError, SimilarityMatrixError
 from proxlearn.base import SKLEARN_CHECK_EXCEPTIONS, is_pairwise
 from proxlearn.kernel_learning._simsvm import SimSVM, SimSVMProblem, simsvm_fold_decisions
-from proxlearn.solvers._simsvm_socp import (
+from proxlearn.kernel_learning._simsvm_socp import (
     SimSVMSOCP,
     SimSVMSolverError,
     conic_kkt_residuals,
@@ -44,7 +44,7 @@ def problem(n, seed, regularizer):
 # ------------------------------------------------------------- optimality
 @pytest.mark.parametrize("regularizer", ["l2-clip", "l1-clip", "l2-flip", "frobenius"])
 @pytest.mark.parametrize("seed", [0, 1])
-@pytest.mark.filterwarnings("ignore::proxlearn.solvers._simsvm_socp.SimSVMSolverWarning")
+@pytest.mark.filterwarnings("ignore::proxlearn.kernel_learning._simsvm_socp.SimSVMSolverWarning")
 @pytest.mark.filterwarnings("ignore:Solution may be inaccurate")
 def test_socp_equals_sdp(regularizer, seed):
     prob = problem(10, seed, regularizer)
@@ -347,7 +347,7 @@ def test_auto_default_matches_socp(regularizer, seed):
 
 
 def test_auto_falls_back_to_socp_when_dual_qp_does_not_certify(monkeypatch):
-    from proxlearn.solvers import _simsvm_dual
+    from proxlearn.kernel_learning import _simsvm_dual
 
     def fail(self, eta, gamma):
         raise SimSVMSolverError("dual QP stopped with a certified gap of 1")

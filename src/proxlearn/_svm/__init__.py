@@ -1,7 +1,8 @@
 """The SVM machinery shared by the classifiers of every estimator package.
 
 A low layer: it imports only :mod:`proxlearn._validation`,
-:mod:`proxlearn.exceptions`, NumPy, SciPy and scikit-learn, and
+:mod:`proxlearn.exceptions`, :mod:`proxlearn._normalize`, NumPy, SciPy and
+scikit-learn, and
 :mod:`proxlearn.svm`, :mod:`proxlearn.mkl`, :mod:`proxlearn.kernel_learning`,
 :mod:`proxlearn.neighbors` and :mod:`proxlearn.discriminant` use it as peers.
 
@@ -13,4 +14,7 @@ A low layer: it imports only :mod:`proxlearn._validation`,
 * :mod:`._multiclass`: the one-vs-one driver (pairs, sub-problems, votes and
   tie-breaks, the transductive assembly).
 * :mod:`._platt`: Platt probabilities by internal cross-validation.
+* :mod:`._transformed`: ``decision_function`` / ``predict`` of a
+  precomputed-kernel SVM on a fitted kernel transform
+  (:class:`~._transformed.TransformedSVCMixin`).
 """

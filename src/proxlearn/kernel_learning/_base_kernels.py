@@ -81,7 +81,7 @@ from ..base import PairwiseMixin, SampleColumnsMixin
 from ..neighbors._knn import top_k_similar
 from .._svm._platt import PlattProbabilityMixin
 from .._svm._libsvm import MAX_ITER
-from ..svm._kernel_svc import TransformedSVCMixin
+from .._svm._transformed import TransformedSVCMixin
 
 __all__ = [
     "BaseKernelSVC",

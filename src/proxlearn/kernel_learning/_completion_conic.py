@@ -26,8 +26,6 @@ defaults (``eta = gamma = 0.01``, as :class:`FullKernelSVM`) are ours.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -36,10 +34,16 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import (
     InvalidParameterError,
     SimilarityMatrixError,
+    boolean,
     check_option,
-    check_positive,
     check_similarity,
     check_test_similarity,
+    integer,
+    only_if,
+    options,
+    positive,
+    unchecked,
+    validate_params,
 )
 from ..base import PairwiseMixin
 from .._svm._multiclass import (
@@ -324,16 +328,23 @@ class KernelCompleter(BaseEstimator):
         self.tol = tol
         self.solver = solver
 
+    _parameter_constraints = {
+        "method": options("em", "frobenius"),
+        "max_iter": only_if(integer(1), "method", "em"),
+        "tol": only_if(positive(allow_zero=True), "method", "em"),
+        "solver": only_if(options(*SOLVERS), "method", "frobenius"),
+    }
+
     def fit(self, K11, K_aux):
-        check_option(self.method, "method", {"em", "frobenius"})
+        params = validate_params(self)
         if K_aux is None:
             raise InvalidParameterError(
                 "KernelCompleter.fit(K11, K_aux) needs the auxiliary kernel on all objects."
             )
-        if self.method == "em":
-            self.result_ = em_complete(K11, K_aux, max_iter=self.max_iter, tol=self.tol)
+        if params["method"] == "em":
+            self.result_ = em_complete(K11, K_aux, max_iter=params["max_iter"], tol=params["tol"])
         else:
-            self.result_ = frobenius_complete(K11, K_aux, solver=self.solver)
+            self.result_ = frobenius_complete(K11, K_aux, solver=params["solver"])
         self.kernel_ = self.result_.kernel
         self.weights_ = self.result_.weights
         return self
@@ -461,20 +472,24 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.max_samples = max_samples
         self.rank_tol = rank_tol
 
+    _parameter_constraints = {
+        "eta": positive(),
+        "gamma": positive(),
+        "transductive": boolean(),
+        "solver": options(*SOLVERS),
+        "solver_options": unchecked("handed to cvxpy's solve"),
+        "max_samples": integer(2),
+        "rank_tol": positive(),
+    }
+
     def fit(self, K_aux, y, K11=None):
         """Learn the completion and the SVM (see the class docstring)."""
-        eta = check_positive(self.eta, "eta")
-        gamma = check_positive(self.gamma, "gamma")
-        check_option(self.solver, "solver", SOLVERS)
-        self._rank_tol = check_positive(self.rank_tol, "rank_tol")
-        if (isinstance(self.max_samples, bool) or not isinstance(self.max_samples, numbers.Integral)
-                or self.max_samples < 2):
-            raise InvalidParameterError(
-                f"max_samples must be an integer >= 2, got {self.max_samples!r}."
-            )
+        params = validate_params(self)
+        eta, gamma, rank_tol, max_samples, solver = (
+            params[k] for k in ("eta", "gamma", "rank_tol", "max_samples", "solver"))
         A = check_similarity(K_aux, name="K_aux", symmetric="symmetrize")
         N = A.shape[0]
-        classes, y_idx, n = transductive_labels(y, N, self.transductive, "K_aux")
+        classes, y_idx, n = transductive_labels(y, N, params["transductive"], "K_aux")
         if K11 is None:
             K11 = np.zeros((0, 0))
         else:
@@ -492,20 +507,19 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
         def fit_binary(p):
             full_idx = p.rows
-            if full_idx.size > self.max_samples:
+            if full_idx.size > max_samples:
                 raise InvalidParameterError(
                     f"CompletionSVC solves an SDP with about {full_idx.size}^2 variables "
                     f"for {full_idx.size} samples, more than max_samples="
-                    f"{self.max_samples}; raise it knowingly (the cost grows like n^6)."
+                    f"{max_samples}; raise it knowingly (the cost grows like n^6)."
                 )
             known = np.flatnonzero(full_idx < n1)
             sub = full_idx[known]
             sol = _solve_completion_svm(
                 A[np.ix_(full_idx, full_idx)], K11[np.ix_(sub, sub)], known, p.y, eta, gamma,
-                n_unl, self.solver, self.solver_options,
+                n_unl, solver, self.solver_options,
             )
-            c, V, d = psd_pinv_solve(sol["K"][: p.idx.size, : p.idx.size], sol["z"],
-                                     self._rank_tol)
+            c, V, d = psd_pinv_solve(sol["K"][: p.idx.size, : p.idx.size], sol["z"], rank_tol)
             return sol, c
 
         problems, fits = ovo_fit(y_idx, len(classes), fit_binary, n_total=N)
@@ -518,7 +532,7 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.kernel_ = self.kernels_[0] if len(problems) == 1 else None
         self.n_features_in_ = n
-        if self.transductive:
+        if params["transductive"]:
             _, self.transduction_ = transductive_outputs(
                 unlabelled_decisions(problems, self.kernels_, self.dual_coef_, self.intercept_),
                 classes)
@@ -526,6 +540,7 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
 
     def _raw(self, K_aux_test, aux_self, known, known_self):
         check_is_fitted(self, "kernels_")
+        solver = validate_params(self, "solver")["solver"]  # the one parameter read here
         rows = check_test_similarity(K_aux_test, self.n_features_in_, name="K_aux_test")
         m = rows.shape[0]
         n = self.n_features_in_
@@ -551,12 +566,12 @@ class CompletionSVC(PairwiseMixin, ClassifierMixin, BaseEstimator):
                 kn = known[:, idx_o[idx_o < n1]]
                 R, _ = _complete_rows(KT[np.ix_(order, order)],
                                       self._aux[np.ix_(idx_o, idx_o)], rows[:, idx_o],
-                                      aux_self, kn, known_self, self.solver,
+                                      aux_self, kn, known_self, solver,
                                       self.solver_options)
                 raw[:, k] = R @ c[order] + self.intercept_[k]
             else:
                 R, _ = _complete_rows(KT, self._aux[np.ix_(idx, idx)], rows[:, idx], aux_self,
-                                      None, known_self, self.solver, self.solver_options)
+                                      None, known_self, solver, self.solver_options)
                 raw[:, k] = R @ c + self.intercept_[k]
         return raw
 

@@ -65,8 +65,8 @@ from .._validation import (
 from ..base import PairwiseMixin
 from .._normalize import ScaleNormalizeMixin
 from .._svm._platt import PlattProbabilityMixin
-from ..solvers._simsvm_dual import SimSVMDualQP, dual_qp_applicable
-from ..solvers._simsvm_socp import (
+from ._simsvm_dual import SimSVMDualQP, dual_qp_applicable
+from ._simsvm_socp import (
     SimSVMSOCP,
     SimSVMSolution,
     SimSVMSolverError,
@@ -282,7 +282,7 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
 
     Learns spectrum weights ``alpha`` (``K_alpha = U diag(alpha * lambda) U^T``)
     jointly with the SVM by solving (5.20) exactly, through the dual QP of
-    :mod:`proxlearn.solvers._simsvm_dual` where it applies (default) or as the
+    :mod:`proxlearn.kernel_learning._simsvm_dual` where it applies (default) or as the
     SOCP (5.31), approximately as the random LP (5.28), or as the LMI (5.21). Multiclass
     problems are split one-vs-one (each pair has its own eigendecomposition and
     its own ``alpha``). See :mod:`proxlearn.kernel_learning._simsvm` for the
@@ -304,20 +304,20 @@ class SimSVM(PairwiseMixin, PlattProbabilityMixin, ScaleNormalizeMixin, _OvOLine
         ``"dual-qp"`` for the l1 and l2 regularisers with a clip or flip
         reference, and ``"socp"`` for ``"frobenius"`` (its reference
         ``alpha = 1`` has ``lambda_i alpha_i < 0`` on the negative eigenvalues, so
-        the dual is not the QP of :mod:`proxlearn.solvers._simsvm_dual`). A pair
+        the dual is not the QP of :mod:`proxlearn.kernel_learning._simsvm_dual`). A pair
         whose dual QP certifies only a gap above ``1e-6`` (warning or error
         below) is re-solved by ``"socp"`` without a warning; ``solver_used_``
         names the solver per pair. Both reach the same optimum; the dual QP
         is the faster (docs/benchmarks.md, "Kernel-learning docstrings:
         moved measurements").
         ``"socp"``: exact SOCP (5.31), Clarabel called directly (see
-        :mod:`proxlearn.solvers._simsvm_socp`). ``"dual-qp"``: the same exact
+        :mod:`proxlearn.kernel_learning._simsvm_socp`). ``"dual-qp"``: the same exact
         problem through its Lagrangian dual, by our interior point with a
-        certified duality gap (:mod:`proxlearn.solvers._simsvm_dual`); every
+        certified duality gap (:mod:`proxlearn.kernel_learning._simsvm_dual`); every
         regulariser but ``"frobenius"``. Its
         optimum is certified to ``1e-6`` relative; a gap up to ``1e-5`` gives a
-        :class:`~proxlearn.solvers._simsvm_socp.SimSVMSolverWarning`, a larger
-        one a :class:`~proxlearn.solvers._simsvm_socp.SimSVMSolverError`
+        :class:`~proxlearn.kernel_learning._simsvm_socp.SimSVMSolverWarning`, a larger
+        one a :class:`~proxlearn.kernel_learning._simsvm_socp.SimSVMSolverError`
         (how often: docs/benchmarks.md, same section). ``"lp"``: random LP approximation
         (5.28) with ``n_basis`` basis draws per eigenvector, HiGHS dual simplex;
         l1 regularisers only; its optimum is an upper bound. ``"sdp"``: LMI

@@ -80,10 +80,10 @@ __all__ = ["CMVU", "MVE", "SPE"]
 
 #: ``scale``: "auto" solves in units where the centred start kernel has
 #: ``||H G H||_F = 1`` (scale-free: ``C``, ``G`` and ``tol`` mean the same on any
-#: data); None keeps the input's units (the behaviour before issue 40).
+#: data); None keeps the input's units (the earlier behaviour).
 SCALES = ("auto", None)
 
-#: Default penalty weights (issue 40): MVE's and CMVU's ``- (G/2) tr(K K)`` instead of
+#: Default penalty weights: MVE's and CMVU's ``- (G/2) tr(K K)`` instead of
 #: the thesis's ball ``tr(K K) <= B`` (``G=None``), chosen on the defaults panel
 #: (docs/methods.md, "Embeddings at their defaults"). With the ball and ``C = 1`` the
 #: slack is too weak to hold the distances: MVE's kernel ends rank ``d`` with equal
@@ -113,7 +113,7 @@ class _Embedding(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
                 f"scale must be 'auto' (solve in units where ||H G H||_F = 1) or None (the "
                 f"input's units), got {self.scale!r}.")
         G, D2, self.n_features_in_ = embedding_input(X, self.kernel)
-        # scale-free (issue 40): the slack weight C and the tolerances mean the same
+        # scale-free: the slack weight C and the tolerances mean the same
         # thing whatever the units of X; kernel_ is returned in the input's units
         # (not for the SDP: an interior-point solver's tolerances are absolute, and
         # rescaling cost MVE's equalities 4-5 digits on small distances)

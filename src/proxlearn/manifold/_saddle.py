@@ -17,26 +17,15 @@ and ``h`` the concave linear-quadratic part of the method:
 * SPE (triplets with one shared slack, sec. 3.4.3): ``h = 0``,
   ``F = {alpha >= 0, sum alpha <= C}`` (the capped simplex).
 
-K-step: ``K(alpha) = sqrt(B) A_+ / ||A_+||_F`` in closed form
-(:func:`proxlearn.solvers.max_trace_psd_ball`, Prop. 3.25 with ``p = 2``), so
-``g(alpha) = -sqrt(B) ||A(alpha)_+||_F + h(alpha)``. Because ``A`` is centred,
-``K(alpha) 1 = 0``: this is the centring constraint ``sum_ij K_ij = 0`` of
-MVE / SPE exactly (``tr(A K) = tr(H A H K)`` on centred ``K``).
-
-alpha-step (Protocol 1 step 7): projected gradient ascent with
-``grad g = -(tr(T_l K))_l + grad h`` (Danskin, eq. 3.19). Step sizes (the thesis
-gives none for the ``B`` form): the first step is Prop. 3.28's safe step
-``1 / L`` of the penalty form, ``L = ||M||_F^2 / G + 1/C`` (Lemma 3.4 with
-``||T_l||_F^2`` summed instead of ``m``) with the ``G = ||A_+||_F / sqrt(B)``
-that gives the same ``K`` (Prop. 3.26); afterwards Barzilai-Borwein steps,
-halved until a non-monotone Armijo test (Grippo-Lampariello-Lucidi, last 10
-duals, at most 60 halvings) holds, because the ``B`` form has no global
-Lipschitz constant. The loop is :func:`proxlearn.solvers.dual_ascent`'s.
-
-Stopping rule (the thesis gives none): every ``K(alpha)`` is primal feasible,
-so ``primal(K(alpha)) - g(alpha) >= 0`` is a certified duality gap; stop when it
-is at most ``tol * max(1, |primal|)``, or after ``max_iter`` iterations with a
-:class:`~sklearn.exceptions.ConvergenceWarning` (by the caller).
+K-step in closed form, ``K(alpha) = sqrt(B) A_+ / ||A_+||_F``
+(:func:`proxlearn.solvers.max_trace_psd_ball`, Prop. 3.25 with ``p = 2``);
+alpha-step (Protocol 1 step 7) by projected gradient ascent with Danskin's
+gradient (eq. 3.19), Prop. 3.28's safe step first, then Barzilai-Borwein steps
+with non-monotone Armijo backtracking, in the loop of
+:func:`proxlearn.solvers.dual_ascent`. Every ``K(alpha)`` is primal feasible,
+so the run stops at a certified relative duality gap ``tol`` (the thesis gives
+neither a step size for the ``B`` form nor a stopping rule). Derivation and
+step constants: docs/methods.md, section "Embeddings: the dual-ascent template".
 """
 
 from __future__ import annotations
@@ -72,7 +61,7 @@ class SaddleResult:
 
 def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=None,
                 tol=1e-4, max_iter=200, G=None):
-    """Run the template of the module docstring.
+    """Run the template of the module docstring (``max_{alpha in F} g(alpha)``).
 
     Parameters
     ----------

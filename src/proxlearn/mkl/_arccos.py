@@ -19,35 +19,24 @@ References
 ----------
 Y. Cho and L. K. Saul. Kernel methods for deep learning. NIPS 2009: the
 definition ``k_n(x, y) = 2 int dw N(w; 0, I) Theta(w.x) Theta(w.y) (w.x)^n
-(w.y)^n``, its closed form through ``J_n`` (with ``J_0``, ``J_1``, ``J_2``
-as above) and the multilayer recursion ``k^(l+1)(x, y) = (1/pi)
-[k^(l)(x, x) k^(l)(y, y)]^(n/2) J_n(theta^(l))``, ``cos theta^(l) =
-k^(l)(x, y) / sqrt(k^(l)(x, x) k^(l)(y, y))``. (Equation numbers not given:
-no copy of the paper was at hand to check them; the formulas are those of the
-digest, section 1.6, and are tested against the defining integral.)
-J. Zhuang, PhD thesis 2011, section 4.5.1 and Table 4.2: "MKM" is an SVM with
-a two-layer arc-cosine kernel whose degree ``n in {0, 1, 2}`` is chosen by
-cross-validation (digest section 1.6; the thesis gives no formula, the one
-above is Cho & Saul's).
+(w.y)^n``, its closed form through ``J_n`` (as above) and the multilayer
+recursion ``k^(l+1)(x, y) = (1/pi) [k^(l)(x, x) k^(l)(y, y)]^(n/2)
+J_n(theta^(l))``, ``cos theta^(l) = k^(l)(x, y) / sqrt(k^(l)(x, x)
+k^(l)(y, y))``. J. Zhuang, PhD thesis 2011, section 4.5.1 and Table 4.2:
+"MKM" is an SVM with a two-layer arc-cosine kernel whose degree
+``n in {0, 1, 2}`` is chosen by cross-validation.
 
-Conventions followed (not errata; choices the papers leave open):
-
-* ``Theta`` is the Heaviside step with ``Theta(0) = 1/2`` (Cho & Saul write
-  ``Theta(z) = (1 + sign z) / 2``). For a zero vector the angle is undefined;
-  we use ``cos theta = 0`` (``theta = pi/2``), which reproduces the integral
-  exactly: ``k_0(0, y) = 1/2`` for every ``y`` and ``k_n(0, y) = 0`` for
-  ``n >= 1``. No NaN is produced, and the Gram matrix stays PSD (it is still
-  the expectation of ``f_w(x) f_w(y)``).
-* ``cos theta`` is clipped into ``[-1, 1]`` against rounding; the diagonal of
-  a Gram matrix (``Y=None``) is computed exactly (``theta = 0``) and the
-  matrix is returned exactly symmetric.
-* Only degrees 0, 1, 2 are implemented: the three over which the thesis tunes
-  the MKM, with ``J_n`` written out (higher degrees need Cho & Saul's general
-  derivative formula for ``J_n``).
+Conventions (the papers leave them open): ``Theta(0) = 1/2`` and, for a zero
+vector, ``cos theta = 0``, which reproduce the defining integral exactly
+(``k_0(0, y) = 1/2``, ``k_n(0, y) = 0`` for ``n >= 1``; no NaN, the Gram
+matrix stays PSD); ``cos theta`` is clipped into ``[-1, 1]``, a Gram matrix
+has its exact diagonal and is exactly symmetric; only degrees 0, 1 and 2 (the
+thesis's MKM grid) are implemented. Sources and reasons: docs/methods.md,
+section "Arc-cosine kernels: sources and conventions".
 
 Input: feature vectors, checked by :func:`proxlearn._validation.check_features`
-(:class:`~proxlearn.exceptions.FeatureMatrixError`), plus the refusal of
-masked arrays and of overflowing magnitudes (:func:`proxlearn._validation.check_features`).
+(:class:`~proxlearn.exceptions.FeatureMatrixError`), which also refuses masked
+arrays and overflowing magnitudes.
 """
 
 from __future__ import annotations

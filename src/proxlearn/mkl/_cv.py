@@ -16,7 +16,7 @@ fitted on them, with the validation rows' kernels also built once. Zhuang (2011)
 section 4.5.1 chooses ``C`` by 5-fold CV over ``{0.01, ..., 100}`` for every
 method of Tables 4.x-5.x; the default grid is hers. Why the classifiers need it
 on a bank, and what it costs against ``GridSearchCV``: docs/methods.md and
-docs/benchmarks.md ("MKL classifiers at their defaults (issue 40)").
+docs/benchmarks.md (the sections "MKL classifiers at their defaults").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""ESKL, EMKL and REKL with ``C`` and ``rho`` chosen by cross-validation (issue 40, item 4).
+"""ESKL, EMKL and REKL with ``C`` and ``rho`` chosen by cross-validation.
 
 ==========  ===============================================================
 estimator   walks

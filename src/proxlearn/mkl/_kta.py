@@ -15,14 +15,16 @@ chapter 5 (``Y = y y^T``).
 
 Theorem 7.35: with centred kernels ``K_c = H K H``, ``M_kl = <K_k,c, K_l,c>_F``
 and ``a_k = <K_k,c, Y>_F``, the maximiser is ``theta* = v* / ||v*||`` with
-``v* = argmin_{v >= 0} v^T M v - 2 v^T a``. Erratum followed: the thesis
-prints an index typo in the centring formula (digest 4.3); and its Table 7.3
-reports weights normalised to sum 1 -- ``normalize="l1"`` gives those,
-``"l2"`` (default) the unit vector of the theorem.
+``v* = argmin_{v >= 0} v^T M v - 2 v^T a``. Erratum followed: the centring
+formula is printed with an index typo; ``K_c = H K H`` is used (docs/methods.md,
+section "Kernels for ranking"). Table 7.3 reports weights normalised to sum 1:
+``normalize="l1"`` gives those, ``"l2"`` (default) the unit vector of the
+theorem.
 
 The non-negative QP is solved exactly as a non-negative least-squares problem
-(``scipy.optimize.nnls``) on the factor ``M = R^T R`` (a thin QR of the
-stacked centred kernels), so no ``m x m`` system is ever inverted.
+(``scipy.optimize.nnls``) on a factor ``M = R^T R`` taken from the
+eigendecomposition of ``M`` (formed by one product of the stacked centred
+kernels), so no ``m x m`` system is ever inverted.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ Pieces shared by :class:`ESKL`, :class:`EMKL` and :class:`REKL`:
   ``"l2"``: ``||X||_F``, ``"l3"``: ``||X||_F^2``, or a callable returning
   ``(value, subgradient)``), and the spectrum losses of REKL (``"l2"``:
   ``||mu - lambda||_2``, ``"l2sq"``: its square; the paper's text is
-  ambiguous, digest 3.4);
-* the **exact** matrix exponentiated-gradient step (digest 3.1):
+  ambiguous);
+* the **exact** matrix exponentiated-gradient step (the erratum followed):
   ``K_{t+1} = tau exp(log K_t - eta G) / tr exp(...)``, kept in the cumulative
   form ``K_{t+1} = tau exp(M_t) / tr exp(M_t)``, ``M_t = -sum_s eta_s G_s``
   (exact from ``K_1 = tau/n I``; no matrix logarithm, one ``eigh`` per step,
@@ -18,7 +18,11 @@ Pieces shared by :class:`ESKL`, :class:`EMKL` and :class:`REKL`:
 * the step size ``eta_t = scale / L_t sqrt(2 log n / t)`` (Prop. 3.1) with
   ``L_t`` the running maximum of ``||G_s||_F`` (the unknown Lipschitz
   constant, estimated);
-* the inductive test map ``k(x) = K S^+ s(x)`` (digest 3.7 (c)).
+* the inductive test map ``k(x) = K S^+ s(x)``.
+
+Kundu et al. (2010), Algorithms 1-3 and Prop. 3.1. The erratum, the readings of
+the ambiguous loss and of the test map: docs/methods.md, section "Kernels from
+several indefinite similarity matrices".
 """
 
 from __future__ import annotations
@@ -39,7 +43,20 @@ def _norm_loss(d):
 
 
 def matrix_loss(loss):
-    """``(value, subgradient)`` function of ``X = K - S`` for a loss name or callable."""
+    """``(value, subgradient)`` function of ``X = K - S`` for a loss name or callable.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl._mirror_descent import matrix_loss
+    >>> value, grad = matrix_loss("l1")(np.array([[0.0, -2.0], [-2.0, 1.0]]))
+    >>> value, grad.tolist()
+    (5.0, [[0.0, -1.0], [-1.0, 1.0]])
+
+    See Also
+    --------
+    spectrum_loss : REKL's losses on spectra.
+    """
     if callable(loss):
         def user(X):
             out = loss(X)
@@ -107,7 +124,24 @@ def softmax_eig(M, tau, form=True):
 
 def eg_spectrahedron(M, G, eta, tau, form=True):
     """One exact matrix-EG step in cumulative form: ``M <- M - eta G``; new ``K``
-    (``None`` with ``form=False``)."""
+    (``None`` with ``form=False``).
+
+    Returns ``(M, K, eigenvalues of K, eigenvectors of K)``; ``K`` is PSD with
+    trace ``tau``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl._mirror_descent import eg_spectrahedron
+    >>> M, K, lam, Q = eg_spectrahedron(np.zeros((2, 2)), np.diag([1.0, -1.0]), 0.5, 2.0)
+    >>> np.round(K, 4).tolist(), float(np.trace(K))
+    ([[0.5379, 0.0], [0.0, 1.4621]], 2.0)
+
+    See Also
+    --------
+    eg_printed : the update as printed in Algorithm 1.
+    step_size : the step ``eta`` of Prop. 3.1.
+    """
     M = M - eta * G
     K, lam, Q = softmax_eig(M, tau, form)
     return M, K, lam, Q
@@ -224,5 +258,16 @@ def positive_basis(S, rcond):
 
 
 def step_size(scale, lip, n, t):
-    """``eta_t = scale / L sqrt(2 log n / t)`` (Kundu Prop. 3.1)."""
+    """``eta_t = scale / L sqrt(2 log n / t)`` (Kundu Prop. 3.1).
+
+    Examples
+    --------
+    >>> from proxlearn.mkl._mirror_descent import step_size
+    >>> round(step_size(1.0, 2.0, 100, 4), 4)
+    0.7587
+
+    See Also
+    --------
+    eg_spectrahedron : the step it sizes.
+    """
     return float(scale) / max(lip, 1e-300) * np.sqrt(2.0 * np.log(max(n, 3)) / t)

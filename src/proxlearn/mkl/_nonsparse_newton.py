@@ -1,38 +1,21 @@
 """Newton's method for the non-sparse MKL of Kundu et al. (2010) eq. 10 on a fixed
 active set: the joint optimum in one solve sequence instead of a slow block ascent.
 
-Eq. 10 with ``gamma`` eliminated (digest 2.2) is the concave problem
-``max_{alpha in A} h(alpha)``, ``h = 1^T alpha - 1/2 sum_k a_k / gamma*_k(a)``,
-``a_k = u^T K_k u``, ``u = y o alpha``, ``gamma* = gamma_star(a, floor)``. With the
-floored kernels ``L`` (``gamma_k = floor``) and the others ``U`` fixed,
-``1/2 sum_k a_k / gamma*_k = 1/2 sum_L a_k / floor + (sum_U sqrt(a_k))^2 / (2 kappa)``,
-``kappa = 1 - |L| floor``, a smooth convex function of ``u`` with
-
-- gradient ``K_gamma u`` (``K_gamma = sum_k K_k / gamma_k`` at ``gamma*``: the SVM
-  gradient, Danskin), and
-- Hessian ``M = K_gamma + w w^T / kappa - sum_U q_k q_k^T / (gamma_k a_k)``,
-  ``q_k = K_k u``, ``w = sum_U q_k / sqrt(a_k)`` (a rank ``|U| + 1`` correction of
-  the combined kernel).
-
-On the face of the box where the free ``alpha`` are ``F`` (the others at 0 or
-``C``), each step solves the bordered system ``[M_FF 1; 1^T 0] [du; b] =
-[y_F - (K_gamma u)_F; -1^T u]`` (:func:`proxlearn._svm._dual.bordered_solve`),
-takes the longest step in the box with Armijo backtracking on ``h`` itself, and
-moves a variable that hits its bound off the face. When the face is solved, the
-result is kept only if it passes libsvm's stopping test
-(:func:`proxlearn._svm._dual.kkt_violation` ``<= tol``) for the SVM on
-``K_gamma`` at ``gamma = gamma*(a(alpha))``: then ``alpha`` is the
-SVM of the kernel its own ``gamma`` defines, a joint stationary point of a concave
-problem, i.e. the optimum up to ``tol``; otherwise the bounded points that violate
-their condition are freed and the face solved again, a few rounds at most.
-
-Why: the block ascent (SVM at fixed ``gamma``, then ``gamma = gamma*``) converges
-linearly, with ratios 0.85-0.99 when a weight ``1/gamma_k`` is large; REKL calls
-eq. 10 at every one of its iterations, 22 block-ascent steps each on the benchmark
-problem. Hand-written because no library solves eq. 10 (its authors' solver is a
-mirror descent). Dense stacks only; the caller falls back to the block ascent
-whenever this returns ``None``, and the caller's certificate does not depend on
-how ``alpha`` was found.
+Eq. 10 with ``gamma`` eliminated is the concave problem ``max_{alpha in A}
+h(alpha)``, ``h = 1^T alpha - 1/2 sum_k a_k / gamma*_k(a)``, ``a_k = u^T K_k u``,
+``u = y o alpha``, ``gamma* = gamma_star(a, floor)``. On the face of the box
+where the free ``alpha`` are ``F``, each step solves the bordered system
+``[M_FF 1; 1^T 0] [du; b] = [y_F - (K_gamma u)_F; -1^T u]``
+(:func:`proxlearn._svm._dual.bordered_solve`) with the Hessian ``M`` (the
+combined kernel ``K_gamma = sum_k K_k / gamma_k`` plus a low-rank correction),
+then an Armijo step on ``h`` in the box. A result is kept only when it passes
+libsvm's stopping test (:func:`proxlearn._svm._dual.kkt_violation` ``<= tol``)
+for the SVM on ``K_gamma`` at ``gamma*(a(alpha))``: it is then the optimum up
+to ``tol``. Dense stacks only; the caller
+(:func:`proxlearn.mkl.nonsparse_mkl`, ``newton=True``) runs the block ascent
+whenever this returns ``None``. The derivation of the gradient and Hessian, the
+face rounds and why this solver exists: docs/methods.md, section "Non-sparse
+MKL: the Newton solver".
 """
 
 from __future__ import annotations
@@ -88,8 +71,22 @@ def gamma_star(a, floor):
     """``argmin sum_k a_k / gamma_k`` over ``{sum gamma = 1, gamma >= floor}``.
 
     KKT: ``gamma_k = max(floor, c sqrt(a_k))`` with ``c`` such that the sum is
-    1 (``floor = 0``: ``sqrt(a) / sum sqrt(a)``, digest 2.2). The clamped set
+    1 (``floor = 0``: ``sqrt(a) / sum sqrt(a)``). The clamped set
     only grows, so at most ``m`` passes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.mkl._nonsparse_newton import gamma_star
+    >>> gamma_star(np.array([1.0, 4.0]), 0.0).round(4).tolist()
+    [0.3333, 0.6667]
+    >>> gamma_star(np.array([1e-6, 1.0, 4.0]), 0.1).round(4).tolist()  # the floor binds
+    [0.1, 0.3, 0.6]
+
+    See Also
+    --------
+    nonsparse_newton : Newton's method on eq. 10 with this ``gamma`` eliminated.
+    proxlearn.mkl.nonsparse_mkl : the solver that calls both.
     """
     r = np.sqrt(np.maximum(np.asarray(a, dtype=np.float64), 0.0))
     m = r.size
@@ -143,12 +140,11 @@ def _h(y_u, a, floor):
 
 #: Largest support, relative to ``n``, for which :class:`_Face` gathers the
 #: sub-stack ``K_k[S, S]``: one gather costs about ``2 (s / n)^2`` passes over the
-#: stack (kernel-major, n = 537, 13 kernels: 2.1 ms at s = 250, 4.9 ms at 450,
-#: against 2.5 ms for a pass), after which the three passes of a face's first Newton
-#: step (products of ``u`` and of the step, the combined block) read ``(s / n)^2`` of
-#: one each, and the faces often change after one step. Non-sparse MKL fits on the
-#: bench_mklpy sets (CPU time, medians of 5): 0.4 was as fast as or faster than 0, 0.6
-#: and 1 on all four sets tried (breast 66 -> 28 ms against never gathering).
+#: stack, after which the three passes of a face's first Newton step (products of
+#: ``u`` and of the step, the combined block) read ``(s / n)^2`` of one each, and the
+#: faces often change after one step. 0.4 was as fast as or faster than 0, 0.6 and 1
+#: on all four sets tried (docs/benchmarks.md, "MKL solvers' speed, second pass" and
+#: "Non-sparse MKL: the sub-stack gather").
 SUB_STACK_MAX_FRACTION = 0.4
 
 

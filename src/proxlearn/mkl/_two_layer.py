@@ -15,51 +15,16 @@ Zhuang, Tsang & Hoi, "Two-layer multiple kernel learning", AISTATS 2011.
 The decision function is ``f(x) = sum_i alpha_i y_i K2(x_i, x) + b`` (eq. 4.4).
 
 Protocol 2 alternates an SVM on ``K2(mu)`` with a projected gradient step on
-``mu``; the gradient (eq. 4.5, by Danskin's theorem) is
-``dF/dmu_t = 1 - 1/2 (alpha o y)^T (K2 o K_t) (alpha o y)``. The step is
-chosen by Armijo's rule on ``F`` itself (each trial re-solves the SVM, as
-SimpleMKL does), so ``objective_history_`` never increases; a trial whose
-inner combination exceeds ``MAX_INNER = 30`` anywhere is rejected (libsvm
-stalls on kernels with entries above ``e^30``). The thesis gives
-no step rule, no Armijo constants, no tolerance and a random start: ours are
-a Barzilai-Borwein first trial after each accepted step (Barzilai & Borwein 1988),
-``sigma = 1e-4``, halving, and a stop when the projected gradient is below
-``tol`` or the objective decreased by less than ``tol`` (relative) over the
-last ``WINDOW = 5`` accepted steps, that last test only once the step has seen
-positive curvature (while it is still doubling from a too-short first step, a
-small decrease says nothing about stationarity; docs/methods.md, "2LMKL
-penalty"); ``ConvergenceWarning`` at ``max_iter`` and
-when no step decreases ``F`` (stopped without progress).
-
-Scale (ours, the default ``penalty="normalized"``). Eq. 4.3's penalty
-``sum_t mu_t`` depends on each kernel's scale: ``K_t -> c K_t`` is absorbed by
-``mu_t -> mu_t / c`` in ``K2`` but not in the penalty. The default penalises
-``sum_t s_t mu_t`` with ``s_t`` the mean training diagonal of ``K_t`` (eq. 4.3
-on the kernels ``K_t / s_t``) and searches in ``nu_t = s_t mu_t`` from
-``nu_t = 1 / m`` (inner combination of mean diagonal 1, as the two-layer
-Gaussian of eq. 4.1; scaled down when an entry would exceed ``MAX_INNER / 2``):
-multiplying a kernel by a constant changes neither the iterates nor the
-predictions. ``penalty="thesis"`` is eq. 4.3 literally (the same start and
-search). On the thesis's unit-trace bank the literal penalty is ``n`` times the
-normalised one; measurements in docs/methods.md ("Zhuang ch. 4-5 at their
-defaults").
-
-Test rows far from the training samples (polynomial inner kernels grow with the
-row's norm) are evaluated as ``exp(a_max) sum_i u_i exp(A_i - a_max)``, finite
-and with its sign kept (:func:`exp_decision`).
-
-Protocol 3 errata followed (docs/methods.md, "MKL reference notes"):
-eq. 4.7's gradient lacks a minus sign, and its stopping test compares
-quantities of different problems. ``criterion="gradient"`` (default) adds the
-Gaussian ``K_theta`` whose entry into the model decreases ``F`` fastest:
-it maximises ``h(theta) = 1/2 u^T (K2 o K_theta) u`` (``u = alpha o y``) and
-is added when ``h > 1`` (then ``dF/dmu_new < 0`` at ``mu_new = 0``), the
-most-violated-constraint rule of infinite kernel learning;
-``criterion="thesis"`` uses eq. 4.6 literally (maximise ``1/2 u^T
-exp(K_theta) u`` and add while it exceeds ``J(alpha, mu)``). ``theta`` is
-searched on a log grid of 41 values of ``sigma`` in ``[2^-5, 2^8]`` and refined
-by a bounded 1-D search in ``log sigma`` (the thesis's gradient ascent from a
-random start finds a local maximum only).
+``mu`` (the gradient of eq. 4.5, by Danskin's theorem), its step chosen by
+Armijo's rule on ``F`` itself, so ``objective_history_`` never increases; the
+start, step rule and stopping rule are ours (the thesis gives none). The
+default ``penalty="normalized"`` is eq. 4.3 on the kernels divided by their
+mean diagonal, so that scaling a kernel changes nothing; ``penalty="thesis"``
+is eq. 4.3 literally. Protocol 3 follows the errata that eq. 4.7's gradient
+lacks a minus sign and that its stopping test compares quantities of different
+problems (``criterion="gradient"``; ``"thesis"`` is eq. 4.6 as printed).
+Derivations and choices: docs/methods.md, section "2LMKL: the search, the scale
+and Protocol 3".
 """
 
 from __future__ import annotations
@@ -98,15 +63,15 @@ from .._svm._dual import svm_dual
 __all__ = ["TwoLayerMKL", "TwoLayerMKLCV", "TwoLayerMKLInf", "two_layer_mkl"]
 
 _ARMIJO = 1e-4
-#: Largest inner combination ``sum mu_t K_t`` a trial step may reach: entries of
-#: ``K2`` above ``e^30`` stalled libsvm's SMO for minutes on one line-search trial
-#: (Liver, C = 0.01); optima seen are far below (``max sum mu K`` about 1-5).
+#: Largest inner combination ``sum mu_t K_t`` a trial step may reach: libsvm stalls
+#: on larger entries of ``K2``, and the optima lie far below (docs/benchmarks.md,
+#: "2LMKL: the limit on the inner combination").
 MAX_INNER = 30.0
 #: Precision of the packed stack the search reads once a fit runs a while
-#: (mkl._bank.StackPasses): float32 halves the traffic of float64's pack again (on
-#: Sonar's 793 kernels the pack, 17 MB, then fits the 36 MB L3 cache) at relative
+#: (mkl._bank.StackPasses): float32 halves the traffic of float64's pack at relative
 #: errors of about 1e-6 in the search's combinations and gradients; the returned
-#: ``alpha``, ``b``, objective and gap are float64 (:func:`_exact_end`).
+#: ``alpha``, ``b``, objective and gap are float64 (:func:`_exact_end`). Measured in
+#: docs/benchmarks.md, "Zhuang (2011) ch. 4-5: MKL on the base-kernel bank".
 SEARCH_DTYPE = np.float32
 
 
@@ -298,8 +263,8 @@ def exp_decision(A, u):
     vectors), finite: each row is computed as ``exp(a_max) * (exp(A - a_max) @ u)``,
     exactly when that is representable and with its sign kept and the magnitude
     capped at ``exp(LOG_MAX)`` otherwise. A test row far from the training samples
-    (polynomial kernels grow with its norm) overflowed ``exp`` to ``inf`` and the sum
-    of opposite infinities to NaN (issue 39, item 2.10)."""
+    (polynomial kernels grow with its norm) would overflow ``exp`` to ``inf`` and the
+    sum of opposite infinities to NaN."""
     A = np.asarray(A, dtype=np.float64)
     if A.size == 0:
         return np.zeros(A.shape[0])
@@ -328,8 +293,8 @@ def _gradient(inner, u, K2, m, weight=1.0):
 class TwoLayerMKL(_BaseMKL):
     """Two-layer MKL: an SVM on ``exp(sum_t mu_t K_t)``, ``mu >= 0`` learned (Protocol 2).
 
-    Zhuang (2011) section 4.3; see the module docstring for the choices the
-    thesis leaves open. Binary problems directly; several classes one versus
+    Zhuang (2011) section 4.3; the choices the thesis leaves open are in
+    docs/methods.md, section "2LMKL: the search, the scale and Protocol 3". Binary problems directly; several classes one versus
     one, each pair with its own ``mu``. At the defaults, multiplying one kernel
     of the stack (or the features, with a ``bank``) by a positive constant does
     not change the predictions (``penalty="normalized"``).
@@ -578,7 +543,8 @@ class TwoLayerMKLInf(_AddedGaussians):
     widths and 3 polynomial degrees, ``KernelBank(per_feature=False)``), runs
     :class:`TwoLayerMKL`'s Protocol 2, then searches the Gaussian width whose
     kernel (on all standardised features, unit training trace) is most worth
-    adding (module docstring), adds it with ``mu = 0`` and repeats until no
+    adding (docs/methods.md, section "2LMKL: the search, the scale and
+    Protocol 3"), adds it with ``mu = 0`` and repeats until no
     width qualifies or ``max_kernels`` were added. Features only (the new
     kernels are computed from them): ``fit(X, y)`` with ``X`` of shape
     ``(n, d)``.

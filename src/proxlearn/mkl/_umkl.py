@@ -21,97 +21,18 @@ References
 J. Zhuang, *Kernel Learning: Methods and Applications*, PhD thesis, 2011,
 chapter 5: eqs. 5.1-5.3 (problem), 5.4 (mu-step), 5.5 (sparse-coding
 initialisation), 5.6 (greedy D-step), Protocol 4 (the alternation) and
-section 5.3 (``B = 10``). Digest: docs/methods.md, "MKL reference notes".
+section 5.3 (``B = 10``).
 
-Errata followed (digest section 2.2)
-------------------------------------
-* The printed ``W = sum_t sum_i kappa_{t,i} kappa_{t,i}^T o d_i d_i^T o P`` is
-  ``n x n``, not ``m x m``. We use the derivation consistent with the thesis's
-  ``u``: with ``a_{t,i} = kappa_{t,i} o d_i`` (``kappa_{t,i}`` column ``i`` of
-  ``K_t``),
-  ``W_ts = sum_i a_{t,i}^T P a_{s,i}`` (an ``m x m`` Gram matrix, so the QP is
-  convex when ``P`` is PSD) and ``u_t = sum_i (2 gamma1 m_i - 2 p_i)^T a_{t,i}``;
-  then ``mu^T W mu + u^T mu + tr P`` is twice the objective (5.3).
-* The thesis's ``u`` and eq. 5.6 weight the distortion by 1 against the
-  un-halved reconstruction, i.e. ``gamma1 = 1/2``: our default, kept explicit.
-  ``gamma1`` and ``gamma2`` are not reported; the ``gamma2 ||D||_{1,1}`` term
-  is the constant ``gamma2 n B`` under the hard cardinality ``|d_i| = B`` and is
-  left out of the reported objective.
-* ``d_ii = 0`` (the sparse-coding form says ``j != i``; otherwise a point
-  reconstructs itself).
-* Protocol 4 initialises ``D`` nowhere: ``init="knn"`` (default, ours) takes the
-  ``B`` nearest neighbours; ``init="lasso"`` binarises eq. 5.5 (how is not
-  stated) as the first ``B`` points active on its Lasso path (LARS on the
-  kernelised form, ``Gram = P``), i.e. the support at the largest ``gamma2``
-  with ``B`` bases; points missing when the path stops early (rank of ``P``
-  below ``B``) are filled with the nearest ones.
-* Theorem 5.33's ``(1 - 1/e)`` bound is for *maximising* a monotone submodular
-  function; the greedy step *minimises*, so it is a heuristic and the
-  alternation need not decrease the objective. Protocol 4 gives no stopping
-  rule: we track (5.3), keep the best iterate and stop when it stops
-  decreasing (relative ``tol``), when ``D`` repeats, or at ``max_iter``.
-
-Iterates. Iteration ``k`` solves the mu-step exactly on the current ``D`` and
-records (5.3) at that ``(mu_k, D)``, then runs the greedy D-step on
-``K(mu_k)``. Every recorded pair thus has weights optimal for its basis
-(certified by the KKT residual); the best recorded pair is returned.
-
-The mu-step QP is solved exactly by a working set of kernels grown around the
-library's active-set solver :func:`proxlearn.solvers.solve_simplex_qp`
-(:func:`_mu_step`: the weights are sparse, so the subproblems stay small),
-warm-started from the previous weights and certified by the KKT residual on
-all ``m`` kernels.
-
-Cost. ``W`` and ``u`` need the base kernels only on the support of ``D``
-(``n B`` entries per kernel): ``O(n B m (B + m))``. The greedy D-step keeps the
-running sum ``s = sum_{l in B_i} U_{l,:}`` of each point, ``O(n^2 B)`` for all
-points. The base kernels are read only through :func:`_combine` and
-:func:`_entries`.
-
-Our extension (kernels only)
-----------------------------
-The thesis has features ``X``. :class:`UMKL` is fitted on the kernels alone, so
-it takes as representation the feature map of a reference kernel:
-``reference="average"`` uses ``P = sum_t K_t / m`` (an integer ``t`` uses
-``K_t``), made PSD by clipping its negative eigenvalues (a Gram matrix of a
-representation is PSD; the base kernels themselves are used as given). With
-features, ``UMKL().fit(Ks, features=Z)`` uses ``P = Z Z^T`` as in the thesis.
-
-Caveat (of the model, measured here). The kernel values are the reconstruction
-coefficients, so (5.3) depends on the kernels' scale (a kernel near zero off
-the diagonal scores ``tr P / 2``, "reconstruct nothing"), and the distortion
-term is linear in them: a kernel with negative entries on distant points earns
-a negative distortion. A random PSD kernel with entries of both signs took all
-the weight, with a negative objective, against Gaussian kernels that see the
-data's structure. The thesis's bank (Gaussian and polynomial kernels) has such
-entries only in the odd-degree polynomials on centred data. On precomputed
-stacks :class:`UMKL` therefore first shifts each kernel with a negative entry
-to a smallest entry of 0 (``shift="nonnegative"``, ours; the cosine similarity
-of the UCI stacks of the defaults benchmark otherwise took all the weight and
-lost 5 points to the clip SVM on the average: docs/methods.md).
-
-Distortion on a bank (measured here). The bank's kernels are not shifted,
-and its linear and cubic kernels on z-scored features have negative entries
-between far points: under (5.3) as printed (``distortion="signed"``, the
-default) the greedy D-step picks exactly those far points as "local" bases
-(distortion ``k_ij M_ij`` below zero, objective about ``-3e4`` on sonar), and
-the linear kernel on all features takes (almost) all the weight on every UCI
-set of Table 5.2, so UMKL then an SVM is a linear SVM. ``distortion="abs"``
-(ours) uses ``|k_ij|``, the form of Theorem 5.32's bound
-(``sum |kappa(x_i, x_j)| ||x_j - x_i||^{1+p}``) that motivates the term (the
-mu-step takes ``sum_t mu_t |K_t|``, ``= |K|`` where the base kernels agree in
-sign; the D-step ``|K|``): the weights then follow the data's structure
-(Gaussians), which wins on banana (+15 points) but picks widths too narrow for
-an SVM on most of the other sets, so it is an option, not the default
-(docs/methods.md, "UMKL's distortion term").
-
-Scale (ours, :class:`UMKL`'s default ``normalize="diagonal"``): each base kernel
-is divided by its mean training diagonal before learning, so that the weights do
-not depend on the kernels' scales (multiplying one kernel by a constant changes
-nothing) and the learned kernel has the scale of a Gaussian kernel. The thesis's
-unit-trace bank made every kernel value about ``1 / n`` as a reconstruction
-coefficient, and the learned kernel ``n`` times smaller than an SVM's default
-``C`` expects (docs/methods.md, "Zhuang ch. 4-5 at their defaults").
+Erratum followed: the printed ``W`` of eq. 5.4 is ``n x n``; the mu-step uses
+the ``m x m`` Gram matrix consistent with the thesis's ``u``, with
+``gamma1 = 1/2``, ``d_ii = 0``, our start of ``D`` and our stopping rule
+(docs/methods.md, section "UMKL: errata, solver and cost"). The mu-step is solved
+exactly (:func:`_mu_step`, around :func:`proxlearn.solvers.solve_simplex_qp`)
+and certified by its KKT residual. Our additions in :class:`UMKL`: on a
+precomputed stack, ``P`` from a reference kernel and a shift of each kernel
+with negative entries to non-negative ones; each kernel divided by its mean
+diagonal (same section). ``distortion="abs"`` is the option of
+docs/methods.md, section "UMKL's distortion term".
 """
 
 from __future__ import annotations
@@ -328,12 +249,8 @@ def _mu_step(W, u, mu0, *, tol=1e-10, batch=8):
     optimum, so it terminates. ``S`` starts at the support of ``mu0`` (the
     previous weights) or at the best single kernel.
 
-    Why: UMKL's weights are sparse (1-30 kernels out of hundreds in our runs), so
-    the exact subproblems stay small. The simplex-QP solver alone on all
-    ``m = 1,612`` kernels took 47 s (its first face has ``m / 4`` free
-    coordinates, then dropped one at a time); an interior-point solve
-    (cvxpy/Clarabel) factors the dense ``m x m`` ``W`` every iteration and is not
-    exact on the support.
+    UMKL's weights are sparse, so the exact subproblems stay small (why a working
+    set: docs/methods.md, section "UMKL: errata, solver and cost").
     """
     m = u.size
     Q, c = 2.0 * W, -u
@@ -607,10 +524,10 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         (``kernel_offsets_``; test rows alike) before ``normalize`` (ours).
         Objective (5.3) is linear in the kernel values, so a kernel with
         negative entries (a cosine or correlation similarity of centred
-        features) earns a negative distortion and took all the weight on
-        every UCI stack of the defaults benchmark, where it was the least
-        accurate of the three (docs/methods.md). A constant added to a PSD
-        kernel changes no SVM with a bias.
+        features) earns a negative distortion and takes the weight
+        (docs/methods.md, section "MKL classifiers at their defaults", on
+        ``UMKL`` on stacks). A constant added to a PSD kernel changes no SVM
+        with a bias.
         ``None``: the kernels as given (the thesis; its bank's kernels are not
         shifted either way).
     normalize : {"diagonal"} or None, default="diagonal"
@@ -618,9 +535,9 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         (ours): the weights then do not depend on each kernel's scale, and the
         learned kernel has mean diagonal about 1, the scale an SVM's default
         ``C`` expects. ``None``: the kernels as given (the thesis; with its
-        unit-trace bank the learned kernel is ``n`` times smaller and, at
-        ``C = 1``, an SVM on it predicted the majority class on wine, Heart and
-        Sonar; docs/methods.md).
+        unit-trace bank the learned kernel is ``n`` times smaller than an SVM's
+        default ``C`` expects; docs/methods.md, section "Zhuang ch. 4-5 at their
+        defaults").
     distortion : {"signed", "abs"}, default="signed"
         Distortion term of (5.3) as printed (``"signed"``), or with absolute
         kernel values, ``|k_ij| ||x_i - x_j||^2`` as in the bound of
@@ -629,9 +546,9 @@ class UMKL(PairwiseMixin, TransformerMixin, BaseEstimator):
         of :class:`~proxlearn.mkl.KernelBank` on z-scored features) lowers the
         objective by choosing far points as "local" bases: with a bank the
         linear kernel takes the weight on every UCI set of Table 5.2. ``"abs"``
-        lets the Gaussians win (banana 82 -> 97 %) but is worse than the default
-        on most sets (defaults benchmark against the RBF SVC: 7 of 13 worse
-        against 3; docs/methods.md). See :func:`umkl`.
+        lets the Gaussians take it, which helps where a linear kernel is not
+        enough and costs accuracy on most other sets (docs/methods.md, section
+        "UMKL's distortion term"). See :func:`umkl`.
 
     Attributes
     ----------

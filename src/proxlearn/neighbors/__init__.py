@@ -3,6 +3,8 @@
 * :class:`SimilarityKNeighborsClassifier` -- k-NN with uniform, affinity, KRI or
   KRR weights, neighbours found from a precomputed test-to-train similarity
   matrix, local spectrum modification of each k x k neighbour matrix.
+* :class:`SimilarityKNeighborsRegressor` -- the same weights for a real-valued
+  target: the weighted mean of the neighbours' targets.
 * :func:`kri_weights` / :func:`kri_weights_batch` -- kernel ridge interpolation
   weights (eq. 12), an exact simplex-constrained QP.
 * :func:`krr_weights` / :func:`krr_weights_batch` / :func:`krr_weights_path` --
@@ -14,6 +16,7 @@
 """
 
 from ._knn import SimilarityKNeighborsClassifier
+from ._regression import SimilarityKNeighborsRegressor
 from ._svm_knn import SVMKNN
 from ._weights import (
     KRI_SPECTRA,
@@ -32,6 +35,7 @@ __all__ = [
     "KRR_SPECTRA",
     "SVMKNN",
     "SimilarityKNeighborsClassifier",
+    "SimilarityKNeighborsRegressor",
     "kri_weights",
     "kri_weights_batch",
     "kri_weights_path",

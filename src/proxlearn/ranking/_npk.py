@@ -17,31 +17,17 @@ visual k-nearest neighbours and ``d_ij`` their visual distances: the learned
 kernel depends as much as possible (HSIC) on the text kernel while keeping
 visual neighbours close.
 
-Protocol 5 alternates, for the dual variables ``alpha >= 0`` of the distance
-constraints (``xi = alpha / C``):
-
-* K-step: ``K = A_+ sqrt(B / tr A_+^2)``, ``A = H K_t H - sum alpha_ij A^ij``
-  (:func:`proxlearn.solvers.max_trace_psd_ball`; erratum: the sign of ``A``
-  printed before eq. 6.6 is wrong, Protocol 5 step 3 is right);
-* alpha-step: ``alpha <- max(0, alpha + eta (tr(K A^ij) - d_ij^2 - alpha/C))``
-  (the ``max(0, .)`` the text omits).
-
-This is projected gradient ascent (:func:`proxlearn.solvers.dual_ascent`) on the
-concave dual ``g(alpha) = -sqrt(B) ||A(alpha)_+||_F - sum alpha d^2 - ||alpha||^2 / (2C)``
-(its gradient is the alpha-step direction, by Danskin's theorem). The thesis
-gives no step size; ours is the Barzilai-Borwein step ``s.s / (-s.y)`` of
-the last two iterates (``C`` at first), halved until the non-monotone Armijo
-test of Grippo, Lampariello & Lucidi holds against the lowest of the last 10
-dual values (measured against a plain doubling-and-halving Armijo rule in
-docs/methods.md, "Kernels for ranking"). Each iterate's primal point
-``(K, xi = max(0, tr(K A^ij) - d_ij^2))`` is feasible, so
-``primal - g(alpha) >= 0`` is a certified duality gap; the loop stops when
-it is below ``tol`` relative to ``|primal|``.
-
-Choices the thesis leaves open: ``N`` joins ``i`` and ``j`` when
-either is among the other's ``k`` nearest visual neighbours (``mutual=True``
-requires both); ``B = n`` by default (the Frobenius norm of the identity
-squared); ``C = 1``.
+Protocol 5 alternates a closed-form K-step, ``K = A_+ sqrt(B / tr A_+^2)``
+with ``A = H K_t H - sum alpha_ij A^ij``
+(:func:`proxlearn.solvers.max_trace_psd_ball`), and a projected step on the
+duals ``alpha >= 0`` of the distance constraints (``xi = alpha / C``), run as
+projected gradient ascent on the concave dual by
+:func:`proxlearn.solvers.dual_ascent` and stopped at a certified relative
+duality gap ``tol``. Errata followed: the sign of ``A`` printed before eq. 6.6
+is wrong (Protocol 5 step 3 is right), and the alpha-step needs the
+``max(0, .)`` the text omits. The dual, the step rule and the choices the
+thesis leaves open (``N``, ``B = n``, ``C = 1``): docs/methods.md, section
+"NPK ranking: the dual ascent and its choices".
 """
 
 from __future__ import annotations

@@ -13,40 +13,15 @@ Chen et al. (2009), section 5.2, eq. (12), with ``Q = S_local + reg * I`` and
 grid value, so the solver works on a whole batch at once: every step is a
 batched numpy operation and there is no Python loop over problems.
 
-Method
-------
-Two phases, both working on *masked* equality-constrained KKT systems. For a
-free set ``F`` the face minimiser solves the bordered system
-
-.. math::
-
-    \\begin{pmatrix} Q_{FF} + \\delta I & -\\mathbf 1 \\\\ \\mathbf 1^T & 0
-    \\end{pmatrix}
-    \\begin{pmatrix} y_F \\\\ \\nu \\end{pmatrix} =
-    \\begin{pmatrix} c_F + \\delta x_F \\\\ 1 \\end{pmatrix},
-
-where rows and columns of the fixed coordinates are replaced by the identity
-(so ``y_i = 0`` there) and all problems are solved with one call of
-:func:`numpy.linalg.solve`. ``delta`` is a tiny proximal term
-(``1e-13 * ||Q||``): for ``reg > 0`` it is far below the rounding level, and
-for a singular ``Q`` (``reg = 0``, duplicated neighbours) it keeps the system
-solvable and turns the step into a proximal-point step, which is then
-corrected by the exact line search of phase 2.
-
-1. *Primal-dual active set* (a semismooth Newton method): free set
-   ``F <- {i in F : y_i > 0} U {i not in F : g_i < nu}`` with ``g = Q y - c``.
-   It usually converges in a handful of iterations, changing many coordinates
-   at a time, but it is not guaranteed to converge for a general PSD ``Q``.
-2. *Primal active set with exact line search* (Nocedal & Wright, Alg. 16.3),
-   for the problems phase 1 did not finish: iterates stay feasible, the
-   objective decreases monotonically, a blocking coordinate is fixed at zero,
-   and the fixed coordinate with the most negative multiplier is released when
-   the current face is optimal.
-
-Optimality is certified by the KKT residual of :func:`simplex_qp_kkt_residual`.
-
-Warm starts: ``x0`` (for example the solution at the previous value of a
-regularisation grid) gives phase 1 its initial free set and proximal centre.
+Method: two active-set phases on the bordered KKT systems of the faces, solved
+for the whole batch by batched :func:`numpy.linalg.solve` calls: a primal-dual
+active set (semismooth Newton) that usually finishes in a few iterations, then
+a primal active set with exact line search (Nocedal & Wright, Alg. 16.3) for
+the problems it did not finish. Optimality is certified by the KKT residual of
+:func:`simplex_qp_kkt_residual`. Warm starts: ``x0`` (for example the solution
+at the previous value of a regularisation grid) gives the first phase its free
+set and proximal centre. The systems, the proximal term and the phases in
+detail: docs/methods.md, section "The simplex QP solver".
 """
 
 from __future__ import annotations

@@ -8,8 +8,10 @@ cross-validation, :mod:`proxlearn._svm._platt`);
 
 from ._calibration import SimilarityCalibratedClassifier
 from ._feature_svc import SimilarityFeatureSVC
+from ._feature_svr import SimilarityFeatureSVR
 from ._kernel_svc import SimilaritySVC
 from ._kernel_svc_cv import SimilaritySVCCV
+from ._kernel_svr import SimilaritySVR
 from ._lp_machine import LPMachine, lp_machine_path
 from ._psvm import PotentialSVM
 
@@ -18,7 +20,9 @@ __all__ = [
     "PotentialSVM",
     "SimilarityCalibratedClassifier",
     "SimilarityFeatureSVC",
+    "SimilarityFeatureSVR",
     "SimilaritySVC",
     "SimilaritySVCCV",
+    "SimilaritySVR",
     "lp_machine_path",
 ]

@@ -20,7 +20,7 @@ from ..base import PairwiseMixin
 from .._svm._platt import PlattProbabilityMixin
 from ..transforms._features import FEATURE_KERNELS, SimilarityFeatures
 from .._svm._libsvm import MAX_ITER
-from ._kernel_svc import TransformedSVCMixin
+from .._svm._transformed import TransformedSVCMixin
 
 __all__ = ["SimilarityFeatureSVC"]
 

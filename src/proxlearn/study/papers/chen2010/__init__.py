@@ -177,7 +177,7 @@ SECTIONS: tuple[Section, ...] = (
         runner=_run_full_data_section,
         formatter=_full_data_formatter,
         modules=("proxlearn.study.papers.chen2010._full_data", "proxlearn.kernel_learning._simsvm",
-                 "proxlearn.solvers._simsvm_socp", "proxlearn.solvers._simsvm_dual"),
+                 "proxlearn.kernel_learning._simsvm_socp", "proxlearn.kernel_learning._simsvm_dual"),
     ),
     Section(
         "chen2010",

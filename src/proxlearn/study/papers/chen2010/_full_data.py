@@ -20,7 +20,7 @@ row ``simsvm-dualqp-l1``), whose ``certified_gap`` bounds the distance of its
 objective from the optimum: a solver-independent check of the printed digits.
 
 Our LP is the exactly equivalent compact form of (5.28) (see
-:func:`proxlearn.solvers._simsvm_socp.solve_simsvm_lp`): same optimum, much
+:func:`proxlearn.kernel_learning._simsvm_socp.solve_simsvm_lp`): same optimum, much
 faster than the thesis's ``n x kp`` LP, so our LP times are not comparable
 with the thesis's.
 """

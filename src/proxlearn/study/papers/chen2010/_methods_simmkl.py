@@ -70,7 +70,7 @@ def _kernel_svc_builder(spec):
     def build(**params):
         from ....kernel_learning._base_kernels import BaseKernelSVC
 
-        return BaseKernelSVC(kernel=spec, normalize=False, **params)  # the thesis reading (issue 40)
+        return BaseKernelSVC(kernel=spec, normalize=False, **params)  # the thesis reading
 
     return build
 

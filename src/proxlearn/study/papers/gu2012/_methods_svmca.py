@@ -36,7 +36,7 @@ __all__ = ["D_GRID", "SVMCA_FIXED", "svmca_fold_evaluator"]
 #: Gu & Guo (2012) grid of the reduced dimension d.
 D_GRID = [2, 3, 5, 8, 13, 21, 34, 55]
 #: Settings of every SVMCA the study builds (``normalize=False``: the paper's
-#: reading, ``K0`` as given; issue 40 made ``normalize=True`` the default).
+#: reading, ``K0`` as given; the default is ``normalize=True``).
 SVMCA_FIXED = {"excess_components": "clamp", "normalize": False}
 
 

@@ -12,7 +12,7 @@ These cells use the paper's reading (``mkl._entropic_kernel_learning.PAPER_READI
 estimator's defaults differ (positive directions, clipped start, scale-free;
 docs/methods.md, Kundu section). ``eskl-l1@default`` (and ``-l2``, ``-l3``) are the
 same rows at the estimator's defaults, on the same grid: the report's second ledger
-judges the paper's rows by them (issue 40).
+judges the paper's rows by them.
 """
 
 from __future__ import annotations

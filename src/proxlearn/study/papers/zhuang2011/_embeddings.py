@@ -19,7 +19,7 @@ the 60 training points, scored on the 20 test points.
 Choices the thesis does not state, and ours: features z-scored over the 100
 points; KPCA is the linear kernel's (PCA); kNN graph of 5 neighbours, ``C = 1``
 (the thesis's), ``B = "auto"`` and the ball form ``G = None`` (pinned: MVE's
-default is the penalty form since issue 40);
+default is now the penalty form);
 both MVE solvers stop their outer loop at a relative change of the MVE objective
 below 1e-3 or after 5 steps; the SDP originals run through cvxpy with SCS at
 ``eps_abs = eps_rel = 1e-3`` (looser than the NPKL solver's certified 1e-4 gap, so
@@ -92,7 +92,7 @@ def make_embedder(method, *, sdp_solver="SCS", sdp_eps=1e-3, outer_tol=1e-3, out
         return lambda X: KernelPCA(2, kernel="precomputed").fit_transform(X @ X.T)
     if method.startswith("mve"):
         # G=None: the thesis's ball tr(KK) <= B (MVE's default is the penalty form
-        # G=0.1 since issue 40; docs/methods.md, "Embeddings at their defaults")
+        # G=0.1; docs/methods.md, "Embeddings at their defaults")
         return lambda X: MVE(solver=solver, G=None, sdp_solver=sdp_solver, sdp_options=opts,
                              tol=outer_tol, max_outer_iter=outer_iter, **common).fit_transform(X)
     return lambda X: SPE(solver=solver, sdp_solver=sdp_solver, sdp_options=opts,

@@ -39,7 +39,7 @@ trace). Choices where the thesis is silent (ours):
 * ``mkl-level@default``, ``2lmkl@default``, ``umkl@default``: SimpleMKL, TwoLayerMKL
   and UMKL at their defaults on ``KernelBank()`` (mean-diagonal scaling, the scale-free
   2LMKL penalty), same grids: the default readings that the report's second ledger
-  judges the thesis's rows by (issue 40).
+  judges the thesis's rows by.
 
 Fold evaluators share work across each inner fold's grid with the same
 predictions as fitting every grid point (tested): KTA and the average kernel
@@ -165,7 +165,7 @@ def _umkl_svm(C, unit_trace=True):
 
 
 def _default(name):
-    """``name`` at its defaults on the default bank (the default reading, issue 40)."""
+    """``name`` at its defaults on the default bank (the default reading)."""
     def build(**p):
         from .... import mkl
 
@@ -302,7 +302,7 @@ for _name, _build, _grid, _doc in (
      "thesis's setting), then an SVM"),
     ("kpca-umkl-raw", lambda: _kpca(_umkl(unit_trace=False)), {},
      "KPCA to 2-D on UMKL's kernel from the unscaled bank, then 5-NN (diagnostic)"),
-    # the default readings (issue 40): the estimators at their defaults, same grids
+    # the default readings: the estimators at their defaults, same grids
     ("mkl-level@default", _default("SimpleMKL"), {"C": ZHUANG_C},
      "SimpleMKL at its defaults on KernelBank() (mean-diagonal scaling): the default reading"),
     ("2lmkl@default", _default("TwoLayerMKL"), {"C": ZHUANG_C},

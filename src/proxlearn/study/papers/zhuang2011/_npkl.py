@@ -38,17 +38,17 @@ Choices the thesis does not state, and ours:
   NPKL-LL had; without one it is unbounded). NPKL-HL is the hinge loss.
 * Times are the kernel learning at the selected C, graph included, clustering
   excluded (as Table 3.3).
-* **Two readings of the Laplacian** (issue 40). The tables are computed with eq.
+* **Two readings of the Laplacian.** The tables are computed with eq.
   3.3's normalised Laplacian (``reading="text"``, the thesis's printed formula),
-  whatever :class:`~proxlearn.cluster.SimpleNPKL`'s default is. Since issue
-  40 that default is ``D - W`` (``reading="default"``): it reproduces Tables
+  whatever :class:`~proxlearn.cluster.SimpleNPKL`'s default is. That
+  default is now ``D - W`` (``reading="default"``): it reproduces Tables
   3.4-3.5 at the thesis's C = 1 and beats k-means on real data. ``npkl_tables(...,
   readings=("text", "default"))`` adds the SimpleNPKL rows of Table 3.2 under the
   default reading (same runs, constraints and C selection; every row carries its
   ``reading``), so a ledger can count each reading; Tables 3.4-3.5 always carry
   both (``unnormalized_mean``). Cost of the extra reading: the SimpleNPKL-LL/SHL
   cells again (6 fits per method and run), no SDP.
-* **Two readings of "kernel k-means"** (issue 40, the cosine round). The text
+* **Two readings of "kernel k-means".** The text
   clusters the learned kernel as it is (``KernelKMeans(normalize=None)``, pinned
   here for every text row, the SDP baselines and Adult); the default reading
   clusters it by direction (``normalize="cosine"``, ``KernelKMeans``'s default:
@@ -79,8 +79,8 @@ C_GRID = (0.01, 0.1, 1.0)
 #: The Laplacian of each reading: the thesis's eq. 3.3 and SimpleNPKL's default.
 READINGS = {"text": "normalized", "default": "unnormalized"}
 #: How each reading clusters the learned kernel (``KernelKMeans(normalize=...)``): the
-#: text's "kernel k-means" (Lloyd's, on the kernel as learned) and the default since
-#: issue 40's cosine round (spherical kernel k-means, by direction).
+#: text's "kernel k-means" (Lloyd's, on the kernel as learned) and the default
+#: (spherical kernel k-means, by direction).
 CLUSTERING = {"text": None, "default": "cosine"}
 #: Methods whose rows exist under both readings (the SDP baselines stay on the text).
 READING_METHODS = ("simplenpkl-ll", "simplenpkl-shl")

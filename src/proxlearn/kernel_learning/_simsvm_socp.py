@@ -1,4 +1,4 @@
-"""Conic solvers for SimSVM (Chen 2010 thesis, section 5.2, eqs. 5.20-5.31).
+"""Conic solvers of SimSVM (Chen 2010 thesis, section 5.2, eqs. 5.20-5.31).
 
 SimSVM learns spectrum weights ``alpha`` of ``S = U diag(lambda) U^T`` jointly
 with an SVM (eq. 5.20)::
@@ -6,49 +6,37 @@ with an SVM (eq. 5.20)::
     min_{c, b, xi, alpha}  (1/n) 1^T xi + eta c^T K_alpha c + gamma h(alpha)
     s.t.  diag(y) (K_alpha c + b 1) >= 1 - xi,  xi >= 0,  Lambda alpha >= 0,
 
-with ``K_alpha = U diag(alpha * lambda) U^T``. Three solvers of the same
-problem are provided:
+with ``K_alpha = U diag(alpha * lambda) U^T`` on the eigen-directions the
+caller keeps (``|lambda_i|`` above a tolerance). Three solvers of the same
+problem, each returning a :class:`SimSVMSolution`:
 
-* :class:`SimSVMSOCP` -- the exact SOCP (5.31): with ``z = diag(alpha) Lambda
-  U^T c`` and epigraph variables ``t``, the quadratic term is ``eta 1^T t`` with
-  the ``n`` hyperbolic constraints ``z_i^2 <= lambda_i alpha_i t_i``, i.e. the
-  rotated cones ``||(2 z_i, lambda_i alpha_i - t_i)|| <= lambda_i alpha_i + t_i``
-  (Lemma 5.3), which also imply ``lambda_i alpha_i >= 0`` and ``t_i >= 0``.
-* :func:`solve_simsvm_lp` -- the random LP approximation (5.28) with ``p``
-  random basis vectors ``[u_i; tau_ij]`` per eigenvector (an upper bound on the
-  SOCP optimum); :func:`lp_basis_draws` draws the ``tau_ij`` as section 5.3.1
-  says, :func:`simsvm_lp_program` assembles the LP for given ``tau`` and
-  :func:`lp_solution_parts` reads ``(z, b, lambda alpha, t)`` off its solution.
+* :class:`SimSVMSOCP` -- the exact SOCP (5.31), assembled once and solved by
+  Clarabel for any ``(eta, gamma)``; :func:`conic_kkt_residuals` certifies it;
+* :func:`solve_simsvm_lp` -- the random LP approximation (5.28), an upper bound
+  on the SOCP optimum (its parts: :func:`lp_basis_draws`,
+  :func:`simsvm_lp_program`, :func:`lp_solution_parts`);
 * :func:`solve_simsvm_sdp` -- the LMI form (5.21) in cvxpy, for verification on
   small problems.
 
-Why Clarabel is called directly
--------------------------------
-cvxpy re-canonicalises the problem on every call (the dense ``n x k`` hinge
-block ``diag(y) U`` goes through its affine-expression machinery), which costs
-about as much as the interior-point solve itself. Here the conic data
-``(q, A, b, cones)`` is assembled once with :mod:`scipy.sparse` in the exact
-form Clarabel expects (``A x + s = b, s in K``), so there is no modelling
-overhead; the whole grid of ``(eta, gamma)`` changes only the cost vector ``q``,
-so :meth:`SimSVMSOCP.solve` updates ``q`` in the existing Clarabel solver
-(``solver.update(q=...)``) and keeps its equilibration and symbolic
-factorisation. Interior-point methods cannot be warm-started, so there is no
-warm start. The KKT solver is Clarabel's ``qdldl`` (measured against its
-supernodal ``faer`` one in docs/benchmarks.md, "Solvers: simplex QP and SimSVM").
+A failed solve raises :class:`SimSVMSolverError` naming the solver's status; a
+solution to reduced accuracy warns (:class:`SimSVMSolverWarning`). Why Clarabel
+is called without a modelling layer, how dropped eigen-directions enter, and the
+LP's compact form: docs/methods.md, "SimSVM's conic solvers".
 
-Near-zero eigenvalues
----------------------
-The caller passes only the eigen-directions kept (``|lambda_i|`` above a
-tolerance). For a dropped direction ``z_i`` is forced to 0 and ``alpha_i``
-only enters ``h``, so its optimal value is the reference (projected onto
-``lambda_i alpha_i >= 0``); ``const`` carries the constant residual of the
-dropped directions inside an l2 regulariser (non-zero only for
-``"frobenius"``).
+Examples
+--------
+>>> import numpy as np
+>>> from proxlearn.kernel_learning._simsvm_socp import SimSVMSOCP
+>>> U, lam = np.eye(4), np.array([3.0, 2.0, 1.0, 0.5])  # kept eigenpairs of S
+>>> y, ref = np.array([1.0, 1.0, -1.0, -1.0]), np.ones(4)
+>>> sol = SimSVMSOCP(U, lam, y, ref, kind="l1").solve(eta=0.01, gamma=0.01)
+>>> sol.status, sol.alpha.shape
+('Solved', (4,))
 
-Failure policy: any Clarabel status other than ``Solved`` raises
-:class:`SimSVMSolverError` naming the status, except ``AlmostSolved`` (solved
-to Clarabel's reduced tolerances), which is accepted with a
-:class:`SimSVMSolverWarning` naming it. There is no fallback solver.
+See Also
+--------
+proxlearn.kernel_learning.SimSVM : the estimator these solvers serve.
+proxlearn.kernel_learning._simsvm_dual.SimSVMDualQP : the same problem through its dual.
 """
 
 from __future__ import annotations
@@ -110,7 +98,7 @@ class SimSVMSolution:
         Raw conic primal, slack and dual vectors (Clarabel SOCP only).
     gap, dual_objective : float or None
         Certified duality gap and the dual (lower-bound) objective (the dual-QP
-        interior point of :mod:`proxlearn.solvers._simsvm_dual` only).
+        interior point of :mod:`proxlearn.kernel_learning._simsvm_dual` only).
     """
 
     z: np.ndarray
@@ -142,6 +130,34 @@ def simsvm_objective(U, lam, y, ref, kind, eta, gamma, z, b, alpha, const=0.0):
     ``c^T K_alpha c = sum_i z_i^2 / (lambda_i alpha_i)`` over directions with
     ``lambda_i alpha_i > 0`` (``inf`` if some ``z_i != 0`` has
     ``lambda_i alpha_i <= 0``).
+
+    Parameters
+    ----------
+    U, lam, y, ref, kind, const
+        The problem, as in :class:`SimSVMSOCP`.
+    eta, gamma : float
+        Weights of the quadratic term and of the regulariser ``h``.
+    z, b, alpha
+        The point, as in :class:`SimSVMSolution`.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning._simsvm_socp import SimSVMSOCP, simsvm_objective
+    >>> U, lam = np.eye(4), np.array([3.0, 2.0, 1.0, 0.5])  # kept eigenpairs of S
+    >>> y, ref = np.array([1.0, 1.0, -1.0, -1.0]), np.ones(4)
+    >>> sol = SimSVMSOCP(U, lam, y, ref, kind="l1").solve(0.01, 0.01)
+    >>> value = simsvm_objective(U, lam, y, ref, "l1", 0.01, 0.01, sol.z, sol.b, sol.alpha)
+    >>> bool(abs(value - sol.objective) < 1e-6)
+    True
+
+    See Also
+    --------
+    SimSVMSOCP : the exact solver of this objective.
     """
     f = U @ z + b
     hinge = np.maximum(0.0, 1.0 - y * f).mean()
@@ -162,6 +178,9 @@ def simsvm_objective(U, lam, y, ref, kind, eta, gamma, z, b, alpha, const=0.0):
 class SimSVMSOCP:
     """The SOCP (5.31) for fixed data, re-solvable for any ``(eta, gamma)``.
 
+    With ``z = diag(alpha) Lambda U^T c`` and epigraph variables ``t``, the
+    quadratic term is ``eta 1^T t`` under the rotated cones
+    ``||(2 z_i, lambda_i alpha_i - t_i)|| <= lambda_i alpha_i + t_i`` (Lemma 5.3).
     Variables (in this order): ``z`` (k), ``b`` (1), ``xi`` (n), ``alpha`` (k),
     ``t`` (k), ``v`` (k for l1, 1 for l2/frobenius). Constraints, as
     ``A x + s = b_vec``:
@@ -172,6 +191,9 @@ class SimSVMSOCP:
       ``||(lambda (alpha - ref), const)|| <= v`` (one SOC);
     * per direction the 3-dimensional cone
       ``(lambda_i alpha_i + t_i, 2 z_i, lambda_i alpha_i - t_i)``.
+
+    :meth:`solve` changes only the cost vector between grid points and keeps
+    Clarabel's factorisation.
 
     Parameters
     ----------
@@ -189,6 +211,22 @@ class SimSVMSOCP:
     max_iter, tol : int, float
         Clarabel's ``max_iter`` and ``tol_gap_rel`` / ``tol_gap_abs`` /
         ``tol_feas``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning._simsvm_socp import SimSVMSOCP
+    >>> U, lam = np.eye(4), np.array([3.0, 2.0, 1.0, 0.5])  # kept eigenpairs of S
+    >>> y, ref = np.array([1.0, 1.0, -1.0, -1.0]), np.ones(4)
+    >>> problem = SimSVMSOCP(U, lam, y, ref, kind="l1")
+    >>> a, b = problem.solve(0.01, 0.01), problem.solve(1.0, 0.01)  # one assembly
+    >>> a.status, b.status, bool(a.objective < b.objective)
+    ('Solved', 'Solved', True)
+
+    See Also
+    --------
+    conic_kkt_residuals : the certificate of a solution.
+    solve_simsvm_sdp : the same problem as an LMI, for verification.
     """
 
     def __init__(self, U, lam, y, ref, kind="l2", const=0.0, *, max_iter=200, tol=1e-8):
@@ -383,12 +421,34 @@ def conic_kkt_residuals(problem: SimSVMSOCP, sol: SimSVMSolution, eta, gamma) ->
     Clarabel solves ``min q^T x s.t. A x + s = b, s in K`` with dual
     ``max -b^T z s.t. A^T z + q = 0, z in K*`` (``K`` self-dual here).
 
+    Parameters
+    ----------
+    problem : SimSVMSOCP
+    sol : SimSVMSolution
+        Returned by ``problem.solve(eta, gamma)``.
+    eta, gamma : float
+
     Returns
     -------
     dict with ``primal`` (``||A x + s - b||_inf``), ``dual``
     (``||A^T z + q||_inf``), ``cone`` (largest violation of ``s in K`` and
     ``z in K``), ``complementarity`` (``|s^T z|``) and ``gap``
     (``|q^T x + b^T z| / max(1, |q^T x|)``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning._simsvm_socp import SimSVMSOCP, conic_kkt_residuals
+    >>> U, lam = np.eye(4), np.array([3.0, 2.0, 1.0, 0.5])  # kept eigenpairs of S
+    >>> y, ref = np.array([1.0, 1.0, -1.0, -1.0]), np.ones(4)
+    >>> problem = SimSVMSOCP(U, lam, y, ref, kind="l1")
+    >>> res = conic_kkt_residuals(problem, problem.solve(0.01, 0.01), 0.01, 0.01)
+    >>> sorted(res), bool(max(res.values()) < 1e-6)
+    (['complementarity', 'cone', 'dual', 'gap', 'primal'], True)
+
+    See Also
+    --------
+    SimSVMSOCP : the problem certified.
     """
     q = problem.cost(eta, gamma)
     A, b = problem.A, problem.bvec
@@ -417,12 +477,10 @@ def conic_kkt_residuals(problem: SimSVMSOCP, sol: SimSVMSolution, eta, gamma) ->
 def lp_basis_draws(U, n_basis, rng):
     """The random scalars ``tau_ij`` of the LP basis ``[u_i; tau_ij]`` (thesis section 5.3.1).
 
-    "For each i, we generated tau_ij, j = 1, ..., p, from a Gaussian
-    distribution whose mean and variance are equal to the sample mean and
-    variance of the elements of u_i": ``tau_ij = mean(u_i) + std(u_i) g_ij``
-    with i.i.d. standard normal ``g`` (drawn row by row, ``(k, p)``) and the
-    population variance of the ``n`` entries (``np.var``; the ``1/(n-1)``
-    version differs by the factor ``sqrt(n / (n-1))``).
+    ``tau_ij = mean(u_i) + std(u_i) g_ij`` with i.i.d. standard normal ``g``
+    (drawn row by row, ``(k, p)``) and the mean and population standard
+    deviation of the ``n`` entries of ``u_i`` (the thesis's words and this
+    reading: docs/methods.md, "SimSVM's conic solvers").
 
     Parameters
     ----------
@@ -435,6 +493,19 @@ def lp_basis_draws(U, n_basis, rng):
     Returns
     -------
     tau : ndarray of shape (k, p)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning._simsvm_socp import lp_basis_draws
+    >>> U, lam = np.eye(4), np.array([3.0, 2.0, 1.0, 0.5])  # kept eigenpairs of S
+    >>> y, ref = np.array([1.0, 1.0, -1.0, -1.0]), np.ones(4)
+    >>> lp_basis_draws(U, 5, np.random.RandomState(0)).shape
+    (4, 5)
+
+    See Also
+    --------
+    solve_simsvm_lp : the LP these draws define.
     """
     U = np.asarray(U, dtype=np.float64)
     mu = U.mean(axis=0)
@@ -464,7 +535,37 @@ class SimSVMLinearProgram:
 def simsvm_lp_program(U, lam, y, ref, eta, gamma, tau, formulation="compact"):
     """Assemble the LP (5.28) for the basis scalars ``tau`` (shape ``(k, p)``).
 
-    See :func:`solve_simsvm_lp` for the two formulations and their variables.
+    Parameters
+    ----------
+    U, lam, y, ref
+        The problem, as in :class:`SimSVMSOCP`.
+    eta, gamma : float
+    tau : ndarray of shape (k, p)
+        Basis scalars (:func:`lp_basis_draws`).
+    formulation : {"compact", "naive"}, default="compact"
+        See :func:`solve_simsvm_lp`.
+
+    Returns
+    -------
+    SimSVMLinearProgram
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning._simsvm_socp import lp_basis_draws, lp_solution_parts, simsvm_lp_program
+    >>> U, lam = np.eye(4), np.array([3.0, 2.0, 1.0, 0.5])  # kept eigenpairs of S
+    >>> y, ref = np.array([1.0, 1.0, -1.0, -1.0]), np.ones(4)
+    >>> from scipy.optimize import linprog
+    >>> tau = lp_basis_draws(U, 5, np.random.RandomState(0))
+    >>> prog = simsvm_lp_program(U, lam, y, ref, 0.01, 0.01, tau)
+    >>> res = linprog(prog.c, A_ub=prog.A_ub, b_ub=prog.b_ub, bounds=prog.bounds)
+    >>> z, b, a, t = lp_solution_parts(prog, res.x)
+    >>> bool(np.all(z**2 <= a * t + 1e-9))  # an SOCP-feasible point
+    True
+
+    See Also
+    --------
+    solve_simsvm_lp : assembles and solves it.
     """
     U = np.asarray(U, dtype=np.float64)
     lam = np.asarray(lam, dtype=np.float64)
@@ -561,7 +662,29 @@ def simsvm_lp_program(U, lam, y, ref, eta, gamma, tau, formulation="compact"):
 
 
 def lp_solution_parts(prog, x):
-    """``(z, b, a, t)`` of an LP (5.28) point ``x``, ``a = lambda alpha`` ((5.25)-(5.27))."""
+    """``(z, b, a, t)`` of an LP (5.28) point ``x``, ``a = lambda alpha`` ((5.25)-(5.27)).
+
+    Parameters
+    ----------
+    prog : SimSVMLinearProgram
+    x : ndarray
+        A point of ``prog`` (its solution).
+
+    Returns
+    -------
+    z : ndarray of shape (k,)
+    b : float
+    a : ndarray of shape (k,)
+    t : ndarray of shape (k,)
+
+    Examples
+    --------
+    See :func:`simsvm_lp_program`.
+
+    See Also
+    --------
+    simsvm_lp_program : the LP whose points it reads.
+    """
     x = np.asarray(x, dtype=np.float64)
     tau, ib = prog.tau, prog.ib
     k = tau.shape[0]
@@ -577,35 +700,52 @@ def solve_simsvm_lp(
 ) -> SimSVMSolution:
     """Random LP approximation (5.28) with the l1 regulariser ``||alpha - ref||_1``.
 
-    For every kept eigenvector ``u_i`` draw ``p = n_basis`` scalars
-    ``tau_ij ~ N(mean(u_i), var(u_i))`` (sample mean and variance of the
-    entries of ``u_i``, thesis section 5.3.1, :func:`lp_basis_draws`) and write
-    the LMI block as the conic combination ``sum_ij w_ij [u_i; tau_ij][u_i;
-    tau_ij]^T``, ``w >= 0``. Then ``lambda_i alpha_i = sum_j w_ij`` (5.25),
-    ``z_i = sum_j w_ij tau_ij`` (5.26) and ``t_i = sum_j w_ij tau_ij^2`` (5.27).
-    Every LP-feasible point is SOCP-feasible (Cauchy-Schwarz ``z_i^2 <=
-    (lambda_i alpha_i) t_i``), so the LP optimum is an upper bound on the SOCP
-    optimum.
+    For every kept eigenvector ``u_i``, ``p = n_basis`` scalars ``tau_ij``
+    (:func:`lp_basis_draws`) give the basis ``[u_i; tau_ij]``, and the LMI block
+    is written as ``sum_ij w_ij [u_i; tau_ij][u_i; tau_ij]^T``, ``w >= 0``:
+    ``lambda_i alpha_i = sum_j w_ij`` (5.25), ``z_i = sum_j w_ij tau_ij`` (5.26)
+    and ``t_i = sum_j w_ij tau_ij^2`` (5.27). Every LP-feasible point is
+    SOCP-feasible, so the LP optimum is an upper bound on the SOCP optimum.
+    Solved by HiGHS's dual simplex (``scipy.optimize.linprog``, ``"highs-ds"``).
 
     Parameters
     ----------
-    formulation : {"compact", "naive"}
+    U, lam, y, ref
+        The problem, as in :class:`SimSVMSOCP`.
+    eta, gamma : float
+    n_basis : int
+        ``p``, draws per eigenvector.
+    rng : numpy.random.RandomState
+        Draws ``tau`` (unused when ``tau`` is given).
+    formulation : {"compact", "naive"}, default="compact"
         ``"naive"`` is (5.28) as printed: ``k p`` weights ``w`` and a dense
-        ``n x k p`` hinge block. ``"compact"`` (default) is an exactly
-        equivalent LP with the same optimal value: for fixed ``i`` the set of
-        ``(a_i, z_i, t_i)`` reachable with ``w_i. >= 0`` is the conic hull of
-        the points ``(1, tau_ij, tau_ij^2)`` on a parabola (plus ``t`` free
-        upwards), i.e. ``a_i >= 0``, ``tau_min a_i <= z_i <= tau_max a_i`` and
-        ``t_i >= (tau_j + tau_j+1) z_i - tau_j tau_j+1 a_i`` for consecutive
-        sorted draws (the chords of ``tau^2``). Its hinge block is ``n x k``
-        like the SOCP's, which makes it much faster for large ``p`` (docs/benchmarks.md,
-        "Solvers: simplex QP and SimSVM").
-        Both are solved with HiGHS (``scipy.optimize.linprog``; dual simplex
-        ``"highs-ds"`` as the thesis used MOSEK's dual simplex).
+        ``n x k p`` hinge block. ``"compact"`` is an exactly equivalent LP in
+        ``(z, lambda alpha, t)`` with the SOCP's ``n x k`` hinge block, much
+        faster for large ``p`` (derivation: docs/methods.md, "SimSVM's conic
+        solvers"; timings: docs/benchmarks.md, "Solvers: simplex QP and SimSVM").
     tau : ndarray of shape (k, n_basis), optional
         Basis scalars to use instead of drawing them (``rng`` is then unused).
 
-    Returns the solution with ``objective`` = the LP's optimal value.
+    Returns
+    -------
+    SimSVMSolution
+        ``objective`` is the LP's optimal value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning._simsvm_socp import SimSVMSOCP, solve_simsvm_lp
+    >>> U, lam = np.eye(4), np.array([3.0, 2.0, 1.0, 0.5])  # kept eigenpairs of S
+    >>> y, ref = np.array([1.0, 1.0, -1.0, -1.0]), np.ones(4)
+    >>> exact = SimSVMSOCP(U, lam, y, ref, kind="l1").solve(0.01, 0.01)
+    >>> lp = solve_simsvm_lp(U, lam, y, ref, 0.01, 0.01, 20, np.random.RandomState(0))
+    >>> bool(lp.objective >= exact.objective - 1e-7)
+    True
+
+    See Also
+    --------
+    SimSVMSOCP : the exact problem it approximates.
+    simsvm_lp_program, lp_solution_parts : its assembly and its solution's parts.
     """
     from scipy.optimize import linprog
 
@@ -645,6 +785,34 @@ def solve_simsvm_sdp(U, lam, y, ref, kind, eta, gamma, const=0.0, solver="CLARAB
     ``K_alpha = U diag(lambda alpha) U^T`` over the kept directions; ``z`` here
     is ``K_alpha c`` in sample space and is mapped back to the eigenbasis as
     ``U^T z``. Only for small ``n`` (the LMI has O(n^2) entries).
+
+    Parameters
+    ----------
+    U, lam, y, ref, kind, const
+        The problem, as in :class:`SimSVMSOCP`.
+    eta, gamma : float
+    solver : str, default="CLARABEL"
+        The cvxpy solver.
+
+    Returns
+    -------
+    SimSVMSolution
+        ``t_i = z_i^2 / (lambda_i alpha_i)`` (0 where ``lambda_i alpha_i <= 0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_learning._simsvm_socp import SimSVMSOCP, solve_simsvm_sdp
+    >>> U, lam = np.eye(4), np.array([3.0, 2.0, 1.0, 0.5])
+    >>> y, ref = np.array([1.0, 1.0, -1.0, -1.0]), np.ones(4)
+    >>> sdp = solve_simsvm_sdp(U, lam, y, ref, "l1", 0.01, 0.01)
+    >>> socp = SimSVMSOCP(U, lam, y, ref, kind="l1").solve(0.01, 0.01)
+    >>> bool(abs(sdp.objective - socp.objective) < 1e-6)
+    True
+
+    See Also
+    --------
+    SimSVMSOCP : the same problem as an SOCP, the solver to use.
     """
     import cvxpy as cp
 

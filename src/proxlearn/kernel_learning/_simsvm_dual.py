@@ -18,7 +18,7 @@ QP and SimSVM". The solver stops when ``P - D <= tol |D|``.
 
 The Frobenius regulariser (reference ``alpha = 1``, so ``lambda_i ref_i < 0``
 on negative eigenvalues) stays with Clarabel on the SOCP
-(:class:`proxlearn.solvers._simsvm_socp.SimSVMSOCP`).
+(:class:`proxlearn.kernel_learning._simsvm_socp.SimSVMSOCP`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import numpy as np
 import scipy.linalg
 import scipy.linalg.lapack
 
-from ._hinge import central_hinge_intercept
+from ..solvers._hinge import central_hinge_intercept
 from ._simsvm_socp import (
     SimSVMSolution,
     SimSVMSolverError,
@@ -199,14 +199,14 @@ class _L2Block:
 class SimSVMDualQP:
     """SimSVM (5.20) with an l1 or l2 regulariser solved through its dual.
 
-    Same inputs and output as :class:`~proxlearn.solvers._simsvm_socp.SimSVMSOCP`
+    Same inputs and output as :class:`~proxlearn.kernel_learning._simsvm_socp.SimSVMSOCP`
     with ``kind="l1"`` or ``"l2"``; re-solvable for any ``(eta, gamma)``.
 
     Parameters
     ----------
     U, lam, y
         Kept eigenvectors, their (non-zero) eigenvalues and the labels, as for
-        :class:`~proxlearn.solvers._simsvm_socp.SimSVMSOCP`; both labels present.
+        :class:`~proxlearn.kernel_learning._simsvm_socp.SimSVMSOCP`; both labels present.
     ref : ndarray of shape (k,)
         Reference spectrum weights with ``lam * ref >= 0`` (clip or flip).
     kind : {"l1", "l2"}

@@ -1,4 +1,4 @@
-"""Tests for the dual-QP interior point of l1 SimSVM (proxlearn.solvers._simsvm_dual)."""
+"""Tests for the dual-QP interior point of l1 SimSVM (proxlearn.kernel_learning._simsvm_dual)."""
 
 import warnings
 from pathlib import Path
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 import scipy.linalg
 
-import proxlearn.solvers._simsvm_dual as dual_mod
+import proxlearn.kernel_learning._simsvm_dual as dual_mod
 from proxlearn.kernel_learning import SimSVM
-from proxlearn.solvers._simsvm_dual import SimSVMDualQP, dual_qp_applicable
-from proxlearn.solvers._simsvm_socp import (
+from proxlearn.kernel_learning._simsvm_dual import SimSVMDualQP, dual_qp_applicable
+from proxlearn.kernel_learning._simsvm_socp import (
     SimSVMSOCP,
     SimSVMSolverError,
     SimSVMSolverWarning,

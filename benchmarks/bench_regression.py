@@ -1,0 +1,248 @@
+"""Regression on similarities (issue 37, item 1): accuracy at the defaults and fit time.
+
+Accuracy (``--accuracy``, the default): regression targets built from real data, no
+download. Each target is predicted from a similarity that does not see it:
+
+* ``glass-RI``: the refractive index of the 214 UCI glass samples from an indefinite
+  sigmoid kernel ``tanh(<z, z'> / d - 0.5)`` of the 8 standardised oxide contents;
+* ``liver-drinks``: half-pint drinks per day of the 345 UCI BUPA patients from the
+  sigmoid kernel of the 5 standardised blood tests (the UCI set's intended target);
+* ``diabetes``: disease progression of scikit-learn's 442 diabetes patients (bundled
+  with scikit-learn) from the sigmoid kernel of the 10 standardised features;
+* ``digits-ink``: the ink (mean pixel intensity) of the 400 images of ``digits-idm``
+  from their Image Distortion Model similarity (a similarity of objects, no features).
+
+Methods: ours at their defaults (``SimilaritySVR``, ``SimilarityKernelRidge``,
+``SimilarityFeatureSVR`` linear and RBF on the rows,
+``SimilarityKNeighborsRegressor`` uniform k = 5, and its KRI / KRR weights), ours
+with ``normalize_y=False`` (the literal reading), scikit-learn's ``SVR`` and
+``KernelRidge`` (``kernel="precomputed"``, their defaults) on the matrix clipped by
+hand (``SpectrumTransformer("clip")``, consistent test rows), and scikit-learn's RBF
+``SVR`` on the standardised features (pixels for digits); the three scikit-learn
+rows again with the targets standardised by hand (what ``normalize_y`` does). Five random 70 / 30 splits;
+R^2 on the test rows, mean +- standard error.
+
+Speed (``--speed``): fit time at n = 2000 (a sigmoid kernel of 2000 Gaussian points
+in 10-D, indefinite) of ``SimilaritySVR`` and ``SimilarityKernelRidge`` against the
+same pipeline run by hand (``SpectrumTransformer("clip").fit_transform`` + scikit-
+learn's ``SVR`` / ``KernelRidge`` on the corrected matrix) and against scikit-learn's
+fit alone on the already corrected matrix; ``SimilarityFeatureSVR(kernel="rbf")``
+against ``SimilarityFeatures("rbf")`` + scikit-learn's ``SVR`` on the same problem; for the k-NN regressor the prediction of
+500 test rows against ``KNeighborsRegressor(metric="precomputed")``. Process CPU time
+(one BLAS thread), methods alternated, medians of ``--repeats``.
+
+    python benchmarks/bench_regression.py [--accuracy] [--speed] [--repeats 5]
+"""
+
+import _bench_env  # noqa: F401  (one thread, this tree's src first)
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+from sklearn.kernel_ridge import KernelRidge
+from sklearn.model_selection import ShuffleSplit
+from sklearn.neighbors import KNeighborsRegressor
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVR
+
+from _timing import timed_alternating
+from proxlearn.kernel_ridge import SimilarityKernelRidge
+from proxlearn.neighbors import SimilarityKNeighborsRegressor
+from proxlearn.svm import SimilarityFeatureSVR, SimilaritySVR
+from proxlearn.transforms import SimilarityFeatures, SpectrumTransformer
+
+
+def _sigmoid(X):
+    Z = (X - X.mean(axis=0)) / X.std(axis=0)
+    return np.tanh(Z @ Z.T / Z.shape[1] - 0.5), Z
+
+
+def targets():
+    """``{name: (S, y, features or None, description)}`` of the data found."""
+    from sklearn.datasets import load_diabetes
+
+    from proxlearn.datasets import load_dataset, load_feature_dataset
+
+    out = {}
+    try:
+        X = load_feature_dataset("glass").X  # RI, then Na Mg Al Si K Ca Ba Fe
+        S, Z = _sigmoid(X[:, 1:])
+        out["glass-RI"] = (S, X[:, 0], Z, "UCI glass, refractive index from 8 oxides")
+    except Exception as exc:  # noqa: BLE001 - data absent: skip the target
+        print(f"glass-RI skipped: {exc}")
+    try:
+        X = load_feature_dataset("liver").X  # 5 blood tests, then drinks
+        S, Z = _sigmoid(X[:, :5])
+        out["liver-drinks"] = (S, X[:, 5], Z, "UCI BUPA liver, drinks from 5 blood tests")
+    except Exception as exc:  # noqa: BLE001
+        print(f"liver-drinks skipped: {exc}")
+    d = load_diabetes()
+    S, Z = _sigmoid(d.data)
+    out["diabetes"] = (S, d.target.astype(float), Z, "sklearn diabetes, progression")
+    from proxlearn.datasets._embedded import _digits_subset
+
+    ds = load_dataset("digits-idm")
+    images, labels, _ = _digits_subset(40, 0)
+    assert np.array_equal(labels, ds.labels)
+    pixels = images.reshape(len(images), -1)
+    Zp = StandardScaler().fit_transform(pixels)
+    out["digits-ink"] = (ds.matrix, pixels.mean(axis=1), Zp, "digits-idm, mean ink")
+    return out
+
+
+def clipped(S_tr, S_te):
+    st = SpectrumTransformer("clip").fit(S_tr)
+    return st.kernel_, st.transform(S_te)
+
+
+def methods():
+    """``{name: fit-predict(S_tr, S_te, y_tr, Z_tr, Z_te)}``."""
+    def ours(est):
+        return lambda S_tr, S_te, y, Z_tr, Z_te: est.fit(S_tr, y).predict(S_te)
+
+    def sk(model):
+        def run(S_tr, S_te, y, Z_tr, Z_te):
+            K, K_te = clipped(S_tr, S_te)
+            return model.fit(K, y).predict(K_te)
+        return run
+
+    def rbf(S_tr, S_te, y, Z_tr, Z_te):
+        sc = StandardScaler().fit(Z_tr)
+        return SVR().fit(sc.transform(Z_tr), y).predict(sc.transform(Z_te))
+
+    def standardised(run):
+        """``run`` on ``(y - mean) / std``, predictions mapped back (by hand)."""
+        def wrapped(S_tr, S_te, y, Z_tr, Z_te):
+            mu, sd = y.mean(), y.std()
+            return mu + sd * run(S_tr, S_te, (y - mu) / sd, Z_tr, Z_te)
+        return wrapped
+
+    return {
+        "SimilaritySVR": ours(SimilaritySVR()),
+        "SimilarityKernelRidge": ours(SimilarityKernelRidge()),
+        "SimilarityFeatureSVR (linear)": ours(SimilarityFeatureSVR()),
+        "SimilarityFeatureSVR(kernel='rbf')": ours(SimilarityFeatureSVR(kernel="rbf")),
+        "kNN-regressor (uniform, k=5)": ours(SimilarityKNeighborsRegressor()),
+        "kNN-regressor (KRI)": ours(SimilarityKNeighborsRegressor(weights="kri")),
+        "kNN-regressor (KRR)": ours(SimilarityKNeighborsRegressor(weights="krr")),
+        "SimilaritySVR(normalize_y=False)": ours(SimilaritySVR(normalize_y=False)),
+        "SimilarityKernelRidge(normalize_y=False)": ours(SimilarityKernelRidge(normalize_y=False)),
+        "sklearn SVR on clip(S)": sk(SVR(kernel="precomputed")),
+        "sklearn KernelRidge on clip(S)": sk(KernelRidge(kernel="precomputed")),
+        "sklearn RBF SVR on features": rbf,
+        "sklearn SVR on clip(S), y standardised": standardised(sk(SVR(kernel="precomputed"))),
+        "sklearn KernelRidge on clip(S), y standardised":
+            standardised(sk(KernelRidge(kernel="precomputed"))),
+        "sklearn RBF SVR on features, y standardised": standardised(rbf),
+    }
+
+
+def accuracy(n_splits=5):
+    from sklearn.metrics import r2_score
+
+    data = targets()
+    meth = methods()
+    scores = {(m, t): [] for m in meth for t in data}
+    for t, (S, y, Z, desc) in data.items():
+        neg = int(np.sum(np.linalg.eigvalsh(S) < -1e-10))
+        print(f"{t}: n={len(y)}, {neg} negative eigenvalues; {desc}")
+        for tr, te in ShuffleSplit(n_splits, test_size=0.3, random_state=0).split(y):
+            S_tr, S_te = S[np.ix_(tr, tr)], S[np.ix_(te, tr)]
+            for m, run in meth.items():
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    pred = run(S_tr, S_te, y[tr], Z[tr], Z[te])
+                scores[m, t].append(r2_score(y[te], pred))
+    names = list(data)
+    print("\n| method | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for m in meth:
+        cells = []
+        for t in names:
+            v = np.asarray(scores[m, t])
+            cells.append(f"{v.mean():.3f} +- {v.std(ddof=1) / np.sqrt(len(v)):.3f}")
+        print(f"| {m} | " + " | ".join(cells) + " |")
+    print("\nPaired differences of R^2 over the same splits, mean +- s.e. (t statistic):")
+    print("\n| ours - scikit-learn | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for a, b in PAIRS:
+        cells = []
+        for t in names:
+            d = np.asarray(scores[a, t]) - np.asarray(scores[b, t])
+            se = d.std(ddof=1) / np.sqrt(len(d))
+            cells.append(f"{d.mean():+.3f} +- {se:.3f} ({d.mean() / se if se > 0 else 0.0:+.1f})")
+        print(f"| {a} - {b} | " + " | ".join(cells) + " |")
+    return scores
+
+
+#: The paired comparisons printed under the table.
+PAIRS = [("SimilaritySVR", "sklearn SVR on clip(S)"),
+         ("SimilarityKernelRidge", "sklearn KernelRidge on clip(S)"),
+         ("SimilaritySVR", "sklearn SVR on clip(S), y standardised"),
+         ("SimilarityKernelRidge", "sklearn KernelRidge on clip(S), y standardised"),
+         ("SimilaritySVR", "sklearn RBF SVR on features, y standardised")]
+
+
+def speed(repeats=5, n=2000, m=500):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n + m, 10))
+    S_all = np.tanh(X @ X.T / 10 - 0.5)
+    S, S_te = S_all[:n, :n].copy(), S_all[n:, :n].copy()
+    y = np.sin(X[:n, 0]) + X[:n, 1]
+    print(f"n = {n}: {int(np.sum(np.linalg.eigvalsh(S) < -1e-10))} negative eigenvalues; "
+          f"load average {open('/proc/loadavg').read().split()[:3]}")
+    K = SpectrumTransformer("clip").fit_transform(S)
+    lit = {"normalize": False, "normalize_y": False}
+    clock = time.process_time
+
+    def by_hand(model):
+        return lambda: model.fit(SpectrumTransformer("clip").fit_transform(S), y)
+
+    t, _ = timed_alternating({
+        "SimilaritySVR (defaults)": lambda: SimilaritySVR().fit(S, y),
+        "SimilaritySVR (literal)": lambda: SimilaritySVR(**lit).fit(S, y),
+        "clip + sklearn SVR": by_hand(SVR(kernel="precomputed")),
+        "sklearn SVR on K only": lambda: SVR(kernel="precomputed").fit(K, y),
+    }, repeats, clock)
+    t2, _ = timed_alternating({
+        "SimilarityKernelRidge (defaults)": lambda: SimilarityKernelRidge().fit(S, y),
+        "clip + sklearn KernelRidge": by_hand(KernelRidge(kernel="precomputed")),
+        "sklearn KernelRidge on K only": lambda: KernelRidge(kernel="precomputed").fit(K, y),
+    }, repeats, clock)
+    scaled = S / np.trace(S) * n  # SimilarityFeatureSVR's rows at normalize=True
+    gamma = 1.0 / (scaled.var() * n)
+    t4, _ = timed_alternating({
+        "SimilarityFeatureSVR(kernel='rbf')": lambda: SimilarityFeatureSVR(kernel="rbf").fit(S, y),
+        "SimilarityFeatures('rbf') + sklearn SVR": lambda: SVR(kernel="precomputed").fit(
+            SimilarityFeatures("rbf", gamma=gamma).fit_transform(scaled), (y - y.mean()) / y.std()),
+    }, repeats, clock)
+    D, D_te = 1.0 - S, 1.0 - S_te  # the same neighbours: largest similarity = smallest 1 - S
+    ours_knn = SimilarityKNeighborsRegressor().fit(S, y)
+    sk_knn = KNeighborsRegressor(metric="precomputed").fit(D, y)
+    t3, out = timed_alternating({
+        "kNN-regressor predict (500 rows)": lambda: ours_knn.predict(S_te),
+        "sklearn KNeighborsRegressor predict": lambda: sk_knn.predict(D_te),
+    }, repeats, clock)
+    assert np.allclose(out["kNN-regressor predict (500 rows)"],
+                       out["sklearn KNeighborsRegressor predict"])
+    print("\n| what | median CPU s |\n|---|---|")
+    for k, v in {**t, **t2, **t4, **t3}.items():
+        print(f"| {k} | {v:.3f} |")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--accuracy", action="store_true")
+    ap.add_argument("--speed", action="store_true")
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args(argv)
+    if args.accuracy or not args.speed:
+        accuracy()
+    if args.speed:
+        speed(args.repeats)
+
+
+if __name__ == "__main__":
+    main()
