@@ -217,7 +217,8 @@ def applies(est, name):
 def _sim(name, tier=0, **kw):
     def make():
         import proxlearn
-        for sub in ("svm", "neighbors", "discriminant", "kernel_learning", "ranking", "mkl"):
+        for sub in ("svm", "neighbors", "discriminant", "kernel_learning", "ranking", "mkl",
+                    "krein"):
             mod = getattr(proxlearn, sub)
             if name in getattr(mod, "__all__", ()):
                 return getattr(mod, name)(**kw)
@@ -376,6 +377,12 @@ _add("KernelLogisticRegression", Spec("sim", _sim("KernelLogisticRegression"), 0
                                       label="KernelLogisticRegression()"))
 _add("NystroemSpectrum+SVC", Spec("sim", _nystroem_then_linear_svc, 0,
                                   label='make_pipeline(NystroemSpectrum(), SVC(kernel="linear"))'))
+# learning in Kreĭn spaces (issue 37 item 4)
+for _n in ("KreinSVC", "KreinLeastSquaresClassifier"):
+    _add(_n, Spec("sim", _sim(_n), 0, label=f"{_n}()"))
+for _s in ("flip", "shift"):  # the spectrum fixes the Kreĭn learners are compared with
+    _add(f"SimilaritySVC[{_s}]", Spec("sim", _sim("SimilaritySVC", spectrum=_s), 0,
+                                      label=f'SimilaritySVC(spectrum="{_s}")'))
 _add("CompletionSVC", Spec("sim", _sim("CompletionSVC"), 2,
                            label="CompletionSVC().fit(S, y) (K_aux = S, nothing known)",
                            applies=_within_max_samples("CompletionSVC", MAX_TEST_PROGRAMS)))
@@ -447,9 +454,25 @@ NOT_IN_PANEL = {
     "KernelCompleter": "a building block: CompletionSVC's rows",
     "KernelBank": "a building block: the [bank] rows' base kernels",
     "MKLClassifierCV": "its rows are the ...CV[bank] rows",
+    "KreinSVR": "a regressor: the panel scores classifiers (KreinSVC is its row)",
+    "KreinLeastSquares": "a regressor: the panel scores classifiers "
+                         "(KreinLeastSquaresClassifier is its row)",
     "NPKReranker": "re-ranks retrieval lists by tags (precision at k), not a classifier: "
                    "benchmarks/bench_npk.py and the zhuang2011 ranking section",
+    # outlier detectors (issue 37, item 2): scored by ROC AUC of one class against the rest
+    "SimilarityOneClassSVM": "an outlier detector, not a classifier: ROC AUC in "
+                             "benchmarks/bench_novelty.py, docs/benchmarks.md section "
+                             "'Novelty and outlier detection on similarities'",
+    "SimilarityLocalOutlierFactor": "an outlier detector, not a classifier: ROC AUC in "
+                                    "benchmarks/bench_novelty.py, docs/benchmarks.md section "
+                                    "'Novelty and outlier detection on similarities'",
 }
+# mklreg (issue 37 item 3): the panel scores classifiers; these regress / detect outliers
+NOT_IN_PANEL.update({
+    name: "a regressor / outlier detector, not scored by the classification panel: "
+          "benchmarks/bench_mkl_regression.py and docs/benchmarks.md, \"MKL regression "
+          "(SimpleMKLRegressor, LpMKLKernelRidge)\""
+    for name in ("SimpleMKLRegressor", "LpMKLKernelRidge", "SimpleMKLOneClass")})
 
 # regression on similarities (issue 37, item 1): the panel scores classifiers
 NOT_IN_PANEL.update({
@@ -496,6 +519,15 @@ LOSS_REASONS = {
     "DiffusionKernel+SVC": "method limit: a kernel of the k-NN graph, worse on protein, voting, "
                            "wine-sigmoid, ionosphere-noisy, synthetic-1 at every k in "
                            "{5, 10, 20} x sigma2 in {10, 20, 40, 80}",
+    # learning in Kreĭn spaces (issue 37 item 4)
+    "KreinSVC": "KSVM is the flip SVM with the consistent test map (proved, docs/methods.md; "
+                "its rows equal SimilaritySVC[flip]'s): it keeps the negative eigen-directions, "
+                "which on the *-noisy sets are the added noise; better on protein-2 (+5.0): "
+                "use the clip SVM unless the negative part carries signal",
+    "KreinLeastSquaresClassifier": "method limit: least squares through the indefinite S keeps "
+                                   "the noise directions of ionosphere-noisy (61-79 % at every "
+                                   "radius 1-10, clip SVM 92 %); synthetic-1..3 -0.9 to -2.5 "
+                                   "points; better on protein-2 (+5.9)",
 }
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 
 def make_problems(k, B, reg, seed=0, n_train=2000, dim=5, noise=0.05):
-    from proxlearn.neighbors._knn import top_k_similar
+    from proxlearn._graph import top_k_similar
     from proxlearn.neighbors._local_spectrum import modify_local, reconstruct
 
     rng = np.random.default_rng(seed)

@@ -16,7 +16,9 @@ features, an indefinite similarity, an RBF kernel; a stack of the two), with two
 and with three classes; its predictions, decision values and probabilities on
 held-out rows, its transform of the training and the held-out rows, its cluster
 labels or its embedding (a regressor, input kind "sim-reg": its predictions of a
-real-valued target of the features, tests/_estimators.regression_target). An estimator that refuses an input is recorded with the
+real-valued target of the features, tests/_estimators.regression_target); an outlier
+detector's labels in {-1, +1}, decision values and scores on held-out rows (the LOF at its
+default novelty=False: its training labels and negative_outlier_factor_). An estimator that refuses an input is recorded with the
 exception's class and message, so a refusal that changes is a difference too.
 
 ``record --study`` adds the reproduction study: for every section run by the

@@ -23,7 +23,7 @@ def public_classes(packages, base):
 
 #: Subpackages whose estimators are run at their defaults on the common problem.
 LEARNER_PACKAGES = ["transforms", "kernel_approximation", "svm", "neighbors", "discriminant",
-                    "kernel_learning", "mkl", "cluster", "manifold", "ranking"]
+                    "kernel_learning", "mkl", "cluster", "manifold", "ranking", "krein"]
 
 #: Input kind per estimator where the subpackage's guess (``guess_kind``) is wrong.
 KIND = {
@@ -40,7 +40,15 @@ KIND = {
     "ConstrainedKMeans": "feat-constraints-cluster", "KernelKMeans": "kernel-cluster",
     "CMVU": "feat-embed-supervised",
     "CombineSimilarities": "stack-transform",
+    # outlier detectors (issue 37, item 2): fit(S) on the training block, y ignored
+    "SimilarityOneClassSVM": "sim-outlier", "SimilarityLocalOutlierFactor": "sim-outlier",
+    # krein (issue 37 item 4): the regressors
+    "KreinSVR": "sim-reg", "KreinLeastSquares": "sim-reg",
 }
+
+# mklreg (issue 37 item 3): MKL regression and one-class on (n, n, m) stacks
+KIND.update({"SimpleMKLRegressor": "stack-reg", "LpMKLKernelRidge": "stack-reg",
+             "SimpleMKLOneClass": "stack-outlier"})
 
 # --- regression on similarities (issue 37, item 1): input kind "sim-reg", fitted on a
 # continuous target of the common problem's features (regression_target)
@@ -146,10 +154,32 @@ def fit_outputs(name, cls, kind, problem, n_train, scale=(1.0, 1.0), extras=Fals
         if kind == "sim-reg":  # issue 37, item 1
             S_tr, S_te = blocks(c1 * S)
             return {"predict": est.fit(S_tr, regression_target(X)[tr]).predict(S_te)}
+        if kind == "sim-outlier":  # issue 37: labels in {-1, +1}
+            S_tr, S_te = blocks(c1 * S)
+            if not hasattr(est, "predict"):  # LOF's default novelty=False: the training labels
+                out = {"predict": est.fit_predict(S_tr)}
+                if extras:
+                    out["negative_outlier_factor"] = est.negative_outlier_factor_
+                return out
+            out = {"predict": est.fit(S_tr).predict(S_te)}
+            if extras:
+                out.update(decision_function=est.decision_function(S_te),
+                           score_samples=est.score_samples(S_te))
+            return out
         if kind == "sim-transform":
             S_tr, S_te = blocks(c1 * S)
             est.fit(S_tr, y[tr])
             return {"transform": est.transform(S_tr), "transform_test": est.transform(S_te)}
+        if kind in ("stack-reg", "stack-outlier"):  # mklreg: the sim-reg / sim-outlier
+            stack = np.stack([c1 * S, c2 * K], axis=2)  # conventions on the stack
+            st_tr, st_te = stack[tr][:, tr], stack[te][:, tr]
+            if kind == "stack-reg":
+                return {"predict": est.fit(st_tr, regression_target(X)[tr]).predict(st_te)}
+            out = {"predict": est.fit(st_tr).predict(st_te)}
+            if extras:
+                out.update(decision_function=est.decision_function(st_te),
+                           score_samples=est.score_samples(st_te))
+            return out
         if kind in ("stack-clf", "stack-transform"):
             stack = np.stack([c1 * S, c2 * K], axis=2)
             st_tr, st_te = stack[tr][:, tr], stack[te][:, tr]

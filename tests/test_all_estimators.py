@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier, is_regressor
+from sklearn.base import is_outlier_detector
 
 from proxlearn._validation import (
     InvalidParameterError,
@@ -25,16 +26,11 @@ from proxlearn.base import is_pairwise
 from _estimators import NONNEGATIVE_ONLY, public_classes
 
 PACKAGES = ["transforms", "svm", "discriminant", "neighbors", "kernel_learning", "ranking", "mkl",
-            "kernel_approximation", "manifold"]
+            "kernel_approximation", "manifold", "krein"]
 
 # --- regressors (issue 37, item 1): fit(S, y) with real-valued y; checked like the
 # classifiers through predict (_predicts), plus their own target errors
 PACKAGES.append("kernel_ridge")
-
-
-def _predicts(est):
-    """Whether the estimator's output on test rows is ``predict`` (else ``transform``)."""
-    return is_classifier(est) or is_regressor(est)
 
 
 #: Public estimators whose fit is not ``fit(S, y)`` on one similarity matrix and
@@ -58,7 +54,6 @@ NOT_FIT_S_Y = {
     "CMVU": "tests/manifold/test_embeddings.py",
 }
 
-
 ESTIMATORS = {name: cls for _, name, cls in public_classes(PACKAGES, BaseEstimator)
               if name not in NOT_FIT_S_Y}
 _INSTANCES = {
@@ -68,6 +63,8 @@ _INSTANCES = {
 
 #: Cheap settings for one estimator only (the common problem has 24 samples).
 _PER_CLASS = {"NystroemSpectrum": {"n_components": 5},
+              # outlier detectors (issue 37): LOF's default novelty=False has no predict
+              "SimilarityLocalOutlierFactor": {"novelty": True},
               "TwoLayerMKLCV": {"Cs": (0.1, 1.0), "cv": 3},
               **{f"{n}CV": {"Cs": (0.1, 1.0), "rhos": (1.0,), "cv": 3}
                  for n in ("ESKL", "EMKL", "REKL")}}
@@ -78,6 +75,12 @@ def _make(cls):
     kwargs = {k: v for k, v in _INSTANCES.items() if k in params}
     kwargs.update(_PER_CLASS.get(cls.__name__, {}))
     return cls(**kwargs)
+
+
+def _predicts(est):
+    """Classifiers, regressors and outlier detectors (predict in {-1, +1}) answer test
+    rows with ``predict``; the others with ``transform``."""
+    return is_classifier(est) or is_regressor(est) or is_outlier_detector(est)
 
 
 def _problem(n=24, seed=0):
@@ -174,13 +177,13 @@ def test_degenerate_matrices_never_give_nan(name, kind):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fitted = clone(est).fit(S, y)
-        if is_classifier(est):
+        if is_regressor(est):
+            assert np.all(np.isfinite(fitted.predict(S[:6])))
+        elif _predicts(est):
             pred = fitted.predict(S[:6])
-            assert set(pred) <= {0, 1}
+            assert set(pred) <= ({-1, 1} if is_outlier_detector(est) else {0, 1})
             if hasattr(fitted, "decision_function"):
                 assert np.all(np.isfinite(fitted.decision_function(S[:6])))
-        elif is_regressor(est):
-            assert np.all(np.isfinite(fitted.predict(S[:6])))
         else:
             assert np.all(np.isfinite(fitted.transform(S[:6])))
 
@@ -263,6 +266,29 @@ def test_distance_matrix_warns(name):
     assert len(kinds) == 1, [str(w.message) for w in caught]
 
 
+@pytest.mark.parametrize("name", sorted(n for n, c in ESTIMATORS.items()
+                                         if is_outlier_detector(c())))
+def test_outlier_detectors_follow_sklearn_contract(name):
+    """Issue 37, item 2: fit(S) with y ignored, predict in {-1, +1} where
+    decision_function < 0 (ties as the wrapped scikit-learn estimator),
+    decision_function = score_samples - offset_, fit_predict labels the training set."""
+    est = _make(ESTIMATORS[name])
+    S, y = _problem_for(name)
+    fitted = _fit_quietly(est, S, y)
+    without_y = _fit_quietly(est, S, None)
+    dec = fitted.decision_function(S[:8])
+    np.testing.assert_array_equal(dec, without_y.decision_function(S[:8]))
+    np.testing.assert_allclose(dec, fitted.score_samples(S[:8]) - fitted.offset_)
+    pred = fitted.predict(S[:8])
+    assert set(pred) <= {-1, 1}
+    assert np.all(pred[dec < 0] == -1) and np.all(pred[dec > 0] == 1)
+    plain = clone(est).set_params(**{"novelty": False} if "novelty" in est.get_params() else {})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        labels = plain.fit_predict(S)
+    assert labels.shape == (len(S),) and set(labels) <= {-1, 1}
+
+
 def test_not_fit_s_y_estimators_have_their_test_module():
     """Every estimator exempted above is exported and has the test module named for it."""
     from pathlib import Path
@@ -313,8 +339,10 @@ def test_far_out_test_rows_give_finite_output(name):
         far = np.abs(S).max() * 1e6 * rng.uniform(0.5, 1.0, size=(3, S.shape[1]))
         if name not in NONNEGATIVE_ONLY:
             far[1] *= -1
-        if is_classifier(est):
-            assert set(fitted.predict(far)) <= set(fitted.classes_)
+        if is_regressor(est):
+            assert np.all(np.isfinite(fitted.predict(far)))
+        elif _predicts(est):
+            assert set(fitted.predict(far)) <= set(getattr(fitted, "classes_", (-1, 1)))
             for method in ("decision_function", "predict_proba"):
                 if hasattr(fitted, method):
                     try:
@@ -322,8 +350,6 @@ def test_far_out_test_rows_give_finite_output(name):
                     except AttributeError:  # e.g. predict_proba without probability=True
                         continue
                     assert np.all(np.isfinite(out)), (method, out)
-        elif is_regressor(est):
-            assert np.all(np.isfinite(fitted.predict(far)))
         else:
             assert np.all(np.isfinite(fitted.transform(far)))
 

@@ -123,3 +123,49 @@ def test_the_graph_reader_sees_function_local_imports(tmp_path):
     assert _cycle(found) is not None
     # and in the real code: study._section's loader imports datasets inside a function
     assert "proxlearn.datasets" in _graph()["proxlearn.study._section"]
+
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+
+
+def _layers():
+    """``{top-level name: layer}`` read from the layer table of docs/architecture.md
+    (rows ``| N. title | `a`, `b`, ... | what |``), so that the doc and this check
+    cannot drift apart."""
+    import re
+
+    layers = {}
+    for line in DOC.read_text().splitlines():
+        row = re.match(r"\|\s*(\d+)\.[^|]*\|([^|]*)\|", line)
+        if row:
+            for name in re.findall(r"`([A-Za-z_][\w.<>]*)`", row.group(2)):
+                layers.setdefault(name.split(".")[0], int(row.group(1)))
+    return layers
+
+
+def test_every_top_level_module_has_a_layer_in_the_doc():
+    names = {p.stem if p.is_file() else p.name for p in SRC.iterdir()
+             if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()}
+    missing = sorted(names - set(_layers()))
+    assert not missing, f"add these to the layer table of docs/architecture.md: {missing}"
+
+
+def test_no_import_goes_up_or_sideways_into_a_private_module(edges):
+    """Lower layers never import higher ones; within a layer a package uses another
+    package's public names only (``transforms``, not ``transforms._spectrum``):
+    a piece two siblings share moves down a layer (docs/architecture.md)."""
+    layer = _layers()
+    bad = []
+    for m, ts in edges.items():
+        pm = m.split(".")[1]
+        for t in ts:
+            parts = t.split(".")
+            q = parts[1]
+            if q == pm:
+                continue
+            if layer[q] > layer[pm]:
+                bad.append(f"{m} -> {t} (layer {layer[pm]} imports layer {layer[q]})")
+            elif (layer[q] == layer[pm] and not q.startswith("_") and len(parts) > 2
+                  and parts[2].startswith("_")):
+                bad.append(f"{m} -> {t} (a private module of a sibling package)")
+    assert not bad, "\n".join(sorted(bad))

@@ -15,7 +15,7 @@ from _estimators import public_classes
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 PACKAGES = ["transforms", "svm", "neighbors", "discriminant", "kernel_learning", "ranking",
-            "mkl", "kernel_approximation", "manifold", "cluster"]
+            "mkl", "kernel_approximation", "manifold", "cluster", "krein"]
 PACKAGES.append("kernel_ridge")  # regression on similarities (issue 37, item 1)
 
 

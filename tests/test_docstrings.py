@@ -94,6 +94,7 @@ REFERENCE_MODULES = (
     "proxlearn.kernel_learning.",
     "proxlearn.mkl.",
     "proxlearn.kernel_ridge.",
+    "proxlearn.krein.",
 )
 #: Public names without an Examples section, and why.
 NO_EXAMPLE = {
@@ -108,7 +109,7 @@ PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwi
             "_svm._libsvm", "_svm._platt", "_svm._multiclass", "_svm._transformed",
             "study", "base", "_linalg", "_scale", "_files", "_progress", "_cv", "cli",
             "plotting", "kernel_learning", "mkl",
-            "kernel_ridge")
+            "kernel_ridge", "krein", "krein._sphere", "krein._base")
 SEE_ALSO = re.compile(r"^\s*See Also\n\s*-{3,}\s*$", re.M)
 
 

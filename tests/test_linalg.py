@@ -120,6 +120,24 @@ def test_leading_eigh_budget_falls_back_to_tridiagonal():
     np.testing.assert_allclose(w2, ref, atol=1e-10)
 
 
+def test_leading_eigh_arpack_without_convergence_falls_back_to_tridiagonal():
+    """Wanted pairs inside a degenerate cluster: ARPACK (tol 0) stops without
+    converging; the tridiagonal route answers instead of the ARPACK error
+    (found by the partial-spectrum consistency property test)."""
+    from proxlearn._linalg import leading_eigh
+
+    rng = np.random.default_rng(0)
+    A, B = rng.standard_normal((24, 6)), rng.standard_normal((24, 6))
+    E = rng.standard_normal((24, 24))
+    S = A @ A.T - B @ B.T + 1e-9 * (E + E.T)  # 6 positive values, then a cluster near 0
+    ref, _ = leading_eigh(S, 9, solver="dense")
+    w, V, route = leading_eigh(S, 9, solver="arpack", rng=0, return_solver=True)
+    assert route == "tridiagonal"
+    np.testing.assert_allclose(w, ref, atol=1e-10 * np.abs(ref).max())
+    np.testing.assert_allclose(V.T @ V, np.eye(9), atol=1e-10)
+    np.testing.assert_allclose(S @ V, V * w, atol=1e-10 * np.abs(ref).max())
+
+
 @pytest.mark.parametrize("n", [2, 3, 7])
 def test_eigh_below_small_and_exact(n):
     """eigh_below (issue #19): every eigenvalue, orthonormal eigenvectors of those

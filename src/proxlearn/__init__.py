@@ -80,6 +80,7 @@ _SUBMODULES = (
     "kernel_approximation",
     "kernel_learning",
     "kernel_ridge",
+    "krein",
     "manifold",
     "metrics",
     "mkl",

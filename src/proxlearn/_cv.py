@@ -15,6 +15,8 @@ notes: the shared inner cross-validation".
 * :func:`score_folds`: the per-fold walk, one call per fold (optionally in
   parallel with joblib; the walk inside a fold is sequential, it is what shares
   the work);
+* :func:`choose_k_by_cv`: the neighbourhood size of the local classifiers
+  (k-NN, SVM-KNN, local SDA: ``n_neighbors="auto"``) by an inner cross-validation;
 * :func:`cv_results`: the ``cv_results_`` dict with the keys of ``GridSearchCV``
   (``params``, ``param_<name>``, ``mean_test_score``, ``std_test_score``,
   ``rank_test_score``, ``split<k>_test_score``) and the best index (the first
@@ -32,6 +34,7 @@ import warnings
 import numpy as np
 import scipy.stats
 
+from ._graph import top_k_similar
 from .exceptions import AsymmetricSimilarityWarning, DissimilarityWarning, InvalidParameterError
 
 #: The warnings an input check issues (``fit`` of a ``*CV`` estimator issues them
@@ -39,7 +42,7 @@ from .exceptions import AsymmetricSimilarityWarning, DissimilarityWarning, Inval
 INPUT_WARNINGS = (AsymmetricSimilarityWarning, DissimilarityWarning)
 
 __all__ = ["INPUT_WARNINGS", "check_grid", "grid_walk", "cv_folds", "score_folds", "cv_results",
-           "GridCVMixin", "RefittedClassifierMixin"]
+           "GridCVMixin", "RefittedClassifierMixin", "choose_k_by_cv"]
 
 
 def check_grid(values, name):
@@ -327,3 +330,77 @@ class RefittedClassifierMixin:
 
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.predict(X)
+
+
+#: Neighbourhood sizes tried by ``n_neighbors="auto"`` of the local classifiers
+#: (Chen et al. 2009's grid 1..16, 32, 64, 128 thinned to powers of two), plus
+#: the whole training fold ("all").
+AUTO_K_GRID = (1, 2, 4, 8, 16, 32, 64, 128)
+#: Folds of the inner cross-validation of ``n_neighbors="auto"``.
+AUTO_CV = 3
+
+
+def choose_k_by_cv(S, y_idx, fold_predictor, *, fallback=10):
+    """Neighbourhood size of a local classifier by inner cross-validation.
+
+    A stratified ``AUTO_CV``-fold split of the training set (no shuffling, so
+    deterministic); for each fold one neighbour search of the held-out rows
+    among the fold's training rows, then every k of ``AUTO_K_GRID`` below the
+    fold's size and "all" (the whole fold) is scored by accuracy.
+
+    Parameters
+    ----------
+    S : ndarray of shape (n, n)
+        The (symmetrised) training similarities.
+    y_idx : ndarray of shape (n,)
+        Class indices.
+    fold_predictor : callable
+        ``fold_predictor(tr)`` returns ``predict(nbrs, sims)``: class indices of
+        the held-out rows from their neighbour lists among ``tr`` (positions
+        into ``tr``, most similar first) and similarities.
+    fallback : int
+        Returned (capped at ``n``) when a class has a single sample, so that no
+        stratified split exists.
+
+    Returns
+    -------
+    k : int
+        The k with the best mean accuracy (ties: the larger k); "all" maps to ``n``.
+    scores : dict or None
+        Mean accuracy per k tried (key ``"all"`` for the whole fold).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._cv import choose_k_by_cv
+    >>> y = np.repeat([0, 1], 6)
+    >>> S = np.where(y[:, None] == y[None, :], 1.0, 0.0) + 0.01 * np.eye(12)
+    >>> def majority(tr):  # vote of the neighbours' labels among the fold's rows ``tr``
+    ...     return lambda nbrs, sims: (y[tr][nbrs].mean(axis=1) > 0.5).astype(int)
+    >>> k, scores = choose_k_by_cv(S, y, majority)
+    >>> k, scores[1]
+    (4, 1.0)
+
+    See Also
+    --------
+    proxlearn.neighbors.SimilarityKNeighborsClassifier : ``n_neighbors="auto"``.
+    proxlearn.discriminant.LocalSDA : the same choice for local SDA.
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    n = len(y_idx)
+    n_splits = min(AUTO_CV, int(np.bincount(y_idx).min()))
+    if n_splits < 2:
+        return min(fallback, n), None
+    keys = [k for k in AUTO_K_GRID if k < n - n // n_splits] + ["all"]
+    hits = dict.fromkeys(keys, 0)
+    for tr, te in StratifiedKFold(n_splits).split(np.zeros(n), y_idx):
+        predict = fold_predictor(tr)
+        nbrs, sims = top_k_similar(S[np.ix_(te, tr)], len(tr))
+        for key in keys:
+            k = len(tr) if key == "all" else key
+            hits[key] += int(np.sum(predict(nbrs[:, :k], sims[:, :k]) == y_idx[te]))
+    scores = {key: hits[key] / n for key in keys}
+    best = max(scores.values())
+    key = [kk for kk in keys if scores[kk] == best][-1]
+    return (n if key == "all" else key), scores

@@ -9,6 +9,9 @@ file in the same folder and moved over the target with :func:`os.replace`, so
   name (docs/methods.md, "Foundations reference notes: atomic writes"),
 * a failed write (disk full, permission) leaves no temporary file behind and
   raises an ``OSError`` that names the target path.
+
+It also holds the two file-format facts the loaders of ``datasets`` and the readers
+of ``pairwise`` share: :data:`FASTA_SUFFIXES` and :func:`is_number`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import re
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write_text", "safe_component"]
+__all__ = ["FASTA_SUFFIXES", "atomic_write_text", "is_number", "safe_component"]
 
 
 def atomic_write_text(path, text: str) -> Path:
@@ -108,3 +111,27 @@ def safe_component(name: str) -> str:
         return slug
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{slug or 'unnamed'}-{digest}"
+
+
+#: Suffixes of sequence files (raw objects; :func:`proxlearn.pairwise.read_objects`).
+FASTA_SUFFIXES = (".fasta", ".fa", ".faa", ".fna", ".fas")
+
+
+def is_number(token: str) -> bool:
+    """Whether a text cell of a matrix or label file reads as a number.
+
+    Examples
+    --------
+    >>> from proxlearn._files import is_number
+    >>> is_number("-1.5e3"), is_number("nan"), is_number("seq_1")
+    (True, True, False)
+
+    See Also
+    --------
+    atomic_write_text : the other file helper of this module.
+    """
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True

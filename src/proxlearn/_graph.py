@@ -14,6 +14,8 @@ function                       what it builds
 :func:`join_components`        the shortest edges that join a graph's components
 :func:`edge_pairs`             the edges ``(i, j)``, ``i < j``, of an adjacency
 :func:`laplacian`              ``D - W`` or ``I - D^{-1/2} W D^{-1/2}``, dense or sparse
+:func:`top_k_similar`          the ``k`` largest entries of each row of a similarity block
+                               (ties to the smaller index): the neighbours of test rows
 =============================  ===========================================================
 
 Every kNN graph of the library is built here: the mutual kNN Laplacian of
@@ -33,7 +35,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 from sklearn.neighbors import NearestNeighbors
 
-__all__ = ["edge_pairs", "feature_neighbours", "join_components", "knn_adjacency",
+__all__ = ["edge_pairs", "feature_neighbours", "join_components", "knn_adjacency", "top_k_similar",
            "knn_indices", "laplacian", "neighbour_adjacency"]
 
 SELF_RULES = ("by-index", "first")
@@ -344,3 +346,53 @@ def laplacian(W, *, normalized: bool = False):
     s = 1.0 / np.sqrt(d)
     n = W.shape[0]
     return (sp.identity(n, format="csr") - sp.diags(s) @ W @ sp.diags(s)).tocsr()
+
+
+def top_k_similar(R, k):
+    """Indices and values of the ``k`` largest entries of each row of ``R``.
+
+    Uses :func:`numpy.argpartition` to find the k-th largest value of each
+    row, then sorts the candidates (entries ``>=`` that value) by decreasing
+    similarity with ties broken by the lower column index, so the result is
+    deterministic even when several entries tie at the boundary. Only arrays
+    of the size of ``R`` (a boolean mask) and of the candidates are created.
+
+    Parameters
+    ----------
+    R : ndarray of shape (c, n)
+    k : int, 1 <= k <= n
+
+    Returns
+    -------
+    idx : ndarray of shape (c, k), int
+    val : ndarray of shape (c, k), float
+        ``val[i, j] = R[i, idx[i, j]]``, non-increasing along each row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._graph import top_k_similar
+    >>> idx, val = top_k_similar(np.array([[0.1, 0.9, 0.5, 0.9], [3.0, 1.0, 2.0, 0.0]]), 2)
+    >>> idx.tolist(), val.tolist()  # the tie 0.9 / 0.9 goes to the lower index first
+    ([[1, 3], [0, 2]], [[0.9, 0.9], [3.0, 2.0]])
+
+    See Also
+    --------
+    proxlearn.neighbors.SimilarityKNeighborsClassifier.kneighbors : the neighbours of test rows.
+    """
+    c, n = R.shape
+    if k < n:
+        part = np.argpartition(-R, k - 1, axis=1)[:, :k]
+        thr = np.take_along_axis(R, part, axis=1).min(axis=1)
+        rows, cols = np.nonzero(R >= thr[:, None])
+    else:
+        rows = np.repeat(np.arange(c), n)
+        cols = np.tile(np.arange(n), c)
+    vals = R[rows, cols]
+    order = np.lexsort((cols, -vals, rows))
+    rows, cols, vals = rows[order], cols[order], vals[order]
+    counts = np.bincount(rows, minlength=c)
+    start = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    pos = np.arange(rows.size) - start[rows]
+    keep = pos < k
+    return cols[keep].reshape(c, k), vals[keep].reshape(c, k)

@@ -189,7 +189,8 @@ def leading_eigh(A, k, *, by="value", solver="arpack", rng=None, rtol=1e-10, max
     equal eigenvalues next to the wanted ones), which cannot be told in advance;
     when the budget runs out the ``"tridiagonal"`` route, whose cost does not
     depend on the spectrum, computes the pairs instead (deterministic: the count
-    of products, not a time, decides). ``overwrite_a`` lets the LAPACK routes
+    of products, not a time, decides). The same route takes over when ARPACK
+    stops without converging (wanted pairs inside a degenerate cluster). ``overwrite_a`` lets the LAPACK routes
     destroy ``A``. ``return_solver=True`` adds the route that produced the
     result.
 
@@ -260,7 +261,10 @@ def leading_eigh(A, k, *, by="value", solver="arpack", rng=None, rtol=1e-10, max
         op = _budget_operator(A, int(max_matvec))
     try:
         w, V = spla.eigsh(op, k=k, which="LA" if by == "value" else "LM", v0=v0, tol=0.0)
-    except _BudgetExhausted:
+    except (_BudgetExhausted, spla.ArpackNoConvergence):
+        # out of budget, or Lanczos cannot resolve the wanted pairs to machine precision
+        # (a degenerate cluster among them): the route whose cost does not depend on the
+        # spectrum gives them exactly
         w, V = eigh_leading_tridiagonal(A, k, by=by, overwrite_a=overwrite_a)
         return done(*select(w, V), "tridiagonal")
     return done(*select(w, V), "arpack")

@@ -1032,6 +1032,9 @@ def unchecked(reason: str) -> Constraint:
     return _Unchecked(reason)
 
 
+#: The conversions of a dissimilarity to a similarity
+#: (:class:`proxlearn.transforms.DissimilarityToSimilarity`, the loaders' ``convert``).
+DISSIMILARITY_METHODS = ("max-minus", "negative", "exp", "double-centering")
 #: ``normalize`` of the scale-free single-matrix learners (``_normalize``).
 NORMALIZE = boolean("True (the default) divides S and the test rows by tr S / n, so "
                     "that a positive factor on S does not change the predictions; "

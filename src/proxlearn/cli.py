@@ -869,7 +869,7 @@ def _parser(light: bool = False) -> argparse.ArgumentParser:
 
     def kind_options(sp):
         from .datasets import KIND_OPTIONS
-        from .transforms._dissimilarity import DISSIMILARITY_METHODS
+        from ._validation import DISSIMILARITY_METHODS
 
         sp.add_argument("--kind", choices=KIND_OPTIONS, default="auto",
                         help="auto: detect a dissimilarity (zero diagonal, or a diagonal that "

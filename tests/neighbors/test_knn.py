@@ -23,7 +23,7 @@ from proxlearn.neighbors import (
     kri_weights_batch,
     krr_weights_batch,
 )
-from proxlearn.neighbors._knn import top_k_similar
+from proxlearn._graph import top_k_similar
 
 ALL_WEIGHTS = ["uniform", "affinity", "kri", "krr"]
 
@@ -329,7 +329,7 @@ def test_memmapped_test_matrix_predicts_like_an_array(tmp_path, monkeypatch, wei
 @pytest.mark.parametrize("weights", ["uniform", "affinity", "kri", "krr"])
 def test_predict_path_equals_one_model_per_reg(weights):
     """The grid-path protocol: entry i is what set_params(reg=reg[i]) predicts."""
-    from proxlearn.neighbors._knn import top_k_similar
+    from proxlearn._graph import top_k_similar
 
     rng = np.random.default_rng(5)
     X = rng.normal(size=(50, 3))

@@ -128,7 +128,7 @@ def test_scikit_learn_estimator_checks():
 def test_predictions_from_neighbour_lists_and_the_reg_path(weights):
     """predict = predict_from_neighbors(top_k_similar(...)); predict_path over reg equals
     one prediction per reg, and a k_max search serves smaller k (prefixes)."""
-    from proxlearn.neighbors._knn import top_k_similar
+    from proxlearn._graph import top_k_similar
 
     S, S_te, y, _ = problem()
     reg = SimilarityKNeighborsRegressor(n_neighbors=6, weights=weights).fit(S, y)

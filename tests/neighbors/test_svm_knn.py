@@ -292,7 +292,7 @@ def test_auto_k_without_a_stratified_split_falls_back_to_ten(problem):
 @pytest.mark.parametrize("normalize", [True, False])
 def test_predict_path_equals_one_fit_per_C(normalize):
     """The grid-path protocol: entry i is what set_params(C=C[i]) predicts."""
-    from proxlearn.neighbors._knn import top_k_similar
+    from proxlearn._graph import top_k_similar
 
     S, y = _blobs_problem(seed=3, n=90, noise=2.0, sep=1.5)
     S_tr, y_tr, S_te, _ = _split(S, y, 60)

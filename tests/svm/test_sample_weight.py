@@ -92,7 +92,7 @@ def test_knn_votes_are_scaled_by_sample_weight(weights):
         S, y, sample_weight=w)
     nbrs, _ = plain.kneighbors(S_te)
     # the neighbour weights W of the plain model, recovered from its eq. (9) scores
-    from proxlearn.neighbors._knn import top_k_similar
+    from proxlearn._graph import top_k_similar
 
     idx, sims = top_k_similar(S_te, k)
     W = plain._weights(idx, sims)

@@ -13,14 +13,13 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import FASTA_SUFFIXES, is_number
 from .._validation import LabelError, SimilarityMatrixError
 from ._base import DatasetNotFoundError, SimilarityDataset
 from ._kind import DEFAULT_CONVERSION, resolve_kind
 
 __all__ = ["SUPPORTED_SUFFIXES", "load_similarity"]
 
-#: Suffixes of sequence files (raw objects; :func:`proxlearn.pairwise.read_objects`).
-FASTA_SUFFIXES = (".fasta", ".fa", ".faa", ".fna", ".fas")
 SUPPORTED_SUFFIXES = (".mat", ".npz", ".csv", ".txt", ".tsv")
 _MATRIX_KEYS = ("S", "similarity", "matrix", "K", "D", "A")
 _LABEL_KEYS = ("y", "labels", "label", "target", "classes", "C")
@@ -289,14 +288,6 @@ def _pick_labels(variables: dict, key, matrix_key: str, n: int, path: Path, requ
 _LABEL_COLUMNS = ("label", "labels", "y", "class", "classes", "target")
 
 
-def _is_number(token: str) -> bool:
-    try:
-        float(token)
-    except ValueError:
-        return False
-    return True
-
-
 def _split_rows(lines: list[str]) -> list[list[str]]:
     """Tokens of each line: CSV quoting for comma/semicolon/tab files, else whitespace."""
     import csv
@@ -322,7 +313,7 @@ def _strip_header_and_index(split: list[list[str]]):
     header = None
     first = split[0] if split else []
     # a header starts with a name or pandas' empty corner cell, or has no number at all
-    if len(split) > 1 and first and (first[0] == "" or not any(map(_is_number, first))):
+    if len(split) > 1 and first and (first[0] == "" or not any(map(is_number, first))):
         header, split = first, split[1:]
     labels = None
     if header is not None:
@@ -336,7 +327,7 @@ def _strip_header_and_index(split: list[list[str]]):
     n = len(split)
     if split and all(len(r) == n + 1 for r in split):
         first = [r[0] for r in split]
-        if (header is not None and len(header) == n + 1) or not all(map(_is_number, first)) \
+        if (header is not None and len(header) == n + 1) or not all(map(is_number, first)) \
                 or first == [str(i) for i in range(n)]:
             split = [r[1:] for r in split]  # the index column (row names or 0..n-1)
             header = header[1:] if header is not None and len(header) == n + 1 else header
@@ -377,7 +368,7 @@ def _read_text_matrix(path: Path):
 def _text_columns(split, header) -> str:
     """Which columns hold text, by header name and position (for the error above)."""
     width = len(split[0]) if split else 0
-    cols = [j for j in range(width) if any(not _is_number(r[j]) for r in split)]
+    cols = [j for j in range(width) if any(not is_number(r[j]) for r in split)]
     if not cols:
         return ""
     names = [f"{header[j]!r} (column {j + 1})" if header and len(header) == width and header[j]

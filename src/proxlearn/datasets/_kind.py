@@ -34,9 +34,9 @@ from __future__ import annotations
 import warnings
 from dataclasses import replace
 
-from .._validation import check_option, looks_like_dissimilarity
+from .._validation import DISSIMILARITY_METHODS, check_option, looks_like_dissimilarity
 from ..exceptions import DissimilarityWarning
-from ..transforms._dissimilarity import DISSIMILARITY_METHODS, DissimilarityToSimilarity
+from ..transforms import DissimilarityToSimilarity
 from ._base import SimilarityDataset
 
 __all__ = ["DEFAULT_CONVERSION", "KIND_OPTIONS", "resolve_kind"]

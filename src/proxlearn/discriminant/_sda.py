@@ -44,7 +44,8 @@ from .._validation import (
     validate_params,
 )
 from ..base import PairwiseMixin, row_chunks
-from ..neighbors._knn import choose_k_by_cv, top_k_similar
+from .._cv import choose_k_by_cv
+from .._graph import top_k_similar
 
 __all__ = [
     "LocalSDA",
@@ -541,7 +542,7 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
         the paper gives no default) picks k by a stratified 3-fold
         cross-validation on the training set over 1, 2, 4, ..., 128 and "all
         the training samples" (= the global SDA), see
-        :func:`proxlearn.neighbors._knn.choose_k_by_cv`; the chosen k is
+        :func:`proxlearn._cv.choose_k_by_cv`; the chosen k is
         ``n_neighbors_`` (docs/methods.md, "SDA and local SDA defaults").
     similarity_range : tuple (low, high) or None, default=None
         Support of the similarity values, shared by all neighbourhoods;
@@ -565,7 +566,7 @@ class LocalSDA(PairwiseMixin, ClassifierMixin, BaseEstimator):
     Notes
     -----
     **Neighbours** are the ``k`` largest entries of each test row of
-    ``S_test`` (ties: lower training index; :func:`proxlearn.neighbors._knn.top_k_similar`).
+    ``S_test`` (ties: lower training index; :func:`proxlearn._graph.top_k_similar`).
     Chen et al. use the symmetrised similarity for the search; for asymmetric
     data pass the symmetrised test matrix. Test rows are processed in chunks
     (about 64 MB of work arrays), each chunk fully vectorised.

@@ -78,7 +78,7 @@ from .._validation import (
     validate_params,
 )
 from ..base import PairwiseMixin, SampleColumnsMixin
-from ..neighbors._knn import top_k_similar
+from .._graph import top_k_similar
 from .._svm._platt import PlattProbabilityMixin
 from .._svm._libsvm import MAX_ITER
 from .._svm._transformed import TransformedSVCMixin

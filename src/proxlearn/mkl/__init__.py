@@ -22,6 +22,10 @@ of ``m`` matrices; :func:`check_kernel_stack` is a deprecated alias).
   :class:`TwoLayerMKLCV` (``C`` by cross-validation), :class:`TwoLayerMKLInf`,
   :class:`IKL` (infinite kernel learning), :class:`GMKL`,
   :class:`ArcCosineSVC`, :class:`KTASVC`, :class:`UMKL`.
+* Beyond classification (issue 37): :class:`SimpleMKLRegressor` (SimpleMKL for
+  epsilon-SVR), :class:`LpMKLKernelRidge` (Lp-norm MKL kernel ridge regression),
+  :class:`SimpleMKLOneClass` (SimpleMKL for the one-class SVM), and their solvers
+  :func:`simple_mkl_svr`, :func:`lp_mkl_krr`, :func:`simple_mkl_one_class`.
 """
 
 from .._multi_input import check_multi_similarity, check_multi_test
@@ -35,6 +39,14 @@ from ._ikl import IKL
 from ._gmkl import GMKL, GMKLResult, gmkl, gmkl_gradient, product_gaussian_kernel
 from ._kta import alignf, check_kernel_stack
 from ._solvers import MKLResult, lp_mkl, nonsparse_mkl, simple_mkl, uniform_mkl
+from ._regression import (
+    LpMKLKernelRidge,
+    SimpleMKLOneClass,
+    SimpleMKLRegressor,
+    lp_mkl_krr,
+    simple_mkl_one_class,
+    simple_mkl_svr,
+)
 from .._svm._dual import box_knapsack_max, svm_dual
 from ._umkl import UMKL, UMKLResult, umkl, umkl_objective
 from ._two_layer import TwoLayerMKL, TwoLayerMKLCV, TwoLayerMKLInf, two_layer_mkl
@@ -83,4 +95,11 @@ __all__ = [
     "simple_mkl",
     "svm_dual",
     "uniform_mkl",
+    # MKL regression and one-class (issue 37 item 3)
+    "LpMKLKernelRidge",
+    "SimpleMKLOneClass",
+    "SimpleMKLRegressor",
+    "lp_mkl_krr",
+    "simple_mkl_one_class",
+    "simple_mkl_svr",
 ]

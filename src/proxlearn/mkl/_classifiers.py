@@ -94,17 +94,12 @@ _NOT_PSD_HINT = (" but spectrum=None uses the matrices as kernels. Use spectrum=
                  "(or 'flip', 'shift', 'square') for indefinite similarities.")
 
 
-class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
-    """Shared fit / predict of the MKL classifiers (see the module docstring).
-
-    ``predict`` and ``decision_function`` go through two hooks, which a subclass
-    with another decision overrides: :meth:`_checked_test_kernels` (validated test
-    rows to the test kernels the decision reads: here each matrix's spectrum
-    transform and scale, as in training) and :meth:`_raw_stack` (those kernels to
-    the one-vs-one decision values: here each pair's learned combination times its
-    dual coefficients). The entropic kernel learners (ESKL, EMKL, REKL) keep a
-    decision linear in the raw test rows and override both.
-    """
+class _MKLKernels:
+    """The base kernels of the MKL estimators, shared by the classifiers
+    (:class:`_BaseMKL`) and the regressors and one-class models of
+    :mod:`proxlearn.mkl._regression`: a validated ``(n, n, m)`` stack made kernels
+    by ``spectrum`` and divided by its ``scales_`` (``normalize``), or a bank's
+    stack (``bank``), and the same map for test rows (module docstring)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -253,21 +248,9 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
             T = T / div
         return T
 
-    def fit(self, X, y):
-        """Learn kernel weights and the SVM.
-
-        Parameters
-        ----------
-        X : array-like of shape (n, n, m) or (n, n)
-            ``m`` similarity matrices over the ``n`` training samples, stacked
-            on the last axis.
-        y : array-like of shape (n,)
-        """
-        validate_params(self)
-        return self._fit_stack(self._kernels(X), y)
-
     def grid_predictions(self, X, y, X_test, params_list):
-        """Labels of ``X_test`` for every parameter set of ``params_list``, fitted on ``X, y``.
+        """Predictions of ``X_test`` (class labels, targets) for every parameter set of
+        ``params_list``, fitted on ``X, y``.
 
         One call for a whole grid (the grid-path protocol, docs/architecture.md).
         Entry ``i`` equals ``clone(self).set_params(**params_list[i]).fit(X, y).predict(X_test)``
@@ -297,20 +280,53 @@ class _BaseMKL(PairwiseMixin, ClassifierMixin, BaseEstimator):
                 "not change the bank; fit one estimator per bank instead.")
         bank_ = clone(self.bank).fit(X)
         Ks, T = bank_.stack(), bank_.stack(X_test)
-        out = []
-        for p in params_list:
-            est = clone(self).set_params(**p)._fit_prebuilt(bank_, Ks, y)
-            out.append(est._labels(est._raw_stack(T)))
-        return out
+        return [clone(self).set_params(**p)._grid_point(bank_, Ks, y, T) for p in params_list]
+
+    def _use_prebuilt(self, bank_, Ks):
+        """Validate the parameters and take ``bank_`` (a bank fitted on the training
+        features) and its stack ``Ks`` as ``fit`` would build them."""
+        validate_params(self)
+        self.bank_, self.spectra_ = bank_, []
+        self._set_scales(None, Ks.shape[2])
+
+
+class _BaseMKL(_MKLKernels, PairwiseMixin, ClassifierMixin, BaseEstimator):
+    """Shared fit / predict of the MKL classifiers (see the module docstring).
+
+    ``predict`` and ``decision_function`` go through two hooks, which a subclass
+    with another decision overrides: :meth:`_checked_test_kernels` (validated test
+    rows to the test kernels the decision reads: here each matrix's spectrum
+    transform and scale, as in training) and :meth:`_raw_stack` (those kernels to
+    the one-vs-one decision values: here each pair's learned combination times its
+    dual coefficients). The entropic kernel learners (ESKL, EMKL, REKL) keep a
+    decision linear in the raw test rows and override both.
+    """
+
+    def fit(self, X, y):
+        """Learn kernel weights and the SVM.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n, m) or (n, n)
+            ``m`` similarity matrices over the ``n`` training samples, stacked
+            on the last axis.
+        y : array-like of shape (n,)
+        """
+        validate_params(self)
+        return self._fit_stack(self._kernels(X), y)
 
     def _fit_prebuilt(self, bank_, Ks, y):
         """``fit(X, y)`` of an estimator with a ``bank``, given ``bank_`` (its bank
         fitted on ``X``) and ``Ks = bank_.stack()``: what ``fit`` computes first, so
         that the study's fold evaluators build them once per fold for a whole grid."""
-        validate_params(self)
-        self.bank_, self.spectra_ = bank_, []
-        self._set_scales(None, Ks.shape[2])
+        self._use_prebuilt(bank_, Ks)
         return self._fit_stack(Ks, y)
+
+    def _grid_point(self, bank_, Ks, y, T):
+        """One entry of :meth:`grid_predictions`: fitted on the bank's stack ``Ks``,
+        the labels of its test stack ``T``."""
+        est = self._fit_prebuilt(bank_, Ks, y)
+        return est._labels(est._raw_stack(T))
 
     def _fit_stack(self, Ks, y):
         """The fit on the training kernels ``Ks`` (an ``(n, n, m)`` stack, dense or lazy)."""

@@ -51,7 +51,8 @@ from ._bank import StackPasses, stack_combine, stack_quad
 from ._nonsparse_newton import _products, gamma_star, nonsparse_newton
 from .._svm._dual import SVMDual, _bound_sets, bordered_solve, box_knapsack_max, svm_dual
 
-__all__ = ["MKLResult", "gamma_star", "lp_mkl", "nonsparse_mkl", "simple_mkl", "uniform_mkl"]
+__all__ = ["MKLResult", "gamma_star", "lp_alternation", "lp_mkl", "nonsparse_mkl", "simple_mkl",
+           "simplex_descent", "uniform_mkl"]
 
 
 @dataclass
@@ -262,10 +263,28 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     def newton(d, sol, grad):  # at the last SVM solved: its kernel is kernel[0]
         return _simplex_newton(Ks, kernel[0], y, C, sol.alpha, d, grad)
 
+    return simplex_descent(solve, d, tol, max_iter, solver=solver, last=last, newton=newton)
+
+
+def simplex_descent(solve, d, tol, max_iter, *, solver="spg", last=None, newton=None,
+                    name="simple_mkl") -> MKLResult:
+    """SimpleMKL's outer problem ``min_{d in simplex} J(d)`` for any inner problem
+    of the form ``J(d) = max_{beta in B} g(beta) - 1/2 sum_k d_k a_k(beta)``.
+
+    ``solve(d)`` returns ``(sol, a)``: the inner solution at ``d`` (an object with
+    ``value = J(d)``, ``alpha`` and ``b``) and ``a_k`` at it, so that the gradient is
+    ``-1/2 a`` (Danskin) and ``sol.value - 1/2 (max_k a_k - d^T a)`` is the dual value
+    ``g(beta) - 1/2 max_k a_k(beta)``, a lower bound of the optimum. The SVM of
+    :func:`simple_mkl` is one such inner problem; the epsilon-SVR and the one-class
+    SVM of :mod:`proxlearn.mkl._regression` are others. ``solver``, ``newton``: as
+    :func:`simple_mkl`; ``last``: a one-item list set to each accepted solution (the
+    warm start of the next ``solve``)."""
+    last = [None] if last is None else last
+    m = d.size
     sol, a = solve(d)
     last[0] = sol
     if solver == "spg":
-        return _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton)
+        return _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton, name=name)
     history = []
     step = None  # projected-gradient step length, adapted when that step is used
     for t in range(1, int(max_iter) + 1):
@@ -293,13 +312,13 @@ def simple_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
             # gradient step on the simplex instead (tiny weights are clipped to 0).
             new, a_new, trial = _projected_step(solve, d, grad, J, step)
             if new is None:  # no decrease at the SVM's precision: stop here
-                _warn_stalled("simple_mkl", gap / max(abs(J), 1e-12), tol)
+                _warn_stalled(name, gap / max(abs(J), 1e-12), tol)
                 return MKLResult(d, d, sol.alpha, sol.b, J, gap, t, history)
             step = float(np.abs(trial - d).max()) / max(float(np.abs(grad).max()), 1e-300)
         d, sol, a = trial, new, a_new
         last[0] = sol
     gap = 0.5 * (a.max() - d @ a)
-    _warn("simple_mkl", max_iter, gap / max(abs(sol.value), 1e-12))
+    _warn(name, max_iter, gap / max(abs(sol.value), 1e-12))
     return MKLResult(d, d, sol.alpha, sol.b, sol.value, gap, int(max_iter), history)
 
 
@@ -378,7 +397,7 @@ def _returns_to(supports, sup):
     return bool(supports) and sup != supports[-1] and sup in supports[-3:-1]
 
 
-def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
+def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None, name="simple_mkl"):
     """Spectral projected gradient for :func:`simple_mkl` from ``d`` (SVM ``sol``,
     ``a_k = u^T K_k u``). Returns the iterate of lowest objective seen; its gap is
     against the best dual value seen, ``max_t 1^T alpha_t - 1/2 max_k a_k(alpha_t)``
@@ -466,9 +485,9 @@ def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None):
     J, d, sol = best
     gap = J - dual
     if reason == "max_iter":
-        _warn("simple_mkl", max_iter, gap / max(abs(J), 1e-12))
+        _warn(name, max_iter, gap / max(abs(J), 1e-12))
     elif reason == "stalled":
-        _warn_stalled("simple_mkl", gap / max(abs(J), 1e-12), tol)
+        _warn_stalled(name, gap / max(abs(J), 1e-12), tol)
     return MKLResult(d, d, sol.alpha, sol.b, J, gap, len(history), history)
 
 
@@ -501,20 +520,33 @@ def lp_mkl(Ks, y, C=1.0, p=2.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
     LpMKL : the estimator.
     simple_mkl : the ``p = 1`` problem.
     """
+    last = [alpha0]
+
+    def solve(d):
+        last[0] = svm_dual(_combine(Ks, d), y, C, tol=svm_tol, alpha0=last[0])
+        return last[0], _a(Ks, last[0].alpha * y)
+
+    return lp_alternation(solve, Ks.shape[2], p, tol, max_iter)
+
+
+def lp_alternation(solve, m, p, tol, max_iter, name="lp_mkl") -> MKLResult:
+    """Lp-MKL's outer problem ``min_{d >= 0, ||d||_p <= 1} J(d)`` (``p > 1``) by
+    Kloft et al.'s closed-form update ``d_k ~ ||w_k||^(2/(p+1))``, ``||w_k||^2 =
+    d_k^2 a_k``, normalised to ``||d||_p = 1``, for any inner problem ``J(d) =
+    max_beta g(beta) - 1/2 sum_k d_k a_k(beta)`` (``solve(d) -> (sol, a)`` as for
+    :func:`simplex_descent`). Certificate: ``J(d)`` minus the dual value
+    ``g(beta) - 1/2 ||max(a, 0)||_q``, ``q = p / (p - 1)``. The SVM of :func:`lp_mkl`
+    and the kernel ridge regression of :mod:`proxlearn.mkl._regression` use it."""
     p = float(p)
-    m = Ks.shape[2]
     q = p / (p - 1.0)
     d = np.full(m, m ** (-1.0 / p))
     history = []
     best = None
-    sol = None
     for t in range(1, int(max_iter) + 1):
-        sol = svm_dual(_combine(Ks, d), y, C, tol=svm_tol,
-                       alpha0=alpha0 if sol is None else sol)
-        a_raw = _a(Ks, sol.alpha * y)
+        sol, a_raw = solve(d)
         a = np.maximum(a_raw, 0.0)
-        J = sol.value  # 1^T alpha - 1/2 d^T a_raw
-        # J minus the dual value 1^T alpha - 1/2 ||max(a, 0)||_q, a lower bound of the
+        J = sol.value  # g(beta) - 1/2 d^T a_raw (the SVM: g = 1^T alpha)
+        # J minus the dual value g(beta) - 1/2 ||max(a, 0)||_q, a lower bound of the
         # optimum for any feasible alpha (the max of d^T a over the Lp ball): with an
         # indefinite kernel a_k < 0 is possible, and d^T a != d^T a_raw
         gap = 0.5 * (np.linalg.norm(a, q) - d @ a_raw)
@@ -533,12 +565,12 @@ def lp_mkl(Ks, y, C=1.0, p=2.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
             d[revive] = LP_REVIVE * (a[revive] / a.max()) ** (q - 1.0) * d.max()
         w2 = d**2 * a  # ||w_k||^2
         if not np.any(w2 > 0):  # no kernel left to weight: the update is undefined
-            _warn_stalled("lp_mkl", gap / max(abs(J), 1e-12), tol)
+            _warn_stalled(name, gap / max(abs(J), 1e-12), tol)
             return MKLResult(d, d, sol.alpha, sol.b, J, gap, t, history)
         num = w2 ** (1.0 / (p + 1.0))
         d = num / np.sum(w2 ** (p / (p + 1.0))) ** (1.0 / p)
     J, d, sol, gap = best
-    _warn("lp_mkl", max_iter, gap / max(abs(J), 1e-12))
+    _warn(name, max_iter, gap / max(abs(J), 1e-12))
     return MKLResult(d, d, sol.alpha, sol.b, J, gap, int(max_iter), history)
 
 

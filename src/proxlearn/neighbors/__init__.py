@@ -11,12 +11,15 @@
   kernel ridge regression weights (eq. 15), with ``pinv`` or a local spectrum
   modification; the path shares one eigendecomposition over a ``reg`` grid.
 * :func:`normalize_krr_weights` -- the display normalisation of footnote 5.
+* :class:`SimilarityLocalOutlierFactor` -- local outlier factor (Breunig et al.
+  2000) on the distances the similarity induces; :func:`similarity_distances`.
 * :class:`SVMKNN` -- local SVM on each test point's k neighbours (Zhang et al.
   2006; Chen et al. 2009 sec. 7) with a local clip/flip/shift.
 """
 
 from ._knn import SimilarityKNeighborsClassifier
 from ._regression import SimilarityKNeighborsRegressor
+from ._outlier import SimilarityLocalOutlierFactor, similarity_distances
 from ._svm_knn import SVMKNN
 from ._weights import (
     KRI_SPECTRA,
@@ -36,6 +39,7 @@ __all__ = [
     "SVMKNN",
     "SimilarityKNeighborsClassifier",
     "SimilarityKNeighborsRegressor",
+    "SimilarityLocalOutlierFactor",
     "kri_weights",
     "kri_weights_batch",
     "kri_weights_path",
@@ -43,4 +47,5 @@ __all__ = [
     "krr_weights_batch",
     "krr_weights_path",
     "normalize_krr_weights",
+    "similarity_distances",
 ]

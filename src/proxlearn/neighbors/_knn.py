@@ -24,6 +24,7 @@ from proxlearn._validation import (
     positive,
     validate_params,
 )
+from proxlearn._graph import top_k_similar
 from proxlearn.base import PairwiseMixin, row_chunks
 
 from ._weights import (
@@ -35,14 +36,8 @@ from ._weights import (
     krr_weights_path,
 )
 
-__all__ = ["SimilarityKNeighborsClassifier", "choose_k_by_cv", "top_k_similar"]
+__all__ = ["SimilarityKNeighborsClassifier"]
 
-#: Neighbourhood sizes tried by ``n_neighbors="auto"`` of the local classifiers
-#: (Chen et al. 2009's grid 1..16, 32, 64, 128 thinned to powers of two), plus
-#: the whole training fold ("all").
-AUTO_K_GRID = (1, 2, 4, 8, 16, 32, 64, 128)
-#: Folds of the inner cross-validation of ``n_neighbors="auto"``.
-AUTO_CV = 3
 
 _WEIGHTS = ("uniform", "affinity", "kri", "krr")
 _DEFAULT_SPECTRUM = {"kri": "clip", "krr": "pinv"}
@@ -51,56 +46,6 @@ _DEFAULT_SPECTRUM = {"kri": "clip", "krr": "pinv"}
 #: eigendecompositions and the (chunk, n) candidate masks).
 #: Relative tolerance under which two class scores count as tied.
 _TIE_RTOL = 1e-10
-
-
-def top_k_similar(R, k):
-    """Indices and values of the ``k`` largest entries of each row of ``R``.
-
-    Uses :func:`numpy.argpartition` to find the k-th largest value of each
-    row, then sorts the candidates (entries ``>=`` that value) by decreasing
-    similarity with ties broken by the lower column index, so the result is
-    deterministic even when several entries tie at the boundary. Only arrays
-    of the size of ``R`` (a boolean mask) and of the candidates are created.
-
-    Parameters
-    ----------
-    R : ndarray of shape (c, n)
-    k : int, 1 <= k <= n
-
-    Returns
-    -------
-    idx : ndarray of shape (c, k), int
-    val : ndarray of shape (c, k), float
-        ``val[i, j] = R[i, idx[i, j]]``, non-increasing along each row.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from proxlearn.neighbors._knn import top_k_similar
-    >>> idx, val = top_k_similar(np.array([[0.1, 0.9, 0.5, 0.9], [3.0, 1.0, 2.0, 0.0]]), 2)
-    >>> idx.tolist(), val.tolist()  # the tie 0.9 / 0.9 goes to the lower index first
-    ([[1, 3], [0, 2]], [[0.9, 0.9], [3.0, 2.0]])
-
-    See Also
-    --------
-    SimilarityKNeighborsClassifier.kneighbors : the neighbours of test rows.
-    """
-    c, n = R.shape
-    if k < n:
-        part = np.argpartition(-R, k - 1, axis=1)[:, :k]
-        thr = np.take_along_axis(R, part, axis=1).min(axis=1)
-        rows, cols = np.nonzero(R >= thr[:, None])
-    else:
-        rows = np.repeat(np.arange(c), n)
-        cols = np.tile(np.arange(n), c)
-    vals = R[rows, cols]
-    order = np.lexsort((cols, -vals, rows))
-    rows, cols, vals = rows[order], cols[order], vals[order]
-    counts = np.bincount(rows, minlength=c)
-    start = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    pos = np.arange(rows.size) - start[rows]
-    keep = pos < k
-    return cols[keep].reshape(c, k), vals[keep].reshape(c, k)
 
 
 class LocalFitMixin:
@@ -550,50 +495,3 @@ class SimilarityKNeighborsClassifier(
         return (val, idx) if return_similarity else idx
 
 
-def choose_k_by_cv(S, y_idx, fold_predictor, *, fallback=10):
-    """Neighbourhood size of a local classifier by inner cross-validation.
-
-    A stratified ``AUTO_CV``-fold split of the training set (no shuffling, so
-    deterministic); for each fold one neighbour search of the held-out rows
-    among the fold's training rows, then every k of ``AUTO_K_GRID`` below the
-    fold's size and "all" (the whole fold) is scored by accuracy.
-
-    Parameters
-    ----------
-    S : ndarray of shape (n, n)
-        The (symmetrised) training similarities.
-    y_idx : ndarray of shape (n,)
-        Class indices.
-    fold_predictor : callable
-        ``fold_predictor(tr)`` returns ``predict(nbrs, sims)``: class indices of
-        the held-out rows from their neighbour lists among ``tr`` (positions
-        into ``tr``, most similar first) and similarities.
-    fallback : int
-        Returned (capped at ``n``) when a class has a single sample, so that no
-        stratified split exists.
-
-    Returns
-    -------
-    k : int
-        The k with the best mean accuracy (ties: the larger k); "all" maps to ``n``.
-    scores : dict or None
-        Mean accuracy per k tried (key ``"all"`` for the whole fold).
-    """
-    from sklearn.model_selection import StratifiedKFold
-
-    n = len(y_idx)
-    n_splits = min(AUTO_CV, int(np.bincount(y_idx).min()))
-    if n_splits < 2:
-        return min(fallback, n), None
-    keys = [k for k in AUTO_K_GRID if k < n - n // n_splits] + ["all"]
-    hits = dict.fromkeys(keys, 0)
-    for tr, te in StratifiedKFold(n_splits).split(np.zeros(n), y_idx):
-        predict = fold_predictor(tr)
-        nbrs, sims = top_k_similar(S[np.ix_(te, tr)], len(tr))
-        for key in keys:
-            k = len(tr) if key == "all" else key
-            hits[key] += int(np.sum(predict(nbrs[:, :k], sims[:, :k]) == y_idx[te]))
-    scores = {key: hits[key] / n for key in keys}
-    best = max(scores.values())
-    key = [kk for kk in keys if scores[kk] == best][-1]
-    return (n if key == "all" else key), scores

@@ -179,7 +179,7 @@ class SimilarityKNeighborsRegressor(PairwiseMixin, RegressorMixin, BaseEstimator
         """Predict from precomputed neighbour lists (most similar first).
 
         ``predict(S_test)`` equals ``predict_from_neighbors(*top_k_similar(S_test, k))``
-        (:func:`proxlearn.neighbors._knn.top_k_similar`); a search for ``k_max``
+        (:func:`proxlearn._graph.top_k_similar`); a search for ``k_max``
         serves every ``k <= k_max`` (``neighbors[:, :k]``), as for the classifier.
 
         Parameters

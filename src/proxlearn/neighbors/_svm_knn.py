@@ -26,7 +26,8 @@ from proxlearn.base import PairwiseMixin, row_chunks
 from proxlearn._normalize import ScaleNormalizeMixin
 from proxlearn._svm._libsvm import small_svc
 
-from ._knn import choose_k_by_cv, top_k_similar
+from .._cv import choose_k_by_cv
+from .._graph import top_k_similar
 from ._local_spectrum import local_eigh, modify_local, reconstruct, spectrum_map
 
 __all__ = ["SVMKNN"]
@@ -186,7 +187,7 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
         return self
 
     def _select_k(self, C, spectrum):
-        """``(k, scores)`` by :func:`~proxlearn.neighbors._knn.choose_k_by_cv`."""
+        """``(k, scores)`` by :func:`~proxlearn._cv.choose_k_by_cv`."""
 
         def fold_predictor(tr):
             inner = SVMKNN(n_neighbors=1, C=C, spectrum=spectrum, normalize=False)
@@ -249,7 +250,7 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
         ----------
         nbrs, sims : ndarray of shape (m, k)
             Neighbour indices and test-to-neighbour similarities, most similar
-            first (:func:`~proxlearn.neighbors._knn.top_k_similar`).
+            first (:func:`~proxlearn._graph.top_k_similar`).
         Cs : sequence of float
         spectrum : {"clip", "flip", "shift"}
 
@@ -291,7 +292,7 @@ class SVMKNN(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEstimator)
         The grid-path protocol of proxlearn's estimators (docs/architecture.md):
         entry ``i`` equals the prediction of ``set_params(C=C[i])`` for test rows
         whose ``k`` most similar training samples are ``neighbors`` (most similar
-        first, :func:`~proxlearn.neighbors._knn.top_k_similar` of the test rows as
+        first, :func:`~proxlearn._graph.top_k_similar` of the test rows as
         given to :meth:`predict`; ``similarities`` are divided by ``scale_`` here),
         with ``k`` the number of columns. One local eigendecomposition per test point serves every
         ``C``, and a local SVM with no dual coefficient at its bound is reused for

@@ -47,7 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from .._validation import InvalidParameterError, ObjectListError
-from ..datasets._io import FASTA_SUFFIXES, _is_number
+from .._files import FASTA_SUFFIXES, is_number
 
 __all__ = ["FORMATS", "ObjectFile", "read_objects"]
 
@@ -243,11 +243,11 @@ def _is_header(first, path, label_column):
     cells = list(first)
     if label_column is not None and -len(cells) <= label_column < len(cells):
         del cells[label_column % len(cells)]
-    names = [not _is_number(c) for c in cells if c]
+    names = [not is_number(c) for c in cells if c]
     if names and all(names):
         return True
     if any(names):
-        bad = next(c for c in cells if c and not _is_number(c))
+        bad = next(c for c in cells if c and not is_number(c))
         raise ObjectListError(
             f"{path}: line 1 mixes names and numbers ({bad!r} among numbers): pass header=True "
             "(--header yes) if it names the columns, or correct the value if it is data.")

@@ -329,7 +329,7 @@ def _knn_evaluator(build) -> FoldEvaluator:
     """One neighbour search per fold for the largest k; every k uses a prefix."""
 
     def evaluate(S_train, y_train, S_test, params_list):
-        from ..neighbors._knn import top_k_similar
+        from .._graph import top_k_similar
 
         k_max = max(p["n_neighbors"] for p in params_list)
         nbrs, sims = top_k_similar(S_test, k_max)
@@ -356,7 +356,7 @@ def _svm_knn_evaluator(build) -> FoldEvaluator:
     """One neighbour search per fold; per k one local eigh per point for every C."""
 
     def evaluate(S_train, y_train, S_test, params_list):
-        from ..neighbors._knn import top_k_similar
+        from .._graph import top_k_similar
 
         k_max = max(p["n_neighbors"] for p in params_list)
         model = build(n_neighbors=k_max).fit(S_train, y_train)

@@ -13,6 +13,7 @@ from ._kernel_svc import SimilaritySVC
 from ._kernel_svc_cv import SimilaritySVCCV
 from ._kernel_svr import SimilaritySVR
 from ._lp_machine import LPMachine, lp_machine_path
+from ._one_class import SimilarityOneClassSVM
 from ._psvm import PotentialSVM
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "SimilarityCalibratedClassifier",
     "SimilarityFeatureSVC",
     "SimilarityFeatureSVR",
+    "SimilarityOneClassSVM",
     "SimilaritySVC",
     "SimilaritySVCCV",
     "SimilaritySVR",

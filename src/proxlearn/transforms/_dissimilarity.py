@@ -9,6 +9,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
+    DISSIMILARITY_METHODS,
     SimilarityMatrixError,
     check_similarity,
     check_test_similarity,
@@ -19,10 +20,9 @@ from .._validation import (
 )
 from ..base import PairwiseMixin, SampleColumnsMixin
 
-__all__ = ["DISSIMILARITY_METHODS", "DissimilarityToSimilarity"]
+__all__ = ["DissimilarityToSimilarity"]
 
 #: Supported conversions.
-DISSIMILARITY_METHODS = ("max-minus", "negative", "exp", "double-centering")
 
 
 class DissimilarityToSimilarity(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):

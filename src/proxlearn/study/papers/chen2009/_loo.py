@@ -114,7 +114,7 @@ def loo_study(datasets, methods, *, epsilon: float = 1e-4) -> dict:
                 )
             grid = loo_grid(m, n)
             k_max = max(p["n_neighbors"] for p in grid)
-            from ....neighbors._knn import top_k_similar
+            from ...._graph import top_k_similar
 
             nbrs, sims = top_k_similar(R, k_max)
             model = get_method(m).build(n_neighbors=k_max).fit(S, y)
