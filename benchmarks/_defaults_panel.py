@@ -301,10 +301,10 @@ def _clust_kmeans(X, y, seed):
 
 def _clust_npkl(npkl_name):
     def run(X, y, seed):
-        import proxlearn.kernel_learning as kl
+        import proxlearn.cluster as cl
         from proxlearn.cluster import KernelKMeans, make_pairwise_constraints
         pc = make_pairwise_constraints(y, r=CONSTRAINT_R, random_state=seed)
-        K = getattr(kl, npkl_name)().fit_transform(X, pc)
+        K = getattr(cl, npkl_name)().fit_transform(X, pc)
         return KernelKMeans(n_clusters=_n_classes(y), random_state=seed).fit_predict(K)
     return run
 

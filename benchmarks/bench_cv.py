@@ -92,10 +92,9 @@ def npkl(sets, repeats):
     from sklearn.preprocessing import StandardScaler
 
     from proxlearn._cv import cv_folds
-    from proxlearn.cluster import (KernelKMeans, PairwiseConstraints,
-                                   make_pairwise_constraints, rand_index)
-    from proxlearn.kernel_learning import SimpleNPKL, SimpleNPKLCV, held_out_auc
-    from proxlearn.kernel_learning._npkl_cv import NPKL_CS
+    from proxlearn.cluster import (KernelKMeans, PairwiseConstraints, SimpleNPKL, SimpleNPKLCV,
+                                   held_out_auc, make_pairwise_constraints, rand_index)
+    from proxlearn.cluster._npkl_cv import NPKL_CS
 
     for name in sets:
         X, y, _ = P.load("clust", name)

@@ -213,8 +213,8 @@ def npkl_scores(X, y, r, draws, configs, with_cv=True, with_itml=True):
     """Rand x100 per draw for each config (SimpleNPKL kwargs), k-means, CV and ITML."""
     from sklearn.cluster import KMeans
 
-    from proxlearn.cluster import KernelKMeans, make_pairwise_constraints, rand_index
-    from proxlearn.kernel_learning import SimpleNPKL, SimpleNPKLCV
+    from proxlearn.cluster import (KernelKMeans, SimpleNPKL, SimpleNPKLCV,
+                                   make_pairwise_constraints, rand_index)
 
     c = int(y.max()) + 1
     ITML = _itml() if with_itml else None
@@ -289,8 +289,7 @@ def section_npkl(draws):
 def section_readme_npkl(draws):
     from sklearn.cluster import KMeans
 
-    from proxlearn.cluster import KernelKMeans, make_pairwise_constraints, rand_index
-    from proxlearn.kernel_learning import SimpleNPKL
+    from proxlearn.cluster import KernelKMeans, SimpleNPKL, make_pairwise_constraints, rand_index
 
     Xraw, y = feature_set("wine")
     Xz, _ = zscore(Xraw)

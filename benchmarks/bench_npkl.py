@@ -24,8 +24,7 @@ import numpy as np
 from sklearn.datasets import make_blobs, make_moons
 
 from _timing import timed_alternating
-from proxlearn.cluster import make_pairwise_constraints
-from proxlearn.kernel_learning import NPKL, SimpleNPKL
+from proxlearn.cluster import NPKL, SimpleNPKL, make_pairwise_constraints
 
 
 def versus_sdp(sizes, repeats=3):

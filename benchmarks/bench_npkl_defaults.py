@@ -42,9 +42,8 @@ from sklearn.cluster import KMeans
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
 from sklearn.preprocessing import StandardScaler
 
-from proxlearn.cluster import KernelKMeans, make_pairwise_constraints, rand_index
+from proxlearn.cluster import KernelKMeans, SimpleNPKL, make_pairwise_constraints, rand_index
 from proxlearn.datasets import load_feature_dataset
-from proxlearn.kernel_learning import SimpleNPKL
 
 DATASETS = ("iris", "wine", "breast_cancer", "digits500", "heart", "sonar", "ionosphere")
 RATIOS = (0.1, 0.3, 0.7)

@@ -37,9 +37,8 @@ import argparse
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
 
-from proxlearn.cluster import KernelKMeans, make_pairwise_constraints, rand_index
+from proxlearn.cluster import KernelKMeans, SimpleNPKL, make_pairwise_constraints, rand_index
 from proxlearn.datasets import load_dataset
-from proxlearn.kernel_learning import SimpleNPKL
 from proxlearn.transforms import SpectrumTransformer
 
 

@@ -44,9 +44,9 @@ NOT_FIT_S_Y = {
     "IKL": "tests/mkl/test_ikl.py",
     "ArcCosineSVC": "tests/mkl/test_arccos.py",
     # fit(X, constraints): a kernel over the given points from pairwise side information
-    "SimpleNPKL": "tests/kernel_learning/test_npkl.py",
-    "SimpleNPKLCV": "tests/kernel_learning/test_npkl_cv.py",
-    "NPKL": "tests/kernel_learning/test_npkl.py",
+    "SimpleNPKL": "tests/cluster/test_npkl.py",
+    "SimpleNPKLCV": "tests/cluster/test_npkl_cv.py",
+    "NPKL": "tests/cluster/test_npkl.py",
     "GMKL": "tests/mkl/test_gmkl.py",
     # fit(X) / fit(X, y) embeddings (features, or kernel="precomputed"), no predict/transform
     "MVE": "tests/manifold/test_embeddings.py",
@@ -294,7 +294,7 @@ def test_not_fit_s_y_estimators_have_their_test_module():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    exported = {name for pkg in PACKAGES
+    exported = {name for pkg in [*PACKAGES, "cluster"]
                 for name in getattr(importlib.import_module(f"proxlearn.{pkg}"), "__all__", [])}
     for name, path in NOT_FIT_S_Y.items():
         assert name in exported, name

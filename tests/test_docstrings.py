@@ -69,7 +69,6 @@ REFERENCE_MODULES = (
     "proxlearn.discriminant._sda",
     "proxlearn.solvers.",
     "proxlearn._graph",
-    "proxlearn._constraints",
     "proxlearn.exceptions",
     "proxlearn.manifold.",
     "proxlearn.ranking.",
@@ -104,7 +103,7 @@ NO_EXAMPLE = {
     "check_kernel_stack": "deprecated: See Also names its replacement",
 }
 PACKAGES = ("transforms", "kernel_approximation", "cluster", "datasets", "pairwise",
-            "metrics", "discriminant", "solvers", "_graph", "_constraints",
+            "metrics", "discriminant", "solvers", "_graph",
             "exceptions", "manifold", "ranking", "svm",
             "neighbors", "_normalize", "_multi_input", "_svm._dual",
             "_svm._libsvm", "_svm._platt", "_svm._multiclass", "_svm._transformed",

@@ -18,7 +18,7 @@ def _problem(n=30, seed=0):
 
 def _fits():
     from proxlearn.cluster import make_pairwise_constraints
-    from proxlearn.kernel_learning import SimpleNPKL
+    from proxlearn.cluster import SimpleNPKL
     from proxlearn.mkl import EMKL, ESKL, REKL
     from proxlearn.manifold import MVE
     from proxlearn.mkl import TwoLayerMKL

@@ -2,7 +2,7 @@
 
 The machinery shared by the ``*CV`` estimators of kernel learning
 (:class:`~proxlearn.kernel_learning.ESKLCV`, ``EMKLCV``, ``REKLCV``,
-:class:`~proxlearn.kernel_learning.SimpleNPKLCV`; product grids), in the style of
+:class:`~proxlearn.cluster.SimpleNPKLCV`; product grids), in the style of
 scikit-learn's ``RidgeCV`` / ``LogisticRegressionCV``. Its history and its
 relation to ``proxlearn.mkl._cv``: docs/methods.md, "Foundations reference
 notes: the shared inner cross-validation".

@@ -19,7 +19,7 @@ function                       what it builds
 =============================  ===========================================================
 
 Every kNN graph of the library is built here: the mutual kNN Laplacian of
-:class:`~proxlearn.kernel_learning.SimpleNPKL` (``kernel_learning.knn_graph`` /
+:class:`~proxlearn.cluster.SimpleNPKL` (``cluster.knn_graph`` /
 ``knn_laplacian``), the connected union graph of the embeddings
 (``manifold.knn_graph``), the neighbour pairs and Laplacian basis of NPK ranking
 (``ranking.neighbour_pairs``, ``laplacian_basis``, ``npk_rank_lowrank``) and the

@@ -104,7 +104,7 @@ from .._validation import (
 )
 from ..base import FeatureMixin, PairwiseMixin
 from ..exceptions import SolverError
-from .._constraints import PairwiseConstraints, as_pairwise_constraints
+from ._constraints import PairwiseConstraints, as_pairwise_constraints
 
 __all__ = ["ConstrainedKMeans", "KernelKMeans"]
 
@@ -300,7 +300,7 @@ class KernelKMeans(PairwiseMixin, ClusterMixin, BaseEstimator):
         on a kernel with unit diagonal apart from the centres' normalisation.
         ``None``: Lloyd's algorithm on ``K`` as given (the thesis's "kernel
         k-means"; the norms count). Ours: the default because kernels learned
-        from few constraints (:class:`~proxlearn.kernel_learning.SimpleNPKL`)
+        from few constraints (:class:`SimpleNPKL`)
         have norms that say how near a point is to a constraint, not to which
         cluster it belongs; see the module docstring. ``False`` is read as ``None``.
     n_init : int, default=10
@@ -351,7 +351,7 @@ class KernelKMeans(PairwiseMixin, ClusterMixin, BaseEstimator):
     See Also
     --------
     ConstrainedKMeans : k-means on features under pairwise constraints.
-    proxlearn.kernel_learning.SimpleNPKL : learns the kernel this clusters.
+    SimpleNPKL : learns the kernel this clusters.
     sklearn.cluster.KMeans : k-means on features.
     """
 

@@ -16,20 +16,18 @@
   (:func:`complete_test_row`).
 * :class:`WarpedKernel`: a learned transductive kernel extended to new points
   by kernel warping (Zhuang 2011 eq. 6.9, Sindhwani-Niyogi-Belkin 2005).
-* :class:`SimpleNPKL`, :class:`NPKL`: a kernel over the given points learned
-  from must-link / cannot-link pairs and the kNN Laplacian
-  (:func:`knn_laplacian`), by closed forms and dual ascent or as a cvxpy SDP
-  (Zhuang 2011 chapter 3; Hoi, Jin & Lyu 2007); :class:`SimpleNPKLCV` chooses
-  ``C`` by cross-validation over the constraints (:func:`held_out_agreement`: how well
-  a kernel k-means clustering keeps the held-out pairs; or :func:`held_out_auc`).
 
 ESKL, EMKL, REKL and their ``...CV`` variants moved to :mod:`proxlearn.mkl` (with the
-MKL they build on); importing them from here still works, with a ``FutureWarning``.
+MKL they build on); SimpleNPKL, NPKL, SimpleNPKLCV, ``knn_graph``, ``knn_laplacian``,
+``held_out_agreement``, ``held_out_auc`` and ``constraint_groups`` moved to
+:mod:`proxlearn.cluster` (the pairwise-constraint family, Zhuang 2011 chapter 3).
+Importing them from here still works, with a ``FutureWarning``.
 """
 
 import sys
 import warnings
 
+from .. import cluster as _cluster
 from .. import mkl as _mkl
 from ._completion import CompletionResult, em_complete, stein_loss
 from ._completion_conic import (
@@ -52,19 +50,8 @@ from ._simmkl import SimMKL
 from ._simsvm import SimSVM
 from ._svmca import SVMCA, ComponentsClampedWarning
 from ._warping import WarpedKernel, graph_laplacian
-from ._laplacian import knn_graph, knn_laplacian
-from ._npkl import NPKL, SimpleNPKL
-from ._npkl_cv import SimpleNPKLCV, constraint_groups, held_out_agreement, held_out_auc
 
 __all__ = [
-    "NPKL",
-    "SimpleNPKL",
-    "SimpleNPKLCV",
-    "held_out_auc",
-    "held_out_agreement",
-    "constraint_groups",
-    "knn_graph",
-    "knn_laplacian",
     "BaseKernelSVC",
     "CompletionResult",
     "CompletionSVC",
@@ -92,17 +79,22 @@ __all__ = [
 
 #: Public names that moved to :mod:`proxlearn.mkl` (issue 36): deprecated aliases here.
 _MOVED_TO_MKL = frozenset({"EMKL", "EMKLCV", "ESKL", "ESKLCV", "REKL", "REKLCV"})
+#: Public names that moved to :mod:`proxlearn.cluster` (issue 36): deprecated aliases here.
+_MOVED_TO_CLUSTER = frozenset({"NPKL", "SimpleNPKL", "SimpleNPKLCV", "constraint_groups",
+                               "held_out_agreement", "held_out_auc", "knn_graph",
+                               "knn_laplacian"})
 
 
 def __getattr__(name):
-    if name in _MOVED_TO_MKL:
+    if name in _MOVED_TO_MKL or name in _MOVED_TO_CLUSTER:
+        home = _mkl if name in _MOVED_TO_MKL else _cluster
         # ``from proxlearn.kernel_learning import ESKL`` looks the name up twice (the
         # import system's ``hasattr`` for submodules, then the import itself): warn once
         if sys._getframe(1).f_code.co_filename.startswith("<frozen importlib"):
-            return getattr(_mkl, name)
+            return getattr(home, name)
         warnings.warn(
             f"proxlearn.kernel_learning.{name} is deprecated and will be removed: it moved "
-            f"to proxlearn.mkl (import it as `from proxlearn.mkl import {name}`).",
+            f"to {home.__name__} (import it as `from {home.__name__} import {name}`).",
             FutureWarning, stacklevel=2)
-        return getattr(_mkl, name)
+        return getattr(home, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -143,7 +143,7 @@ def connected_knn_graph(D2, n_neighbors):
 
     See Also
     --------
-    proxlearn.kernel_learning.knn_graph : the mutual k-NN graph of SimpleNPKL (sparse).
+    proxlearn.cluster.knn_graph : the mutual k-NN graph of SimpleNPKL (sparse).
     """
     n = D2.shape[0]
     k = check_n_neighbors(n_neighbors, n - 1)
@@ -156,7 +156,7 @@ def connected_knn_graph(D2, n_neighbors):
 def knn_graph(D2, n_neighbors):
     """Deprecated: use :func:`connected_knn_graph` (the same graph).
 
-    Renamed because :func:`proxlearn.kernel_learning.knn_graph` is another graph (the
+    Renamed because :func:`proxlearn.cluster.knn_graph` is another graph (the
     mutual one, a sparse matrix) under the same name. It will be removed in a later
     release.
 
@@ -167,7 +167,7 @@ def knn_graph(D2, n_neighbors):
     warnings.warn(
         "proxlearn.manifold.knn_graph is deprecated and will be removed: use "
         "proxlearn.manifold.connected_knn_graph (the same graph; "
-        "proxlearn.kernel_learning.knn_graph is the mutual kNN graph).",
+        "proxlearn.cluster.knn_graph is the mutual kNN graph).",
         FutureWarning, stacklevel=2)
     return connected_knn_graph(D2, n_neighbors)
 

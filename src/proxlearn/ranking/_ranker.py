@@ -237,7 +237,7 @@ class NPKReranker(ScaleNormalizeMixin, PairwiseMixin, SampleColumnsMixin, Transf
     --------
     npk_rank : the kernel it learns.
     visual_rank : the ranking of a kernel.
-    proxlearn.kernel_learning.SimpleNPKL : the same dual ascent on pairwise constraints.
+    proxlearn.cluster.SimpleNPKL : the same dual ascent on pairwise constraints.
     """
 
     def __init__(self, n_neighbors=5, *, C=1.0, B=None, mutual=False, n_components=None,

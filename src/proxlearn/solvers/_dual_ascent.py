@@ -8,7 +8,7 @@ function              problem
 ====================  ===============================================================
 
 This is the alpha-step of the SimpleNPKL template (Zhuang 2011, Protocol 1 for
-:class:`~proxlearn.kernel_learning.SimpleNPKL`, its sec. 3.4 form for the
+:class:`~proxlearn.cluster.SimpleNPKL`, its sec. 3.4 form for the
 embeddings of :mod:`proxlearn.manifold`, Protocol 5 for
 :func:`~proxlearn.ranking.npk_rank`). The caller supplies the closed-form step
 ``alpha -> (g(alpha), state)`` (an eigendecomposition; ``state`` holds ``K(alpha)``)
@@ -153,7 +153,7 @@ def dual_ascent(k_step, measure, alpha0, *, project=None, step=1.0, step_rule="b
     See Also
     --------
     max_trace_psd_ball : the closed-form K-step of the callers.
-    proxlearn.kernel_learning.SimpleNPKL, proxlearn.manifold.MVE, proxlearn.ranking.npk_rank :
+    proxlearn.cluster.SimpleNPKL, proxlearn.manifold.MVE, proxlearn.ranking.npk_rank :
         the callers (their module docstrings give the variant each uses and why).
     """
     if step_rule not in STEP_RULES:

@@ -61,7 +61,7 @@ def max_trace_psd_ball(A, B, p=2.0, *, eigh=None):
     See Also
     --------
     dual_ascent : the engine whose K-step this is.
-    proxlearn.kernel_learning.SimpleNPKL : the caller (Zhuang et al. 2011).
+    proxlearn.cluster.SimpleNPKL : the caller (Zhuang et al. 2011).
     """
     B = check_positive(B, "B")
     p = check_positive(p, "p")

@@ -186,6 +186,6 @@ def test_section_cells_of_older_code_are_recomputed(tmp_path, monkeypatch):
     assert _cached(tmp_path, "cell", [1, 2], compute, mods)[2] is True and len(calls) == 1
     real = _runner._module_source_hash
     monkeypatch.setattr(_runner, "_module_source_hash",
-                        lambda m: "edited" if m == "proxlearn.kernel_learning._npkl" else real(m))
+                        lambda m: "edited" if m == "proxlearn.cluster._npkl" else real(m))
     value, _, cached = _cached(tmp_path, "cell", [1, 2], compute, mods)
     assert not cached and value == {"x": 2}

@@ -33,14 +33,14 @@ Choices the thesis does not state, and ours:
   labels: optimistic, probably what a table "with C in (0, 1]" reports). The
   verdicts use ``cv``.
 * **NPKL** baselines are solved by cvxpy (Clarabel up to 60 points, SCS above;
-  the thesis used SDPT3): :class:`proxlearn.kernel_learning.NPKL` with the same
+  the thesis used SDPT3): :class:`proxlearn.cluster.NPKL` with the same
   capacity ``tr K^2 <= B`` as SimpleNPKL (the thesis does not say which bound its
   NPKL-LL had; without one it is unbounded). NPKL-HL is the hinge loss.
 * Times are the kernel learning at the selected C, graph included, clustering
   excluded (as Table 3.3).
 * **Two readings of the Laplacian.** The tables are computed with eq.
   3.3's normalised Laplacian (``reading="text"``, the thesis's printed formula),
-  whatever :class:`~proxlearn.kernel_learning.SimpleNPKL`'s default is. That
+  whatever :class:`~proxlearn.cluster.SimpleNPKL`'s default is. That
   default is now ``D - W`` (``reading="default"``): it reproduces Tables
   3.4-3.5 at the thesis's C = 1 and beats k-means on real data. ``npkl_tables(...,
   readings=("text", "default"))`` adds the SimpleNPKL rows of Table 3.2 under the
@@ -95,7 +95,7 @@ CODE_VERSION = 1
 def _kernel(method, X, pc, *, C, B=1.0, p=2.0, k=5, random_state=0,
             laplacian="normalized"):
     """Learned kernel and the seconds it took (graph included)."""
-    from ....kernel_learning import NPKL, SimpleNPKL
+    from ....cluster import NPKL, SimpleNPKL
 
     kw = dict(C=C, B=B, p=p, n_neighbors=k, laplacian=laplacian)
     est = {
@@ -390,7 +390,7 @@ def npkl_tables(datasets, *, n_runs=20, npkl_runs=5, sweep_runs=20, seed=0, cach
 
 def _adult_run(X, y, run, seed):
     """Table 3.7's protocol on a1a: k = 50, B = N, C = 1, r = 0.3 (the r that gives
-    the table's constraint counts, see proxlearn._constraints)."""
+    the table's constraint counts, see proxlearn.cluster._constraints)."""
     from sklearn.cluster import KMeans
 
     from ....cluster import ConstrainedKMeans, make_pairwise_constraints, rand_index

@@ -1,7 +1,7 @@
 """Pairwise side information: must-link / cannot-link constraints (Zhuang 2011, ch. 3).
 
 A low layer (public through :mod:`proxlearn.cluster`): the constraints are input
-to kernel learners (:class:`~proxlearn.kernel_learning.SimpleNPKL`) and clusterers
+to kernel learners (:class:`~proxlearn.cluster.SimpleNPKL`) and clusterers
 alike.
 
 ==================================  ===================================================
@@ -49,8 +49,8 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 from sklearn.utils import check_random_state
 
-from ._validation import _first, check_labels, check_option
-from .exceptions import InvalidParameterError, LabelError
+from .._validation import _first, check_labels, check_option
+from ..exceptions import InvalidParameterError, LabelError
 
 __all__ = [
     "COUNT_EDGES",
@@ -229,7 +229,7 @@ class PairwiseConstraints:
     See Also
     --------
     make_pairwise_constraints : random constraints from class labels.
-    proxlearn.kernel_learning.SimpleNPKL : a kernel learned from them.
+    SimpleNPKL : a kernel learned from them.
     proxlearn.cluster.ConstrainedKMeans : k-means that keeps them.
     """
 
@@ -459,7 +459,7 @@ def make_pairwise_constraints(y, r=0.7, *, count_edges="must-link", random_state
     See Also
     --------
     PairwiseConstraints : the returned set.
-    proxlearn.kernel_learning.SimpleNPKL : learns a kernel from them.
+    SimpleNPKL : learns a kernel from them.
     """
     y_idx = _label_index(y)
     n = y_idx.shape[0]
@@ -542,7 +542,7 @@ def as_pairwise_constraints(constraints, n: int) -> PairwiseConstraints | None:
 
     Examples
     --------
-    >>> from proxlearn._constraints import as_pairwise_constraints
+    >>> from proxlearn.cluster._constraints import as_pairwise_constraints
     >>> as_pairwise_constraints(([[0, 1]], [1]), n=3).pairs.tolist()
     [[0, 1]]
     >>> as_pairwise_constraints(None, n=3) is None

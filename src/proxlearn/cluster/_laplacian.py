@@ -78,7 +78,7 @@ def knn_graph(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual: boo
     Examples
     --------
     >>> import numpy as np
-    >>> from proxlearn.kernel_learning import knn_graph
+    >>> from proxlearn.cluster import knn_graph
     >>> X = np.array([[0.0], [1.0], [3.0], [10.0]])
     >>> knn_graph(X, 1).toarray().astype(int).tolist()  # 3 and 10: no mutual neighbour
     [[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]]
@@ -124,7 +124,7 @@ def knn_laplacian(X, n_neighbors: int = 5, *, metric: str = "euclidean", mutual:
     --------
     >>> import numpy as np
     >>> from sklearn.datasets import make_moons
-    >>> from proxlearn.kernel_learning import knn_laplacian
+    >>> from proxlearn.cluster import knn_laplacian
     >>> X, _ = make_moons(20, noise=0.05, random_state=0)
     >>> L = knn_laplacian(X, 3)
     >>> L.shape, L.format, bool(np.allclose(L.toarray(), L.toarray().T))

@@ -16,13 +16,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 
 from proxlearn.cluster import (
+    NPKL,
     KernelKMeans,
     PairwiseConstraints,
+    SimpleNPKL,
+    knn_graph,
+    knn_laplacian,
     make_pairwise_constraints,
     rand_index,
 )
 from proxlearn.exceptions import FeatureMatrixError, InvalidParameterError
-from proxlearn.kernel_learning import NPKL, SimpleNPKL, knn_graph, knn_laplacian
 from proxlearn.solvers import max_trace_psd_ball
 
 

@@ -14,7 +14,7 @@ estimator           problem (over the PSD ``n x n`` kernel ``K`` of the given po
 ==================  =====================================================================
 
 ``L`` is the Laplacian of the mutual kNN graph
-(:func:`~proxlearn.kernel_learning.knn_laplacian`): ``D - W`` by default, eq. 3.3's
+(:func:`~proxlearn.cluster.knn_laplacian`): ``D - W`` by default, eq. 3.3's
 normalised ``I - D^{-1/2} W D^{-1/2}`` with ``laplacian="normalized"`` (the text;
 see "Conventions" below), and ``T`` the symmetric constraint matrix of eq. 3.1
 (:class:`proxlearn.cluster.PairwiseConstraints`).
@@ -71,7 +71,6 @@ Conventions and errata followed (the thesis digest; docs/methods.md)
 
 from __future__ import annotations
 
-import numbers
 import time
 import warnings
 
@@ -83,11 +82,9 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
-from .._constraints import as_pairwise_constraints
 from .._progress import IterationLog, check_verbose
 from .._validation import (
     check_features,
-    check_option,
     check_positive,
     check_similarity,
     integer,
@@ -99,6 +96,7 @@ from .._validation import (
 )
 from ..exceptions import InvalidParameterError, SolverError
 from ..solvers import dual_ascent
+from ._constraints import as_pairwise_constraints
 from ._laplacian import LAPLACIANS, METRICS, knn_laplacian
 
 __all__ = ["LOSSES", "NPKL", "SimpleNPKL"]
@@ -244,7 +242,8 @@ class _NPKLBase(BaseEstimator):
     """Shared input handling: points (features or similarity) and constraints."""
 
     def _prepare(self, X, constraints):
-        check_option(self.metric, "metric", METRICS)
+        """The kNN Laplacian ``L`` of the points and the checked constraints; the
+        parameters were validated by the caller's table (``validate_params``)."""
         if self.metric == "precomputed":
             S = check_similarity(X, name="X", symmetric="symmetrize")
             n = S.shape[0]
@@ -264,15 +263,11 @@ class _NPKLBase(BaseEstimator):
                 "cannot-link pairs. Pass constraints=PairwiseConstraints(...), a (pairs, "
                 "labels) tuple or a matrix T; proxlearn.cluster.make_pairwise_constraints(y) "
                 "draws them from labels.")
-        k = self.n_neighbors
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-            raise InvalidParameterError(f"n_neighbors must be a positive integer, got {k!r}.")
-        check_option(self.laplacian, "laplacian", LAPLACIANS)
         shared = getattr(self, "_cv_state", None)  # SimpleNPKLCV: one graph for its walk
         if shared is not None and "laplacian" in shared:
             L = shared["laplacian"]
         else:
-            L = knn_laplacian(data, k, metric=self.metric, mutual=self.mutual,
+            L = knn_laplacian(data, self.n_neighbors, metric=self.metric, mutual=self.mutual,
                               kind=self.laplacian)
             if shared is not None:
                 shared["laplacian"] = L
@@ -430,8 +425,7 @@ class SimpleNPKL(_NPKLBase):
     Examples
     --------
     >>> from sklearn.datasets import load_iris
-    >>> from proxlearn.cluster import KernelKMeans, make_pairwise_constraints, rand_index
-    >>> from proxlearn.kernel_learning import SimpleNPKL
+    >>> from proxlearn.cluster import KernelKMeans, SimpleNPKL, make_pairwise_constraints, rand_index
     >>> X, y = load_iris(return_X_y=True)
     >>> pc = make_pairwise_constraints(y, r=0.7, random_state=0)
     >>> K = SimpleNPKL(loss="square-hinge").fit_transform(X, pc)
@@ -617,8 +611,7 @@ class NPKL(_NPKLBase):
     --------
     >>> import numpy as np
     >>> from sklearn.datasets import make_moons
-    >>> from proxlearn.cluster import make_pairwise_constraints
-    >>> from proxlearn.kernel_learning import NPKL, SimpleNPKL
+    >>> from proxlearn.cluster import NPKL, SimpleNPKL, make_pairwise_constraints
     >>> X, y = make_moons(30, noise=0.05, random_state=0)
     >>> pc = make_pairwise_constraints(y, r=0.5, random_state=0)
     >>> K = NPKL(loss="square-hinge").fit(X, pc).kernel_

@@ -44,11 +44,11 @@ from scipy.sparse import coo_matrix
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 
-from .._constraints import PairwiseConstraints
 from .._cv import INPUT_WARNINGS, GridCVMixin, check_grid, cv_folds, grid_walk
-from .._validation import check_int, check_positive
-from ..cluster._kernel_kmeans import KernelKMeans
+from .._validation import integer, options, positive, satisfies, unchecked, validate_params
 from ..exceptions import InvalidParameterError
+from ._constraints import PairwiseConstraints
+from ._kernel_kmeans import KernelKMeans
 from ._npkl import SimpleNPKL
 
 __all__ = ["SimpleNPKLCV", "NPKL_CS", "held_out_auc", "held_out_agreement",
@@ -81,7 +81,7 @@ def held_out_auc(kernel, pairs, labels):
     Examples
     --------
     >>> import numpy as np
-    >>> from proxlearn.kernel_learning import held_out_agreement, held_out_auc
+    >>> from proxlearn.cluster import held_out_agreement, held_out_auc
     >>> y = np.array([0, 0, 0, 1, 1, 1])
     >>> K = (y[:, None] == y[None, :]) + 0.1
     >>> pairs, labels = np.array([[0, 1], [3, 4], [0, 3], [2, 5]]), np.array([1, 1, -1, -1])
@@ -124,7 +124,7 @@ def held_out_agreement(kernel, pairs, labels, n_clusters, random_state=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from proxlearn.kernel_learning import held_out_agreement
+    >>> from proxlearn.cluster import held_out_agreement
     >>> K = np.kron(np.eye(2), np.ones((3, 3))) + 0.1
     >>> held_out_agreement(K, np.array([[0, 2], [0, 5]]), np.array([1, -1]), 2, random_state=0)
     1.0
@@ -162,8 +162,7 @@ def constraint_groups(constraints):
     Examples
     --------
     >>> import numpy as np
-    >>> from proxlearn.cluster import make_pairwise_constraints
-    >>> from proxlearn.kernel_learning import constraint_groups
+    >>> from proxlearn.cluster import constraint_groups, make_pairwise_constraints
     >>> pc = make_pairwise_constraints(np.repeat([0, 1, 2], 10), r=0.5, random_state=0)
     >>> constraint_groups(pc)
     3
@@ -278,8 +277,7 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
     Examples
     --------
     >>> from sklearn.datasets import load_iris
-    >>> from proxlearn.cluster import make_pairwise_constraints
-    >>> from proxlearn.kernel_learning import SimpleNPKLCV
+    >>> from proxlearn.cluster import SimpleNPKLCV, make_pairwise_constraints
     >>> X, y = load_iris(return_X_y=True)
     >>> pc = make_pairwise_constraints(y, r=0.7, random_state=0)
     >>> est = SimpleNPKLCV(Cs=[0.1, 1.0], cv=3, n_clusters=3, random_state=0).fit(X, pc)
@@ -290,6 +288,21 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
     --------
     SimpleNPKL, proxlearn.cluster.KernelKMeans, held_out_agreement, held_out_auc
     """
+
+    _parameter_constraints = {
+        "Cs": unchecked("a grid, checked by check_grid"),
+        "cv": unchecked("folds, checked by cv_folds"),
+        "scoring": options(*SCORINGS, what="'agreement', 'auc'")
+        | satisfies(callable, "a callable (kernel, pairs, labels) -> float"),
+        "n_clusters": integer(2) | options(None),  # and <= the number of points: fit
+        "n_std_errors": positive(allow_zero=True),
+        "random_state": unchecked("sklearn.utils.check_random_state, in fit"),
+        "n_jobs": unchecked("joblib's"),
+        # SimpleNPKL's entries (B without form: SimpleNPKLCV has the bound form only)
+        "B": positive(),
+        **{k: SimpleNPKL._parameter_constraints[k]
+           for k in ("loss", "n_neighbors", "metric", "laplacian", "max_iter", "tol")},
+    }
 
     def __init__(self, Cs=NPKL_CS, *, cv=5, scoring="agreement", n_clusters=None,
                  n_std_errors=2.0, random_state=None, n_jobs=None, loss="square-hinge",
@@ -324,19 +337,15 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
             Features ``(n, d)`` or, with ``metric="precomputed"``, a similarity ``(n, n)``.
         constraints : PairwiseConstraints, (pairs, labels) tuple, or matrix T
         """
+        params = validate_params(self)
         Cs = check_grid(self.Cs, "Cs")
-        if not (callable(self.scoring) or (isinstance(self.scoring, str)
-                                           and self.scoring in SCORINGS)):
-            raise InvalidParameterError(
-                f"scoring must be 'agreement', 'auc' or a callable (kernel, pairs, labels) "
-                f"-> float, got {self.scoring!r}.")
-        # SimpleNPKL's checks of X, the constraints and the graph options; the graph
-        # is built here once for every fold and C
+        # SimpleNPKL's checks of X and the constraints; the graph is built here once
+        # for every fold and C
         L, pc = self._base(Cs[0])._prepare(X, constraints)
-        if self.n_clusters is None:
+        if params["n_clusters"] is None:
             self.n_clusters_ = constraint_groups(pc)
         else:
-            k = check_int(self.n_clusters, "n_clusters", low=2)
+            k = params["n_clusters"]
             if k > pc.n:
                 raise InvalidParameterError(
                     f"n_clusters={k} is larger than the number of points ({pc.n}); give "
@@ -354,7 +363,7 @@ class SimpleNPKLCV(GridCVMixin, BaseEstimator):
                 f"there are {counts[0]} must-links and {counts[1]} cannot-links for "
                 f"{len(folds)} folds. Give more constraints of the rarer kind, or fewer "
                 "folds (cv).")
-        z = check_positive(self.n_std_errors, "n_std_errors", allow_zero=True)
+        z = params["n_std_errors"]
         ratio = float(np.mean([len(te) / max(len(tr), 1) for tr, te in folds]))
         self._search((X, L), pc, grid_walk(C=Cs), folds, refit_args=(X, pc),
                      input_warnings=INPUT_WARNINGS,

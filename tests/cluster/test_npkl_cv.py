@@ -5,10 +5,10 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.preprocessing import StandardScaler
 
-from proxlearn.cluster import PairwiseConstraints, make_pairwise_constraints
+from proxlearn.cluster import (PairwiseConstraints, SimpleNPKL, SimpleNPKLCV,
+                               constraint_groups, held_out_agreement, held_out_auc,
+                               make_pairwise_constraints)
 from proxlearn.exceptions import InvalidParameterError
-from proxlearn.kernel_learning import (SimpleNPKL, SimpleNPKLCV, constraint_groups,
-                                      held_out_agreement, held_out_auc)
 from proxlearn._cv import cv_folds
 
 
@@ -37,7 +37,7 @@ def test_scores_are_those_of_cold_fits_on_the_training_pairs():
 
 
 def test_the_graph_is_built_once(monkeypatch):
-    import proxlearn.kernel_learning._npkl as npkl
+    import proxlearn.cluster._npkl as npkl
 
     calls = []
     real = npkl.knn_laplacian
@@ -140,7 +140,7 @@ def test_held_out_agreement():
 
 
 def test_the_default_C_is_kept_unless_another_is_better_beyond_the_noise():
-    from proxlearn.kernel_learning._npkl_cv import _choose
+    from proxlearn.cluster._npkl_cv import _choose
 
     def res(folds):
         folds = np.asarray(folds, float)
@@ -181,3 +181,20 @@ def test_bad_n_std_errors(bad):
     X, _, pc = _iris()
     with pytest.raises(InvalidParameterError, match="n_std_errors"):
         SimpleNPKLCV(Cs=[1.0], cv=3, n_std_errors=bad).fit(X, pc)
+
+
+@pytest.mark.parametrize("bad", [{"metric": "cosine"}, {"laplacian": "random-walk"},
+                                 {"n_neighbors": 0}, {"loss": "logistic"}, {"max_iter": 0},
+                                 {"B": -1.0}, {"scoring": "accuracy"}])
+def test_the_table_refuses_bad_parameters_before_any_graph(bad, monkeypatch):
+    """SimpleNPKLCV validates its parameters once, by its table (issue 36): an option of
+    the SimpleNPKL it fits is refused, named, before the graph of the walk is built."""
+    import proxlearn.cluster._npkl as npkl
+
+    assert set(SimpleNPKLCV._parameter_constraints) == set(SimpleNPKLCV().get_params())
+    calls = []
+    monkeypatch.setattr(npkl, "knn_laplacian", lambda *a, **k: calls.append(1))
+    X, _, pc = _iris()
+    with pytest.raises(InvalidParameterError, match=f"^{next(iter(bad))}"):
+        SimpleNPKLCV(Cs=[1.0], cv=3, **bad).fit(X, pc)
+    assert calls == []
