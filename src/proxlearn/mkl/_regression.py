@@ -452,7 +452,7 @@ _ATTRS_DOC = """
         The divisor of each matrix (``normalize``; ones with a ``bank``).
     spectra_ : list of SpectrumTransformer
     n_kernels_, n_features_in_ : int
-    """
+"""
 
 
 class _MKLDecision(_MKLKernels, PairwiseMixin):
