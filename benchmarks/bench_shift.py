@@ -46,6 +46,7 @@ from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import timed_alternating  # noqa: E402
+from bench_novelty import timing_problem  # noqa: E402
 
 import proxlearn.svm._one_class as one_class  # noqa: E402
 from proxlearn.datasets import load_dataset  # noqa: E402
@@ -58,13 +59,6 @@ PROBLEMS = ("noisy", "digits-sigmoid", "a1a-sigmoid", "digits-idm", "protein",
             "wine-sigmoid", "voting")
 
 
-def noisy(n=2000, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, 5))
-    Z = rng.normal(size=(n, n))
-    return X @ X.T + (Z + Z.T) / 2
-
-
 def sigmoid(X):
     X = np.asarray(X, dtype=np.float64)
     sd = X.std(axis=0)
@@ -74,7 +68,7 @@ def sigmoid(X):
 
 def problem(name):
     if name == "noisy":
-        return noisy()
+        return timing_problem(2000)
     if name == "digits-sigmoid":
         from sklearn.datasets import load_digits
 
