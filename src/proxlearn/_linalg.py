@@ -12,6 +12,8 @@
   iteration on the wanted indices), or all eigenvectors when too many are below it.
 * :func:`eigh_leading_tridiagonal`: the same route for the ``k`` leading
   eigenpairs (largest values or largest moduli).
+* :func:`lowest_eigenvalue`: the smallest eigenvalue only, by Lanczos on a
+  budget of products, else one LAPACK eigenvalue (no eigenvectors).
 
 Why these are hand-written rather than ``scipy.linalg.eigh(subset_by_...)``,
 and what they cost: docs/methods.md, "Foundations reference notes: eigen-tools",
@@ -28,6 +30,7 @@ __all__ = [
     "eigh_below",
     "eigh_leading_tridiagonal",
     "leading_eigh",
+    "lowest_eigenvalue",
     "top_eigh",
     "top_eigh_warm",
 ]
@@ -268,6 +271,72 @@ def leading_eigh(A, k, *, by="value", solver="arpack", rng=None, rtol=1e-10, max
         w, V = eigh_leading_tridiagonal(A, k, by=by, overwrite_a=overwrite_a)
         return done(*select(w, V), "tridiagonal")
     return done(*select(w, V), "arpack")
+
+
+def lowest_eigenvalue(A, *, max_matvec, rng=None, overwrite_a=False):
+    """The smallest eigenvalue of the symmetric ``A``, without eigenvectors.
+
+    Implicitly restarted Lanczos (:func:`scipy.sparse.linalg.eigsh`,
+    ``which="SA"``, ``k=1``, ``tol=0``: ARPACK's machine-precision test, Ritz
+    residual ``<= eps * |theta|``) on a budget of ``max_matvec`` products ``A x``;
+    when the budget runs out (a flat bottom of the spectrum) or ARPACK stops
+    without converging, one LAPACK call computes the eigenvalue instead
+    (``dsyevr`` with ``subset_by_index=[0, 0]``: Householder tridiagonalisation,
+    then bisection for one eigenvalue; a cost that does not depend on the
+    spectrum). Accuracy of either route: docs/methods.md, "Spectrum shift from
+    lambda_min only".
+
+    Parameters
+    ----------
+    A : ndarray of shape (n, n), symmetric
+    max_matvec : int
+        Budget of products for Lanczos (0: LAPACK directly).
+    rng : None, int, RandomState or Generator
+        Starting vector of Lanczos (None: a fixed seed, so that the result is
+        reproducible).
+    overwrite_a : bool, default=False
+        Let LAPACK destroy ``A`` (the LAPACK route only).
+
+    Returns
+    -------
+    lam : float
+    solver : {"arpack", "tridiagonal"}
+        The route that produced ``lam``.
+
+    See Also
+    --------
+    leading_eigh : The ``k`` leading eigenpairs, with the same budget rule.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._linalg import lowest_eigenvalue
+    >>> A = np.diag(np.arange(-1.0, 29.0))
+    >>> lam, solver = lowest_eigenvalue(A, max_matvec=200)
+    >>> round(lam, 12), solver
+    (-1.0, 'arpack')
+    >>> lowest_eigenvalue(A, max_matvec=0)
+    (-1.0, 'tridiagonal')
+    """
+    import scipy.sparse.linalg as spla
+
+    n = A.shape[0]
+    if max_matvec > 0 and n >= 3:  # ARPACK needs k < n - 1 for a symmetric problem
+        if isinstance(rng, np.random.Generator):
+            v0 = rng.standard_normal(n)
+        else:
+            from sklearn.utils import check_random_state
+
+            v0 = check_random_state(0 if rng is None else rng).standard_normal(n)
+        try:
+            w = spla.eigsh(_budget_operator(A, int(max_matvec)), k=1, which="SA", v0=v0,
+                           tol=0.0, return_eigenvectors=False)
+            return float(w[0]), "arpack"
+        except (_BudgetExhausted, spla.ArpackError):  # incl. ArpackNoConvergence
+            pass  # (ArpackError alone: e.g. an invariant subspace at once, A = 0)
+    w = scipy.linalg.eigh(A, eigvals_only=True, subset_by_index=[0, 0], driver="evr",
+                          overwrite_a=overwrite_a, check_finite=False)
+    return float(w[0]), "tridiagonal"
 
 
 class _BudgetExhausted(Exception):

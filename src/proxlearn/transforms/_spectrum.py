@@ -60,7 +60,7 @@ from .._validation import (
     unchecked,
     validate_params,
 )
-from .._linalg import eigh_below, leading_eigh
+from .._linalg import eigh_below, leading_eigh, lowest_eigenvalue
 from ..base import PairwiseMixin, SampleColumnsMixin
 
 __all__ = [
@@ -96,6 +96,14 @@ AUTO_ARPACK_BUDGET = 0.1
 #: decomposition). Measured with ``benchmarks/bench_spectrum.py --negative``.
 AUTO_NEGATIVE_MIN_N = 500
 AUTO_NEGATIVE_FRACTION = 0.2
+#: Shift with a test transform that needs no eigenvectors ("consistent", "raw"),
+#: ``eigen_solver != "dense"``: ``lambda_min`` alone, by Lanczos on a budget of
+#: ``max(SHIFT_ARPACK_MIN_BUDGET, SHIFT_ARPACK_BUDGET * n)`` products, then (budget
+#: spent: a flat bottom of the spectrum) one LAPACK eigenvalue
+#: (:func:`proxlearn._linalg.lowest_eigenvalue`). Measured with
+#: ``benchmarks/bench_shift.py`` (docs/benchmarks.md, "Shift from lambda_min only").
+SHIFT_ARPACK_BUDGET = 0.05
+SHIFT_ARPACK_MIN_BUDGET = 100
 
 # LAPACK driver for the eigendecomposition. Divide and conquer ("evd") was the
 # fastest accurate driver in benchmarks/bench_spectrum.py (docs/benchmarks.md,
@@ -251,6 +259,28 @@ def _own_copy(arr: np.ndarray, original) -> np.ndarray:
     return arr
 
 
+#: Fitted attributes that the lambda_min-only shift fit leaves to be computed on access.
+_ON_DEMAND = ("eigenvalues_", "modified_eigenvalues_", "n_negative_", "tol_")
+
+
+class _OnDemandSpectrum:
+    """Fitted spectrum attribute computed on first access after a shift fit from
+    ``lambda_min`` only (a non-data descriptor: a value stored on the instance, as
+    every other fit stores it, takes precedence)."""
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        if not obj.__dict__.get("_spectrum_on_demand", False):
+            raise AttributeError(
+                f"{type(obj).__name__!r} object has no attribute {self.name!r}")
+        obj._complete_spectrum()
+        return obj.__dict__[self.name]
+
+
 class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEstimator):
     """Make a similarity matrix positive semidefinite by modifying its spectrum.
 
@@ -309,8 +339,14 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         all of them (the dense work). The kernel,
         test map and coefficients equal the full decomposition's to rounding
         (tested to ``1e-10`` relative). Shift, square and none do not depend
-        on it (shift needs only ``lambda_min`` and stays one eigenvalues-only
-        decomposition; square needs no eigenvalue). ``"arpack"`` and
+        on it: shift with ``test_transform`` "consistent" or "raw" computes
+        ``lambda_min`` alone, by Lanczos on a budget of
+        ``max(100, n / 20)`` products (:data:`SHIFT_ARPACK_MIN_BUDGET`,
+        :data:`SHIFT_ARPACK_BUDGET`) and, when the budget runs out, one
+        LAPACK eigenvalue (:func:`proxlearn._linalg.lowest_eigenvalue`; the
+        shift equals the full decomposition's to ``eps`` times the spectral
+        norm, tested); shift with "linear" needs every eigenpair; square needs
+        no eigenvalue. ``"arpack"`` and
         ``"randomized"`` take the route of ``"auto"`` here (a Lanczos route
         for the pairs ``<= tol_`` would need their count first; not
         implemented).
@@ -359,7 +395,12 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
     eigenvalues_ : ndarray of shape (n,) or (n_components,) or None
         Ascending eigenvalues of the symmetrised training matrix (``None`` for
         ``"square"``, which needs no eigendecomposition; only the leading ones
-        with ``n_components``).
+        with ``n_components``). After a shift fit from ``lambda_min`` alone
+        (``eigen_solver_`` "arpack" or "tridiagonal") this, as
+        ``modified_eigenvalues_`` (then ``eigenvalues_ + shift_``),
+        ``n_negative_`` and ``tol_`` (``tol=None``), is computed on first
+        access (one eigenvalues-only decomposition, kept); the fit does not
+        need it.
     eigenvectors_ : ndarray of shape (n, n), (n, n_components), (n, k) or None
         Orthonormal eigenvectors (columns). Only computed when needed (clip,
         flip, shift with ``test_transform="linear"``); ``None`` otherwise.
@@ -374,7 +415,9 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         The eigensolver used (``"dense"`` for the full decomposition,
         ``"negative"`` for the eigenpairs ``lambda <= tol_`` only, None for
         square; with ``n_components`` the route that produced the pairs:
-        ``"dense"``, ``"tridiagonal"``, ``"arpack"`` or ``"randomized"``).
+        ``"dense"``, ``"tridiagonal"``, ``"arpack"`` or ``"randomized"``; for
+        shift from ``lambda_min`` alone ``"arpack"`` (Lanczos converged within
+        its budget) or ``"tridiagonal"`` (one LAPACK eigenvalue)).
     shift_ : float
         ``delta = max(0, -lambda_min)`` for shift, 0.0 otherwise.
     tol_ : float
@@ -425,6 +468,11 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         "n_components": unchecked("None or an integer in [1, n_samples], checked in fit"),
         "random_state": unchecked("sklearn.utils.check_random_state"),
     }
+
+    eigenvalues_ = _OnDemandSpectrum()
+    modified_eigenvalues_ = _OnDemandSpectrum()
+    n_negative_ = _OnDemandSpectrum()
+    tol_ = _OnDemandSpectrum()
 
     def __init__(self, method="clip", test_transform="consistent", tol=None,
                  eigen_solver="auto", n_components=None, random_state=None):
@@ -478,6 +526,7 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         self._S_sym = None
         self._factor = None
         self._plus_identity = False  # test map I + U diag(_factor) U^T (negative path)
+        self._spectrum_on_demand = False
         # the settings this fit used (set_params without refit cannot desync)
         self._method, self._test_transform = method, test_transform
 
@@ -497,6 +546,8 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
             return self._fit_leading(_own_copy(arr, S), method, test_transform, tol, k, solver)
         if solver == "negative":
             return self._fit_negative(_own_copy(arr, S), method, test_transform, tol)
+        if solver == "lowest":
+            return self._fit_lowest(_own_copy(arr, S), tol)
         need_vectors = method in ("clip", "flip") or (
             method == "shift" and test_transform == "linear"
         )
@@ -538,12 +589,15 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
         """``(k, solver)``: ``k = None`` for the full decomposition."""
         solver = check_option(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
         k = self.n_components
+        # shift with a test map that needs no eigenvector: lambda_min alone, whatever
+        # eigen_solver says (the result does not depend on it)
+        lowest = method == "shift" and self._test_transform != "linear"
         if k is None:
             if solver != "dense" and method in ("clip", "flip") and n >= max(
                 AUTO_NEGATIVE_MIN_N, 2
             ):
                 return None, "negative"
-            return None, "dense"
+            return None, "lowest" if lowest else "dense"
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= n:
             raise InvalidParameterError(
                 f"n_components must be None or an integer in [1, n_samples={n}], got {k!r}."
@@ -558,7 +612,7 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
                 UserWarning,
                 stacklevel=4,
             )
-            return None, "dense"
+            return None, "lowest" if lowest else "dense"
         if solver == "auto":
             if n >= AUTO_PARTIAL_MIN_N and k * AUTO_PARTIAL_RATIO <= n:
                 solver = "auto-arpack"  # ARPACK on a budget, then tridiagonal
@@ -567,6 +621,42 @@ class SpectrumTransformer(PairwiseMixin, SampleColumnsMixin, TransformerMixin, B
             else:
                 solver = "dense"
         return int(k), solver
+
+    def _fit_lowest(self, S_sym, tol):
+        """Shift from ``lambda_min`` alone (test transform "consistent" or "raw").
+
+        The kernel ``S + delta I`` and these test maps need no eigenvector and no
+        other eigenvalue: :func:`proxlearn._linalg.lowest_eigenvalue` (Lanczos on
+        a budget, else one LAPACK eigenvalue). ``eigenvalues_``,
+        ``modified_eigenvalues_``, ``n_negative_`` and (``tol=None``) ``tol_`` are
+        computed on first access (:meth:`_complete_spectrum`).
+        """
+        n = self.n_features_in_
+        budget = max(SHIFT_ARPACK_MIN_BUDGET, int(SHIFT_ARPACK_BUDGET * n))
+        self._S_sym = S_sym
+        lam_min, self.eigen_solver_ = lowest_eigenvalue(S_sym, max_matvec=budget,
+                                                        rng=self.random_state)
+        self.shift_ = max(0.0, -lam_min)
+        for name in _ON_DEMAND:
+            self.__dict__.pop(name, None)
+        if tol is not None:
+            self.tol_ = tol
+        self._spectrum_on_demand = True
+        return self
+
+    def _complete_spectrum(self):
+        """The attributes a lambda_min-only shift fit left: every eigenvalue of the
+        symmetrised training matrix (one LAPACK call, eigenvalues only), the
+        modified ones ``lambda + shift_`` (``shift_`` as fitted), ``tol_`` and
+        ``n_negative_`` as the full fit defines them."""
+        lam = scipy.linalg.eigh(self._S_sym, eigvals_only=True, check_finite=False,
+                                driver=_EIGH_DRIVER)
+        if "tol_" not in self.__dict__:
+            self.tol_ = default_tol(lam)
+        self.eigenvalues_ = lam
+        self.modified_eigenvalues_ = lam + self.shift_
+        self.n_negative_ = int(np.count_nonzero(lam < -self.tol_))
+        self._spectrum_on_demand = False
 
     def _fit_negative(self, S_sym, method, test_transform, tol):
         """Clip / flip from every eigenvalue and the eigenvectors of ``lambda <= tol_`` only.
