@@ -24,7 +24,7 @@ neighbors
 discriminant
     Similarity discriminant analysis (global, local) and the indefinite kernel Fisher discriminant.
 kernel_learning
-    SimSVM, the Indefinite SVM, full kernel SVM, SimMKL, SVM-CA, SimpleNPKL/NPKL,
+    SimSVM, the Indefinite SVM, full kernel SVM, SimMKL, SVM-CA, kernel warping,
     kernel completion.
 kernel_ridge
     Kernel ridge regression on spectrum-modified similarities.
@@ -37,7 +37,8 @@ mkl
     two-layer MKL, IKL, UMKL, GMKL, arc-cosine kernels; MKL regression (SimpleMKL SVR,
     Lp-MKL kernel ridge) and the one-class SimpleMKL.
 cluster
-    Kernel k-means, constrained k-means, pairwise constraints, the Rand index.
+    Kernel k-means, constrained k-means, pairwise constraints, kernels learned from them
+    (SimpleNPKL / NPKL and the kNN Laplacian), the Rand index.
 manifold
     Embeddings by kernel learning: MVE, SPE, colored MVU.
 ranking

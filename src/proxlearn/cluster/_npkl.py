@@ -437,7 +437,7 @@ class SimpleNPKL(_NPKLBase):
     --------
     NPKL : the same problem as a semidefinite program (small ``n``, the oracle).
     SimpleNPKLCV : ``C`` chosen by cross-validation over the constraints.
-    WarpedKernel : the learned kernel extended to new points.
+    proxlearn.kernel_learning.WarpedKernel : the learned kernel extended to new points.
     proxlearn.cluster.KernelKMeans : clusters the learned kernel.
     proxlearn.solvers.dual_ascent : the dual-ascent engine.
     """

@@ -77,7 +77,7 @@ def graph_laplacian(W) -> np.ndarray:
     See Also
     --------
     WarpedKernel : warps a base kernel by this Laplacian.
-    knn_laplacian : the sparse kNN graph Laplacian of NPKL.
+    proxlearn.cluster.knn_laplacian : the sparse kNN graph Laplacian of NPKL.
     """
     return laplacian(np.maximum(0.5 * (W + W.T), 0.0))
 
@@ -128,7 +128,7 @@ class WarpedKernel(PairwiseMixin, SampleColumnsMixin, TransformerMixin, BaseEsti
 
     See Also
     --------
-    SimpleNPKL : learns the transductive kernel used as ``graph_kernel``.
+    proxlearn.cluster.SimpleNPKL : learns the transductive kernel used as ``graph_kernel``.
     graph_laplacian : the Laplacian of the graph kernel.
     """
 
