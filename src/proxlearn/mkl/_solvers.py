@@ -42,7 +42,6 @@ certificates.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -50,20 +49,22 @@ from sklearn.exceptions import ConvergenceWarning
 from ._bank import StackPasses, stack_combine, stack_quad
 from ._nonsparse_newton import _products, gamma_star, nonsparse_newton
 from .._svm._dual import SVMDual, _bound_sets, bordered_solve, box_knapsack_max, svm_dual
+from ..solvers import SolverResult
 
 __all__ = ["MKLResult", "gamma_star", "lp_mkl", "nonsparse_mkl", "simple_mkl", "uniform_mkl"]
 
 
-@dataclass
-class MKLResult:
-    """Output of a binary MKL solver.
+class MKLResult(SolverResult):
+    """Output of a binary MKL solver (a :class:`~proxlearn.solvers.SolverResult`).
 
-    ``weights`` are the method's own variables (``d`` or ``gamma``);
+    ``x`` (alias ``weights``) are the method's own variables (``d`` or ``gamma``);
     ``kernel_weights`` multiply the kernels in the combined kernel
     ``sum_k kernel_weights[k] K_k`` on which ``alpha`` and ``b`` are the SVM.
-    ``objective`` is the method's objective at the returned weights, ``gap`` its
-    certified duality gap, ``n_iter`` the iterations and ``history`` one record
-    per iteration.
+    ``fun`` (alias ``objective``) is the method's objective at the returned
+    weights, ``gap`` its certified duality gap, ``nit`` (alias ``n_iter``) the
+    iterations and ``history`` one record per iteration. Constructed
+    positionally as ``MKLResult(weights, kernel_weights, alpha, b, objective,
+    gap, n_iter, history)``.
 
     Examples
     --------
@@ -78,16 +79,15 @@ class MKLResult:
     See Also
     --------
     simple_mkl, lp_mkl, nonsparse_mkl, uniform_mkl : the solvers that return it.
+    proxlearn.solvers.SolverResult : the base class.
     """
 
-    weights: np.ndarray
-    kernel_weights: np.ndarray
-    alpha: np.ndarray
-    b: float
-    objective: float
-    gap: float
-    n_iter: int
-    history: list = field(default_factory=list)
+    _aliases = {"weights": "x", "objective": "fun", "n_iter": "nit"}
+
+    def __init__(self, weights, kernel_weights, alpha, b, objective, gap, n_iter, history=None):
+        super().__init__(x=weights, kernel_weights=kernel_weights, alpha=alpha, b=b,
+                         fun=objective, gap=gap, nit=n_iter,
+                         history=[] if history is None else history)
 
 
 #: Largest support of ``u``, relative to ``n``, for which :func:`_a` reads the

@@ -11,6 +11,8 @@
 * :func:`dual_ascent` -- projected gradient ascent on a dual whose inner step has
   a closed form, to a certified duality gap (the alpha-step of SimpleNPKL, the
   embeddings and NPK ranking).
+* :class:`SolverResult` -- the result type of every solver (a
+  :class:`scipy.optimize.OptimizeResult` with aliases and a readable repr).
 """
 
 from ._box_lasso import (
@@ -21,6 +23,7 @@ from ._box_lasso import (
     box_lasso_objective,
 )
 from ._dual_ascent import DualAscentResult, dual_ascent
+from ._result import SolverResult
 from ._psd_ball import max_trace_psd_ball
 from ._simplex_qp import (
     SimplexQPConvergenceWarning,
@@ -46,4 +49,5 @@ __all__ = [
     "simplex_qp_objective",
     "solve_simplex_qp",
     "SimplexQPConvergenceWarning",
+    "SolverResult",
 ]
