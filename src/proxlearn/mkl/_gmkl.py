@@ -80,7 +80,7 @@ from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 from ._arccos import _check_class_labels, _check_features
 from ._bank import zscore_params
 from .._svm._dual import svm_dual
-from ..solvers import SolverResult
+from ..solvers import SolverResult, armijo_backtrack
 
 __all__ = ["GMKL", "GMKLResult", "gmkl", "gmkl_gradient", "product_gaussian_kernel"]
 
@@ -273,6 +273,10 @@ def gmkl(X, y, C=1.0, *, reg=1.0, theta0=None, tol=1e-4, max_iter=100, svm_tol=1
         sol = svm_dual(K, y, C, tol=svm_tol)
         return K, sol, sol.value + reg * float(th.sum())
 
+    def value(th):  # the line search's (objective, state)
+        K, sol, T = solve(th)
+        return T, (K, sol)
+
     K, sol, T = solve(theta)
     history = [T]
     g = gmkl_gradient(X, K, sol.alpha * y, reg)
@@ -284,18 +288,13 @@ def gmkl(X, y, C=1.0, *, reg=1.0, theta0=None, tol=1e-4, max_iter=100, svm_tol=1
     t = 0
     while not converged and t < max_iter:
         t += 1
-        s = step
-        while True:
-            trial = np.maximum(theta - s * g, 0.0)
-            K_new, sol_new, T_new = solve(trial)
-            if T_new <= T + ARMIJO * float(g @ (trial - theta)):
-                break
-            s *= 0.5
-            if s < MIN_STEP * first_step:
-                break
-        if not T_new <= T + ARMIJO * float(g @ (trial - theta)):
+        search = armijo_backtrack(
+            value, lambda s, theta=theta, g=g: np.maximum(theta - s * g, 0.0), reference=T,
+            step=step, x=theta, gradient=g, sufficient=ARMIJO, min_step=MIN_STEP * first_step)
+        if not search.success:
             converged = True  # no decrease at the SVM's precision: stationary
             break
+        s, trial, T_new, (K_new, sol_new) = search.step, search.x, search.fun, search.state
         g_new = gmkl_gradient(X, K_new, sol_new.alpha * y, reg)
         dtheta, dg = trial - theta, g_new - g
         curv = float(dtheta @ dg)

@@ -11,6 +11,8 @@
 * :func:`dual_ascent` -- projected gradient ascent on a dual whose inner step has
   a closed form, to a certified duality gap (the alpha-step of SimpleNPKL, the
   embeddings and NPK ranking).
+* :func:`armijo_backtrack` -- Armijo backtracking along a projected-gradient path
+  or a feasible direction (the line searches of the MKL solvers).
 * :class:`SolverResult` -- the result type of every solver (a
   :class:`scipy.optimize.OptimizeResult` with aliases and a readable repr).
 """
@@ -24,6 +26,7 @@ from ._box_lasso import (
 )
 from ._dual_ascent import DualAscentResult, dual_ascent
 from ._result import SolverResult
+from ._line_search import LineSearchResult, armijo_backtrack
 from ._psd_ball import max_trace_psd_ball
 from ._simplex_qp import (
     SimplexQPConvergenceWarning,
@@ -37,6 +40,8 @@ from ._simplex_qp import (
 __all__ = [
     "BoxLassoResult",
     "DualAscentResult",
+    "LineSearchResult",
+    "armijo_backtrack",
     "box_lasso",
     "box_lasso_duality_gap",
     "box_lasso_kkt_residual",
