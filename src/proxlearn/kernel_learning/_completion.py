@@ -36,7 +36,6 @@ the loss changes by less than ``tol`` (relative).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
@@ -49,6 +48,7 @@ from .._validation import (
     check_option,
     check_similarity,
 )
+from ..solvers import SolverResult
 
 __all__ = ["CompletionResult", "em_complete", "stein_loss"]
 
@@ -86,13 +86,13 @@ def stein_loss(K, M) -> float:
     return float(np.trace(KMi) - (logdet_k - logdet_m) - K.shape[0])
 
 
-@dataclass
-class CompletionResult:
+class CompletionResult(SolverResult):
     """Output of :func:`em_complete` (and :func:`frobenius_complete`).
 
-    Attributes: ``kernel`` (the completed ``n x n`` kernel, ``K11`` kept),
-    ``model`` (the last ``M``), ``weights`` (``w_i`` of ``M`` in the
-    eigenbasis of ``K_aux``), ``n_iter`` and ``objective_history``.
+    A :class:`~proxlearn.solvers.SolverResult` with fields ``kernel`` (the
+    completed ``n x n`` kernel, ``K11`` kept), ``model`` (the last ``M``),
+    ``weights`` (``w_i`` of ``M`` in the eigenbasis of ``K_aux``), ``nit`` (alias
+    ``n_iter``) and ``objective_history``.
 
     Examples
     --------
@@ -105,13 +105,15 @@ class CompletionResult:
     See Also
     --------
     em_complete, frobenius_complete : the completions that return it.
+    proxlearn.solvers.SolverResult : the base class.
     """
 
-    kernel: np.ndarray  # completed K (n x n), K[:n1, :n1] == K11
-    model: np.ndarray  # the last M
-    weights: np.ndarray  # w_i of M in the eigenbasis of K_aux
-    n_iter: int
-    objective_history: list = field(default_factory=list)
+    _aliases = {"n_iter": "nit"}
+
+    def __init__(self, kernel, model, weights, n_iter, objective_history=None):
+        super().__init__(kernel=kernel, model=model, weights=weights, nit=n_iter,
+                         objective_history=[] if objective_history is None
+                         else objective_history)
 
 
 def _e_step(K11, M, n1):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
@@ -46,6 +46,7 @@ from .._validation import (
 )
 from .._linalg import top_eigh, top_eigh_warm
 from ..base import PairwiseMixin
+from ..solvers import SolverResult
 from .._svm._platt import PlattProbabilityMixin
 from ..exceptions import ComponentsClampedWarning
 from .._svm._multiclass import _OvOLinearMixin, fit_pairs, ovo_labels, ovo_problems, scatter_pairs
@@ -355,19 +356,24 @@ def _alpha_step(Kv, pairs, C, svm_tol, factor=None) -> _AlphaStep:
                       any(f[3] for f in fits), np.array([f[2] for f in fits], dtype=np.int64))
 
 
-@dataclass
-class SVMCAResult:
-    """Output of :func:`svmca_path`: the kept iterate and the history."""
+class SVMCAResult(SolverResult):
+    """Output of :func:`svmca_path`: the kept iterate and the history.
 
-    P: np.ndarray  # K0 V of the kernel the SVMs were trained on, (n, d)
-    V: np.ndarray  # (n, d)
-    beta: np.ndarray  # (n_pairs, n)
-    intercept: np.ndarray  # (n_pairs,)
-    history: list = field(default_factory=list)
-    n_iter: int = 0
-    best_iter: int = 0
-    saturated: bool = False  # any alpha at the bound in any iteration
-    converged: bool = False  # the stopping rule was met (not stopped by max_iter)
+    A :class:`~proxlearn.solvers.SolverResult` with fields ``P`` (``K0 V`` of the
+    kernel the SVMs were trained on, ``(n, d)``), ``V`` (``(n, d)``), ``beta``
+    (``(n_pairs, n)``), ``intercept`` (``(n_pairs,)``), ``history``, ``nit`` (alias
+    ``n_iter``), ``best_iter``, ``saturated`` (any alpha at the bound in any
+    iteration) and ``success`` (alias ``converged``: the stopping rule was met, not
+    ``max_iter``; ``status`` 0 or 1, ``message``).
+    """
+
+    _aliases = {"n_iter": "nit", "converged": "success"}
+
+    def __init__(self, P, V, beta, intercept, history=None, n_iter=0, best_iter=0,
+                 saturated=False, converged=False):
+        super().__init__(P=P, V=V, beta=beta, intercept=intercept,
+                         history=[] if history is None else history, nit=n_iter,
+                         best_iter=best_iter, saturated=saturated, **self.stopping(converged))
 
     def coef(self) -> np.ndarray:
         """Weights on the test similarities: ``f = k0 @ coef.T + intercept``."""

@@ -570,7 +570,9 @@ def spe_npkl(W, *, C, B, G=None, tol=1e-4, max_iter=200, max_rounds=30):
         T = np.vstack([T, np.array(new, dtype=int)])
         alpha = np.concatenate([res.alpha, np.zeros(len(new))])
     res.primal = full_primal(res.K)
-    res.converged = res.converged and res.primal - res.dual <= tol * max(1.0, abs(res.primal))
+    res.gap = res.primal - res.dual
+    if res.success and not res.gap <= tol * max(1.0, abs(res.primal)):
+        res.update(res.stopping(False, 1, "duality gap on all triplets above tol"))
     res.history, res.n_iter = history, total
     return res, T, rounds
 

@@ -30,33 +30,34 @@ step constants: docs/methods.md, section "Embeddings: the dual-ascent template".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import scipy.linalg
 
 from ..solvers import dual_ascent as engine
-from ..solvers import max_trace_psd_ball
+from ..solvers import SolverResult, max_trace_psd_ball
 
 __all__ = ["SaddleResult", "dual_ascent"]
 
 
-@dataclass
-class SaddleResult:
-    K: np.ndarray
-    alpha: np.ndarray
-    primal: float
-    dual: float
-    n_iter: int
-    converged: bool
-    history: list = field(default_factory=list)  # dual value after each iteration
-    #: ``(w, V)``: the positive eigenvalues of ``K`` and their eigenvectors (from the
-    #: last K-step's eigendecomposition; callers reuse them instead of another ``eigh``)
-    eig: tuple | None = None
+class SaddleResult(SolverResult):
+    """What :func:`dual_ascent` returns (a :class:`~proxlearn.solvers.SolverResult`).
 
-    @property
-    def gap(self) -> float:
-        return self.primal - self.dual
+    Fields: ``K`` the learned kernel ``K(alpha)``; ``x`` (alias ``alpha``) the
+    multipliers; ``primal``, ``dual`` and ``gap = primal - dual`` the certificate;
+    ``nit`` (alias ``n_iter``); ``success`` (alias ``converged``), ``status`` and
+    ``message`` as :class:`~proxlearn.solvers.DualAscentResult`'s; ``history`` the
+    dual value after each iteration; ``eig`` ``(w, V)``, the positive eigenvalues of
+    ``K`` and their eigenvectors (from the last K-step's eigendecomposition; callers
+    reuse them instead of another ``eigh``), or ``None``.
+    """
+
+    _aliases = {"alpha": "x", "n_iter": "nit", "converged": "success"}
+
+    def __init__(self, K, alpha, primal, dual, n_iter, converged, history=None, eig=None, *,
+                 status=None, message=None):
+        super().__init__(K=K, x=alpha, primal=primal, dual=dual, gap=primal - dual, nit=n_iter,
+                         history=[] if history is None else history, eig=eig,
+                         **self.stopping(converged, status, message))
 
 
 def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=None,
@@ -122,4 +123,4 @@ def dual_ascent(A0, M, B, *, h, grad_h, primal, project=None, C=np.inf, alpha0=N
                  max_backtracks=60, tol=tol, max_iter=max_iter)
     K, _, eig = res.state
     return SaddleResult(K, res.x, res.primal, res.dual, res.nit, res.success,
-                        res.trace["dual"][1:], eig)
+                        res.trace["dual"][1:], eig, status=res.status, message=res.message)

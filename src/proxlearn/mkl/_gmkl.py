@@ -62,7 +62,6 @@ ours, not taken from Varma & Babu.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -81,6 +80,7 @@ from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
 from ._arccos import _check_class_labels, _check_features
 from ._bank import zscore_params
 from .._svm._dual import svm_dual
+from ..solvers import SolverResult, armijo_backtrack
 
 __all__ = ["GMKL", "GMKLResult", "gmkl", "gmkl_gradient", "product_gaussian_kernel"]
 
@@ -92,14 +92,15 @@ WINDOW = 5
 MIN_STEP = 1e-12
 
 
-@dataclass
-class GMKLResult:
-    """Output of the binary GMKL solver :func:`gmkl`.
+class GMKLResult(SolverResult):
+    """Output of the binary GMKL solver :func:`gmkl` (a :class:`~proxlearn.solvers.SolverResult`).
 
-    ``theta`` the per-dimension widths, ``alpha`` and ``b`` the SVM at ``theta``,
-    ``objective`` ``T(theta)``, ``projected_gradient`` the norm of the projected
-    gradient there, ``converged`` whether it is below ``tol``, ``history`` ``T``
-    after each accepted step (``T(theta0)`` first).
+    ``x`` (alias ``theta``) the per-dimension widths, ``alpha`` and ``b`` the SVM
+    at ``theta``, ``fun`` (alias ``objective``) ``T(theta)``,
+    ``projected_gradient`` the norm of the projected gradient there, ``success``
+    (alias ``converged``) whether it is below ``tol`` (``status`` 0, else 1:
+    ``max_iter`` reached), ``nit`` (alias ``n_iter``) the steps, ``history``
+    ``T`` after each accepted step (``T(theta0)`` first).
 
     Examples
     --------
@@ -114,16 +115,17 @@ class GMKLResult:
     See Also
     --------
     gmkl : the solver that returns it.
+    proxlearn.solvers.SolverResult : the base class.
     """
 
-    theta: np.ndarray  # (d,), >= 0
-    alpha: np.ndarray  # (n,), the SVM at theta
-    b: float
-    objective: float  # T(theta)
-    projected_gradient: float  # ||theta - max(theta - g, 0)|| at the returned theta
-    n_iter: int
-    converged: bool
-    history: list = field(default_factory=list)  # T after each accepted step, T(theta0) first
+    _aliases = {"theta": "x", "objective": "fun", "n_iter": "nit", "converged": "success"}
+
+    def __init__(self, theta, alpha, b, objective, projected_gradient, n_iter, converged,
+                 history=None):
+        super().__init__(x=theta, alpha=alpha, b=b, fun=objective,
+                         projected_gradient=projected_gradient, nit=n_iter,
+                         history=[] if history is None else history,
+                         **self.stopping(converged))
 
 
 def _sq_dists(A, B, theta):
@@ -271,6 +273,10 @@ def gmkl(X, y, C=1.0, *, reg=1.0, theta0=None, tol=1e-4, max_iter=100, svm_tol=1
         sol = svm_dual(K, y, C, tol=svm_tol)
         return K, sol, sol.value + reg * float(th.sum())
 
+    def value(th):  # the line search's (objective, state)
+        K, sol, T = solve(th)
+        return T, (K, sol)
+
     K, sol, T = solve(theta)
     history = [T]
     g = gmkl_gradient(X, K, sol.alpha * y, reg)
@@ -282,18 +288,13 @@ def gmkl(X, y, C=1.0, *, reg=1.0, theta0=None, tol=1e-4, max_iter=100, svm_tol=1
     t = 0
     while not converged and t < max_iter:
         t += 1
-        s = step
-        while True:
-            trial = np.maximum(theta - s * g, 0.0)
-            K_new, sol_new, T_new = solve(trial)
-            if T_new <= T + ARMIJO * float(g @ (trial - theta)):
-                break
-            s *= 0.5
-            if s < MIN_STEP * first_step:
-                break
-        if not T_new <= T + ARMIJO * float(g @ (trial - theta)):
+        search = armijo_backtrack(
+            value, lambda s, theta=theta, g=g: np.maximum(theta - s * g, 0.0), reference=T,
+            step=step, x=theta, gradient=g, sufficient=ARMIJO, min_step=MIN_STEP * first_step)
+        if not search.success:
             converged = True  # no decrease at the SVM's precision: stationary
             break
+        s, trial, T_new, (K_new, sol_new) = search.step, search.x, search.fun, search.state
         g_new = gmkl_gradient(X, K_new, sol_new.alpha * y, reg)
         dtheta, dg = trial - theta, g_new - g
         curv = float(dtheta @ dg)

@@ -20,28 +20,31 @@ MKL: the Newton solver".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ._bank import stack_combine
 from .._svm._dual import _active_set_solution, _free_violators, bordered_solve, kkt_violation
+from ..solvers import SolverResult
 
 __all__ = ["NonsparseNewtonResult", "gamma_star", "nonsparse_newton"]
 
 
-@dataclass
-class NonsparseNewtonResult:
-    """What :func:`nonsparse_newton` returns: the certified joint optimum."""
+class NonsparseNewtonResult(SolverResult):
+    """What :func:`nonsparse_newton` returns: the certified joint optimum.
 
-    alpha: np.ndarray
-    b: float
-    gamma: np.ndarray  # gamma*(a(alpha)), on which alpha is the SVM
-    value: float  # h(alpha) = omega(K_gamma) at alpha
-    n_steps: int
-    #: ``(n, m)``: ``[K_k (y o alpha)]`` on every row (the final test's products; the
-    #: caller's certificate reads ``a`` and ``K_gamma u`` from them)
-    products: np.ndarray | None = None
+    A :class:`~proxlearn.solvers.SolverResult` with fields ``alpha`` and ``b``
+    (the SVM on ``K_gamma``), ``gamma`` (``gamma*(a(alpha))``), ``fun`` (alias
+    ``value``: ``h(alpha) = omega(K_gamma)`` at ``alpha``), ``nit`` (alias
+    ``n_steps``) and ``products`` (``(n, m)``: ``[K_k (y o alpha)]`` on every row,
+    the final test's products; the caller's certificate reads ``a`` and
+    ``K_gamma u`` from them, or ``None``).
+    """
+
+    _aliases = {"value": "fun", "n_steps": "nit"}
+
+    def __init__(self, alpha, b, gamma, value, n_steps, products=None):
+        super().__init__(alpha=alpha, b=b, gamma=gamma, fun=value, nit=n_steps,
+                         products=products)
 
 
 def _products(Ks, v, cols):

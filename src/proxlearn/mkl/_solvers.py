@@ -42,7 +42,6 @@ certificates.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -50,21 +49,23 @@ from sklearn.exceptions import ConvergenceWarning
 from ._bank import StackPasses, stack_combine, stack_quad
 from ._nonsparse_newton import _products, gamma_star, nonsparse_newton
 from .._svm._dual import SVMDual, _bound_sets, bordered_solve, box_knapsack_max, svm_dual
+from ..solvers import SolverResult, armijo_backtrack
 
 __all__ = ["MKLResult", "gamma_star", "lp_alternation", "lp_mkl", "nonsparse_mkl", "simple_mkl",
            "simplex_descent", "uniform_mkl"]
 
 
-@dataclass
-class MKLResult:
-    """Output of a binary MKL solver.
+class MKLResult(SolverResult):
+    """Output of a binary MKL solver (a :class:`~proxlearn.solvers.SolverResult`).
 
-    ``weights`` are the method's own variables (``d`` or ``gamma``);
+    ``x`` (alias ``weights``) are the method's own variables (``d`` or ``gamma``);
     ``kernel_weights`` multiply the kernels in the combined kernel
     ``sum_k kernel_weights[k] K_k`` on which ``alpha`` and ``b`` are the SVM.
-    ``objective`` is the method's objective at the returned weights, ``gap`` its
-    certified duality gap, ``n_iter`` the iterations and ``history`` one record
-    per iteration.
+    ``fun`` (alias ``objective``) is the method's objective at the returned
+    weights, ``gap`` its certified duality gap, ``nit`` (alias ``n_iter``) the
+    iterations and ``history`` one record per iteration. Constructed
+    positionally as ``MKLResult(weights, kernel_weights, alpha, b, objective,
+    gap, n_iter, history)``.
 
     Examples
     --------
@@ -79,16 +80,15 @@ class MKLResult:
     See Also
     --------
     simple_mkl, lp_mkl, nonsparse_mkl, uniform_mkl : the solvers that return it.
+    proxlearn.solvers.SolverResult : the base class.
     """
 
-    weights: np.ndarray
-    kernel_weights: np.ndarray
-    alpha: np.ndarray
-    b: float
-    objective: float
-    gap: float
-    n_iter: int
-    history: list = field(default_factory=list)
+    _aliases = {"weights": "x", "objective": "fun", "n_iter": "nit"}
+
+    def __init__(self, weights, kernel_weights, alpha, b, objective, gap, n_iter, history=None):
+        super().__init__(x=weights, kernel_weights=kernel_weights, alpha=alpha, b=b,
+                         fun=objective, gap=gap, nit=n_iter,
+                         history=[] if history is None else history)
 
 
 #: Largest support of ``u``, relative to ``n``, for which :func:`_a` reads the
@@ -135,20 +135,19 @@ def _projected_step(solve, d, grad, J, step):
     or ``(None, None, None)`` when no step decreases ``J``."""
     from ..solvers import project_simplex
 
-    s_long = 4.0 / max(float(np.abs(grad).max()), 1e-300)
-    s = 4.0 * step if step else s_long  # try longer than last time, then backtrack
-    for _ in range(120):
+    def path(s):
         trial = project_simplex(d - s * grad)
-        if np.array_equal(trial, d):
-            if s < s_long:  # the remembered step shrank below the weights' rounding:
-                s, s_long = s_long, 0.0  # restart once from the long step
-                continue
-            return None, None, None
-        new, a_new = solve(trial)
-        if new.value <= J + 1e-4 * (grad @ (trial - d)):
-            return new, a_new, trial
-        s *= 0.5
-    return None, None, None
+        return None if np.array_equal(trial, d) else trial
+
+    s_long = 4.0 / max(float(np.abs(grad).max()), 1e-300)
+    # try longer than last time, then backtrack; when the remembered step shrank below
+    # the weights' rounding, restart once from the long step
+    search = armijo_backtrack(_value(solve), path, reference=J, x=d, gradient=grad,
+                              step=4.0 * step if step else s_long, max_trials=120,
+                              restart_step=s_long)
+    if not search.success:
+        return None, None, None
+    return (*search.state, search.x)
 
 
 def _reduced_gradient_step(solve, d, D, slope, J):
@@ -171,19 +170,32 @@ def _reduced_gradient_step(solve, d, D, slope, J):
     s_max = float(ratio.min())
     # near-ties too: a weight left at 1e-9 of its value would be the next residue
     blocking = np.flatnonzero(neg)[ratio <= s_max * (1.0 + 1e-9)]
-    s = s_max
-    while s >= 1e-12 or s == s_max:
+
+    def path(s):
         trial = np.maximum(d + s * D, 0.0)
         if s == s_max:
             trial[blocking] = 0.0
         trial /= trial.sum()
-        if np.array_equal(trial, d):
-            return None
-        new, a_new = solve(trial)
-        if new.value <= J + 1e-4 * s * slope:
-            return new, a_new, trial
-        s *= 0.5
-    return None
+        return None if np.array_equal(trial, d) else trial
+
+    search = armijo_backtrack(_value(solve), path, reference=J, step=s_max, slope=slope,
+                              min_step=1e-12)
+    return (*search.state, search.x) if search.success else None
+
+
+def _value(solve):
+    """``solve`` (a weight vector -> ``(svm, a)``) as the line search's ``(value, state)``."""
+    def value(d):
+        new, a_new = solve(d)
+        return new.value, (new, a_new)
+    return value
+
+
+def _on_simplex(v):
+    """``max(v, 0)`` scaled to sum 1."""
+    trial = np.maximum(v, 0.0)
+    trial /= trial.sum()
+    return trial
 
 
 def _warn_stalled(name, rel_gap, tol):
@@ -444,19 +456,14 @@ def _spg_simplex(solve, d, sol, a, tol, max_iter, last, newton=None, name="simpl
         slope = float(grad @ direction)
         if new is None and not slope < 0:  # the projected step is not a descent
             break  # direction: d is optimal to the SVM's precision
-        ref = max(recent[-SPG_MEMORY:])
-        spectral, lam = new is None, 1.0
-        while spectral and lam >= 1e-10:  # nonmonotone Armijo, safeguarded quadratic
-            # backtracking
-            trial = np.maximum(d + lam * direction, 0.0)
-            trial /= trial.sum()
-            new, a_new = solve(trial)
-            if new.value <= ref + 1e-4 * lam * slope:
-                break
-            curv = 2.0 * (new.value - J - lam * slope)
-            lam_q = -slope * lam * lam / curv if curv > 0 else 0.5 * lam
-            lam = min(max(lam_q, 0.1 * lam), 0.5 * lam)
-            new = None
+        spectral = new is None
+        if spectral:  # nonmonotone Armijo, safeguarded quadratic backtracking
+            search = armijo_backtrack(
+                _value(solve), lambda s, d=d, direction=direction: _on_simplex(d + s * direction),
+                reference=max(recent[-SPG_MEMORY:]), step=1.0, slope=slope,
+                shrink="quadratic", value=J, min_step=1e-10)
+            if search.success:
+                trial, (new, a_new) = search.x, search.state
         if new is None:
             break
         g_new = -0.5 * a_new

@@ -59,6 +59,7 @@ from ._classifiers import MKL_CONSTRAINTS, _BaseMKL, mkl_constraints
 from ._cv import ZHUANG_CS, RefittedMixin, fit_grid
 from ._solvers import MKLResult
 from .._svm._dual import svm_dual
+from ..solvers import armijo_backtrack
 
 __all__ = ["TwoLayerMKL", "TwoLayerMKLCV", "TwoLayerMKLInf", "two_layer_mkl"]
 
@@ -194,17 +195,15 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
     for n_iter in range(1, int(max_iter) + 1):
         if pg <= tol * max(1.0, np.linalg.norm(nu)):
             break
-        accepted = False
-        for _ in range(40):  # Armijo backtracking on F along the projected path
-            trial = np.maximum(nu - eta * g, 0.0)
-            F_t, sol_t, K2_t = evaluate(trial, sol)
-            if F_t <= F + _ARMIJO * (g @ (trial - nu)):
-                accepted = True
-                break
-            eta *= 0.5
-        if not accepted:
+        # Armijo backtracking on F along the projected path, 40 trials at most
+        search = armijo_backtrack(lambda t, sol=sol: _split(evaluate(t, sol)),
+                                  lambda s, nu=nu, g=g: np.maximum(nu - s * g, 0.0),
+                                  reference=F, step=eta, x=nu, gradient=g,
+                                  sufficient=_ARMIJO, max_trials=40)
+        if not search.success:
             stalled = True
             break
+        eta, trial, F_t, (sol_t, K2_t) = search.step, search.x, search.fun, search.state
         g_old, nu_old = g, nu
         nu, F, sol, K2 = trial, F_t, sol_t, K2_t
         g = gradient(sol, K2)
@@ -240,6 +239,11 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
         F, sol, pg = _exact_end(Ks, y, C, nu, sol, svm_tol, scales, weight)
     mu = nu / scales
     return MKLResult(mu, mu, sol.alpha, sol.b, F, pg, n_iter, history)
+
+
+def _split(evaluated):
+    """``(F, sol, K2) -> (F, (sol, K2))``: a value and its state for the line search."""
+    return evaluated[0], evaluated[1:]
 
 
 def _exact_end(Ks, y, C, nu, sol, svm_tol, scales, weight):

@@ -40,7 +40,6 @@ from __future__ import annotations
 import copy
 import numbers
 import warnings
-from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -62,7 +61,7 @@ from .._validation import (
     validate_params,
 )
 from ..base import PairwiseMixin, row_chunks
-from ..solvers import simplex_qp_kkt_residual, solve_simplex_qp
+from ..solvers import SolverResult, simplex_qp_kkt_residual, solve_simplex_qp
 from ..transforms import modify_spectrum
 from ._bank import LazyKernelStack, stack_combine, stack_entries, stack_mean_diagonal
 from ._classifiers import MKL_CONSTRAINTS
@@ -84,17 +83,17 @@ def _entries(Ks, rows, cols):
     return stack_entries(Ks, np.asarray(rows), np.asarray(cols))
 
 
-@dataclass
-class UMKLResult:
-    """Output of :func:`umkl`.
+class UMKLResult(SolverResult):
+    """Output of :func:`umkl` (a :class:`~proxlearn.solvers.SolverResult`).
 
-    ``weights`` (``mu`` on the simplex) and ``basis`` (``D`` as ``(n, B)``
-    indices: row ``i`` lists the bases of point ``i``, in the order they were
-    chosen) are the best recorded pair, ``kernel = sum_t weights[t] K_t``;
-    ``objective`` is (5.3) there (without the constant ``gamma2 n B``),
-    ``kkt_residual`` the scaled KKT residual of its mu-step.
-    ``objective_history`` holds (5.3) after every mu-step; ``converged`` is
-    False when ``max_iter`` stopped a still decreasing run.
+    ``x`` (alias ``weights``: ``mu`` on the simplex) and ``basis`` (``D`` as
+    ``(n, B)`` indices: row ``i`` lists the bases of point ``i``, in the order
+    they were chosen) are the best recorded pair, ``kernel = sum_t weights[t] K_t``;
+    ``fun`` (alias ``objective``) is (5.3) there (without the constant
+    ``gamma2 n B``), ``kkt_residual`` the scaled KKT residual of its mu-step.
+    ``objective_history`` holds (5.3) after every mu-step, ``nit`` (alias
+    ``n_iter``) their number; ``success`` (alias ``converged``) is False
+    (``status`` 1) when ``max_iter`` stopped a still decreasing run.
 
     Examples
     --------
@@ -108,16 +107,18 @@ class UMKLResult:
     See Also
     --------
     umkl : the solver that returns it.
+    proxlearn.solvers.SolverResult : the base class.
     """
 
-    weights: np.ndarray
-    basis: np.ndarray
-    kernel: np.ndarray
-    objective: float
-    kkt_residual: float
-    n_iter: int
-    converged: bool
-    objective_history: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    _aliases = {"weights": "x", "objective": "fun", "n_iter": "nit", "converged": "success"}
+
+    def __init__(self, weights, basis, kernel, objective, kkt_residual, n_iter, converged,
+                 objective_history=None):
+        super().__init__(x=weights, basis=basis, kernel=kernel, fun=objective,
+                         kkt_residual=kkt_residual, nit=n_iter,
+                         objective_history=(np.zeros(0) if objective_history is None
+                                            else objective_history),
+                         **self.stopping(converged))
 
 
 def _scaled(Ks, f):

@@ -33,7 +33,6 @@ thesis leaves open (``N``, ``B = n``, ``C = 1``): docs/methods.md, section
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
@@ -47,7 +46,7 @@ from .._validation import (
 )
 from .._graph import edge_pairs, feature_neighbours, knn_adjacency, laplacian
 from .._linalg import center_kernel, top_eigh
-from ..solvers import dual_ascent, max_trace_psd_ball
+from ..solvers import SolverResult, dual_ascent, max_trace_psd_ball
 
 __all__ = ["NPKRankResult", "laplacian_basis", "neighbour_pairs", "npk_rank", "npk_rank_lowrank",
            "npk_rank_sdp"]
@@ -145,20 +144,20 @@ def laplacian_basis(pairs, n: int, m: int, *, sparse: bool | None = None) -> np.
     return V[:, ::-1]
 
 
-@dataclass
-class NPKRankResult:
-    """Output of :func:`npk_rank`.
+class NPKRankResult(SolverResult):
+    """Output of :func:`npk_rank` (a :class:`~proxlearn.solvers.SolverResult`).
 
     Attributes
     ----------
     kernel : ndarray of shape (n, n) or None
         The learned kernel (``None`` from :func:`npk_rank_lowrank`).
-    alpha : ndarray of shape (p,)
-        Duals of the distance constraints, one per pair.
+    x : ndarray of shape (p,)
+        Duals of the distance constraints, one per pair (alias ``alpha``).
     pairs : ndarray of shape (p, 2)
-    primal, dual : float
+    primal, dual, gap : float
         The certificate; ``gap = primal - dual``.
-    n_iter : int
+    nit : int
+        Ascent steps (alias ``n_iter``).
     history : list
     basis, factor : ndarray or None
         ``V`` and ``P`` of the low-rank form (``kernel = V P V^T``).
@@ -175,21 +174,16 @@ class NPKRankResult:
     See Also
     --------
     npk_rank, npk_rank_lowrank
+    proxlearn.solvers.SolverResult : the base class.
     """
 
-    kernel: np.ndarray  # the learned K, (n, n) PSD
-    alpha: np.ndarray  # duals of the distance constraints, one per pair
-    pairs: np.ndarray  # (p, 2)
-    primal: float
-    dual: float
-    n_iter: int
-    history: list = field(default_factory=list)
-    basis: np.ndarray | None = None  # V of the low-rank form (kernel = V P V^T)
-    factor: np.ndarray | None = None  # P of the low-rank form of npk_rank_lowrank
+    _aliases = {"alpha": "x", "n_iter": "nit"}
 
-    @property
-    def gap(self) -> float:
-        return self.primal - self.dual
+    def __init__(self, kernel, alpha, pairs, primal, dual, n_iter, history=None, basis=None,
+                 factor=None):
+        super().__init__(kernel=kernel, x=alpha, pairs=pairs, primal=primal, dual=dual,
+                         gap=primal - dual, nit=n_iter,
+                         history=[] if history is None else history, basis=basis, factor=factor)
 
     def rows(self, index) -> np.ndarray:
         """Rows ``index`` of the learned kernel, without forming it when it is factored."""

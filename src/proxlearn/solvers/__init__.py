@@ -11,6 +11,10 @@
 * :func:`dual_ascent` -- projected gradient ascent on a dual whose inner step has
   a closed form, to a certified duality gap (the alpha-step of SimpleNPKL, the
   embeddings and NPK ranking).
+* :func:`armijo_backtrack` -- Armijo backtracking along a projected-gradient path
+  or a feasible direction (the line searches of the MKL solvers).
+* :class:`SolverResult` -- the result type of every solver (a
+  :class:`scipy.optimize.OptimizeResult` with aliases and a readable repr).
 """
 
 from ._box_lasso import (
@@ -21,6 +25,8 @@ from ._box_lasso import (
     box_lasso_objective,
 )
 from ._dual_ascent import DualAscentResult, dual_ascent
+from ._result import SolverResult
+from ._line_search import LineSearchResult, armijo_backtrack
 from ._psd_ball import max_trace_psd_ball
 from ._simplex_qp import (
     SimplexQPConvergenceWarning,
@@ -34,6 +40,8 @@ from ._simplex_qp import (
 __all__ = [
     "BoxLassoResult",
     "DualAscentResult",
+    "LineSearchResult",
+    "armijo_backtrack",
     "box_lasso",
     "box_lasso_duality_gap",
     "box_lasso_kkt_residual",
@@ -46,4 +54,5 @@ __all__ = [
     "simplex_qp_objective",
     "solve_simplex_qp",
     "SimplexQPConvergenceWarning",
+    "SolverResult",
 ]

@@ -53,13 +53,13 @@ reference implementation (see ``benchmarks/bench_psvm_lp.py``).
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
 
 from .._linalg import top_eigh
 from .._validation import InvalidParameterError, check_option, check_positive
+from ._result import SolverResult
 
 __all__ = [
     "BoxLassoResult",
@@ -70,26 +70,28 @@ __all__ = [
 ]
 
 
-@dataclass
-class BoxLassoResult:
-    """Solution of :func:`box_lasso` and its optimality certificate.
+class BoxLassoResult(SolverResult):
+    """Solution of :func:`box_lasso` and its optimality certificate (a :class:`SolverResult`).
 
     Attributes
     ----------
     x : ndarray of shape (n,)
         The solution.
-    objective : float
-        ``1/2 ||b - A x||^2 + eps ||x||_1``.
-    duality_gap : float
+    fun : float
+        ``1/2 ||b - A x||^2 + eps ||x||_1`` (alias ``objective``).
+    gap : float
         ``P(x) - D(x)`` for the Fenchel dual point ``u = A x - b`` (an upper
-        bound on the suboptimality ``P(x) - P*``).
+        bound on the suboptimality ``P(x) - P*``; alias ``duality_gap``).
     kkt_residual : float
         Largest per-coordinate distance from 0 to the subdifferential of the
         objective (including the box normal cone).
-    n_iter : int
-        Iterations (FISTA steps or coordinate-descent sweeps).
-    converged : bool
-        Whether the stopping rule ``gap <= tol * max(1, P(x))`` was met.
+    nit : int
+        Iterations (FISTA steps or coordinate-descent sweeps; alias ``n_iter``).
+    success : bool
+        Whether the stopping rule ``gap <= tol * max(1, P(x))`` was met (alias
+        ``converged``).
+    status, message
+        0 and ``"stopping rule met"``, or 1 and ``"max_iter reached"``.
 
     Examples
     --------
@@ -105,12 +107,12 @@ class BoxLassoResult:
     box_lasso_kkt_residual, box_lasso_duality_gap : the certificate for any ``x``.
     """
 
-    x: np.ndarray
-    objective: float
-    duality_gap: float
-    kkt_residual: float
-    n_iter: int
-    converged: bool
+    _aliases = {"objective": "fun", "duality_gap": "gap", "n_iter": "nit",
+                "converged": "success"}
+
+    def __init__(self, x, objective, duality_gap, kkt_residual, n_iter, converged):
+        super().__init__(x=x, fun=objective, gap=duality_gap, kkt_residual=kkt_residual,
+                         nit=n_iter, **self.stopping(converged))
 
 
 def _soft_clip(v, thr, C):

@@ -35,7 +35,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from scipy.optimize import OptimizeResult
+
+from ._result import SolverResult
 
 __all__ = ["DualAscentResult", "dual_ascent"]
 
@@ -44,8 +45,8 @@ ACCEPTANCE = ("nonmonotone", "quadratic")
 CERTIFICATES = ("last", "best")
 
 
-class DualAscentResult(OptimizeResult):
-    """Result of :func:`dual_ascent` (a :class:`scipy.optimize.OptimizeResult`).
+class DualAscentResult(SolverResult):
+    """Result of :func:`dual_ascent` (a :class:`SolverResult`).
 
     Attributes
     ----------
@@ -83,7 +84,7 @@ class DualAscentResult(OptimizeResult):
     See Also
     --------
     dual_ascent : the engine that returns it.
-    scipy.optimize.OptimizeResult : the base class.
+    SolverResult : the base class.
     """
 
 
