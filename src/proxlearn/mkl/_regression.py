@@ -54,9 +54,9 @@ inverse).
 
 from __future__ import annotations
 
+import copy
 import numbers
 import warnings
-from dataclasses import replace
 
 import numpy as np
 from scipy.linalg import LinAlgError
@@ -692,8 +692,10 @@ class LpMKLKernelRidge(_MKLRegression):
         r = Ks.shape[2] ** (1.0 / self.p - 1.0) if self.radius == "average" else 1.0
         res = lp_mkl_krr(Ks, y, self.alpha / r, self.p, tol=self.tol,
                          max_iter=self.max_iter, fit_intercept=self.fit_intercept)
-        return replace(res, weights=r * res.weights, kernel_weights=r * res.kernel_weights,
-                       alpha=res.alpha / r)
+        out = copy.copy(res)
+        out.weights, out.kernel_weights = r * res.weights, r * res.kernel_weights
+        out.alpha = res.alpha / r
+        return out
 
 
 class SimpleMKLOneClass(_MKLDecision, OutlierMixin, BaseEstimator):
