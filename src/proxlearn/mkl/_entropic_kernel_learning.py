@@ -641,6 +641,117 @@ class ESKL(_KunduBase):
                 + self.rho * sq)
 
 
+
+
+class _BlockDual:
+    """A lower bound on EMKL's inner problem per matrix, at fixed MKL ``alpha`` and
+    weight ``gamma_i``: ``min {-c v^T M v + rho L(U M U^T - S) : M PSD, tr M = tau}``
+    (``v = U^T (y o alpha)``, ``c = 1 / (2 gamma_i)``), for the losses with a simple
+    conjugate (``"l1"``, ``"l2"``, ``"l3"``).
+
+    With ``rho L(X) = max_Z <Z, X> - rho L*(Z / rho)`` (``L*``: the indicator of
+    ``|Z_jk| <= 1`` for L1, of ``||Z||_F <= 1`` for L2, ``||Z||^2 / 4`` for L3), every
+    feasible ``Z`` gives ``h(Z) = tau lambda_min(U^T Z U - c v v^T) - <Z, S> - rho
+    L*(Z / rho)`` below the minimum (weak duality; the minimum over the spectrahedron
+    of a linear function is ``tau`` times the smallest eigenvalue). The Frank-Wolfe bound
+    is ``h`` at ``Z = rho L'(K_t - S)``, the loss's subgradient at the iterate; for the
+    L1 loss it stays far below the minimum where entries of ``K - S`` pass through 0 (the
+    optimal ``Z`` is strictly inside the box there). Here ``Z`` is the step-weighted
+    exponential average (factor ``BETA``) of the iterates' ``rho L'(K_s - S)`` (which
+    stays feasible: the sets are convex), improved by ``ASCENT`` projected
+    supergradient steps on ``h`` (supergradient ``tau U q q^T U^T - S - rho grad L*``,
+    ``q`` a bottom eigenvector), each an ``eigh`` of an ``r x r`` matrix; the step is
+    adapted (x1.5 on success, /2 on failure) and kept between calls.
+    """
+
+    BETA = 0.95
+    ASCENT = 3
+
+    def __init__(self, loss, rho, tau, U, S):
+        self.loss, self.rho, self.tau, self.U, self.S = loss, float(rho), float(tau), U, S
+        self.Z = np.zeros_like(S)
+        self.weight = 0.0
+        self.step = 0.01
+
+    def average(self, grad, eta):
+        """Fold in the loss subgradient ``grad`` of an iterate taken with step ``eta``."""
+        self.Z = self.BETA * self.Z + eta * self.rho * grad
+        self.weight = self.BETA * self.weight + eta
+
+    def _project(self, Z):
+        if self.loss == "l1":
+            return np.clip(Z, -self.rho, self.rho)
+        if self.loss == "l2":
+            norm = float(np.linalg.norm(Z))
+            return Z if norm <= self.rho else Z * (self.rho / norm)
+        return Z
+
+    def _value(self, Z, v, c):
+        A = Z if self.U is None else self.U.T @ Z @ self.U
+        A = A - c * np.outer(v, v)
+        w, Q = scipy.linalg.eigh(0.5 * (A + A.T), driver="evd")
+        val = self.tau * w[0] - float(np.vdot(Z, self.S))
+        grad = -self.S
+        if self.loss == "l3":
+            val -= float(np.vdot(Z, Z)) / (4.0 * self.rho)
+            grad = grad - Z / (2.0 * self.rho)
+        q = Q[:, 0] if self.U is None else self.U @ Q[:, 0]
+        return val, grad + self.tau * np.outer(q, q)
+
+    def bound(self, v, c):
+        """The best ``h`` found from the running average at ``(v, c)``."""
+        if self.rho == 0 or self.weight == 0:
+            return self._value(np.zeros_like(self.S), v, c)[0]
+        Z = self._project(self.Z / self.weight)
+        val, g = self._value(Z, v, c)
+        for _ in range(self.ASCENT):
+            Zn = self._project(Z + self.step * g)
+            vn, gn = self._value(Zn, v, c)
+            if vn > val:
+                Z, val, g, self.step = Zn, vn, gn, self.step * 1.5
+            else:
+                self.step *= 0.5
+        return val
+
+def _spectrum_dual_bound(c, lam, keep, tau, rho, loss):
+    """A lower bound on ``min {<c, mu> + rho l(mu, lam) : mu >= 0, sum mu = tau, mu = 0
+    off keep}`` (REKL's inner problem at fixed MKL ``alpha`` and weights ``gamma``).
+
+    Weak duality with ``rho l(d) = max_z <z, d> - rho l*(z / rho)``: for any ``z``,
+    ``h(z) = tau min_{j in keep} (c_j + z_j) - <z, lam> - rho l*(z / rho)`` is below the
+    minimum. ``"l2sq"`` (``l = ||d||^2``, ``l*(w) = ||w||^2 / 4``): the minimiser is
+    ``mu* = tau P((lam - c / (2 rho)) / tau)`` (``P`` the projection onto the simplex of
+    the kept coordinates) and ``z = 2 rho (mu* - lam)`` attains it. ``"l2"``
+    (``l = ||d||_2``, ``l*`` the indicator of the unit ball): the minimiser lies on the
+    path ``mu(s) = tau P((lam - s c / rho) / tau)`` (the minimiser of ``<c, mu> + rho
+    ||mu - lam||^2 / (2 s)``, equal to it at ``s = ||mu* - lam||``); ``h`` is evaluated
+    at ``z(s) = rho (mu(s) - lam) / ||mu(s) - lam||`` on a grid of ``s`` refined once
+    around its best point, and the largest value returned. Every ``z`` gives a valid
+    bound; at the minimiser's ``s`` it equals the minimum.
+    """
+    ck, lk = c[keep], lam[keep]
+    if rho == 0:
+        return tau * float(ck.min())
+    if loss == "l2sq":
+        mu = np.zeros_like(lam)
+        mu[keep] = tau * project_simplex((lk - ck / (2.0 * rho)) / tau)
+        z = 2.0 * rho * (mu - lam)
+        return float(tau * (ck + z[keep]).min() - z @ lam - z @ z / (4.0 * rho))
+
+    def h(s):
+        mu = np.zeros((s.size, lam.size))
+        mu[:, keep] = tau * project_simplex((lk - s[:, None] * ck / rho) / tau)
+        d = mu - lam
+        z = rho * d / np.maximum(np.linalg.norm(d, axis=1), 1e-300)[:, None]
+        return tau * (ck + z[:, keep]).min(axis=1) - z @ lam
+
+    base = float(np.linalg.norm(lam)) + tau
+    s = base * np.geomspace(1e-6, 1e2, 33)
+    v = h(s)
+    k = int(np.argmax(v))
+    fine = s[k] * np.geomspace(s[max(k - 1, 0)] / s[k], s[min(k + 1, s.size - 1)] / s[k], 33)
+    return float(max(v.max(), h(fine).max()))
+
 class _MKLBased(_KunduBase):
     """EMKL and REKL: an MKL solve (eq. 10) per iteration."""
 
@@ -729,6 +840,9 @@ class EMKL(_MKLBased):
         lip, t0 = self._resumed(warm)
         gamma = warm["gamma"] if warm else None
         alpha = None
+        duals = ([_BlockDual(self.loss, self.rho, tau, b[0], Ss[:, :, i])
+                  for i, b in enumerate(bases)]
+                 if isinstance(self.loss, str) else None)  # a callable: no conjugate
         for t in range(1, int(self.max_iter) + 1):
             res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma,
                                 alpha0=alpha)
@@ -742,11 +856,19 @@ class EMKL(_MKLBased):
             Grs = [egs[i].reduce(svm_g / gamma[i] + self.rho * grads[i]) for i in range(m)]
             if t % PATIENCE == 1:
                 track.bound(f, sum(egs[i].fw_gap(Grs[i]) for i in range(m)))
+                if duals:  # the Lagrangian bound at this alpha, gamma (_BlockDual)
+                    u = np.zeros(N)
+                    u[:nl] = res.alpha * y
+                    track.dual(float(res.alpha.sum()) + sum(
+                        d.bound(u if d.U is None else d.U.T @ u, 0.5 / gamma[i])
+                        for i, d in enumerate(duals)))
             if track.converged():
                 break
             lip = max(lip, max(float(np.linalg.norm(G)) for G in Grs))
             for i in range(m):
                 eta = step_size(self.scale, lip, egs[i].dim, t0 + t)
+                if duals:
+                    duals[i].average(grads[i], eta)
                 Ks[:, :, i] = egs[i].step(Grs[i], eta)
         track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
         Ks, res = track.best_state
@@ -903,12 +1025,17 @@ class REKL(_MKLBased):
             f = res.objective + self.rho * float(np.sum(vals))
             track.update(f, (mu.copy(), res, Z.copy()))
             u = res.alpha * y
-            g = np.stack([-(Vs[i][:nl].T @ u) ** 2 / (2.0 * gamma[i]) + self.rho * grads[i]
-                          for i in range(m)], axis=1)
-            g = np.where(keeps, g, 0.0)
+            svm_g = np.stack([-(Vs[i][:nl].T @ u) ** 2 / (2.0 * gamma[i]) for i in range(m)],
+                             axis=1)
+            g = np.where(keeps, svm_g + self.rho * np.stack(grads, axis=1), 0.0)
             # Frank-Wolfe gap on the simplices: <g_i, mu_i> - tau min_{kept j} g_ij
             g_min = np.where(keeps, g, np.inf).min(axis=0)
             track.bound(f, float(np.sum(g * mu) - tau * g_min.sum()))
+            # the Lagrangian dual at this (alpha, gamma): the inner problem per matrix
+            # is over a simplex, bounded from below by _spectrum_dual_bound
+            track.dual(float(res.alpha.sum()) + sum(
+                _spectrum_dual_bound(svm_g[:, i], lams[:, i], keeps[:, i], tau, self.rho,
+                                     self.loss) for i in range(m)))
             if track.converged():
                 break
             lip = max(lip, float(np.abs(g).max()))
