@@ -724,9 +724,10 @@ def _spectrum_dual_bound(c, lam, keep, tau, rho, loss):
     the kept coordinates) and ``z = 2 rho (mu* - lam)`` attains it. ``"l2"``
     (``l = ||d||_2``, ``l*`` the indicator of the unit ball): the minimiser lies on the
     path ``mu(s) = tau P((lam - s c / rho) / tau)`` (the minimiser of ``<c, mu> + rho
-    ||mu - lam||^2 / (2 s)``, equal to it at ``s = ||mu* - lam||``); ``h`` is evaluated
-    at ``z(s) = rho (mu(s) - lam) / ||mu(s) - lam||`` on a grid of ``s`` refined once
-    around its best point, and the largest value returned. Every ``z`` gives a valid
+    ||mu - lam||^2 / (2 s)``; at a root ``s`` of ``||mu(s) - lam|| = s`` it satisfies the
+    optimality conditions of the problem, found on nested grids); ``h`` is evaluated at
+    ``z(s) = rho (mu(s) - lam) / ||mu(s) - lam||`` there (and on the bracketing grid)
+    and the largest value returned. Every ``z`` gives a valid
     bound; at the minimiser's ``s`` it equals the minimum.
     """
     ck, lk = c[keep], lam[keep]
@@ -738,19 +739,31 @@ def _spectrum_dual_bound(c, lam, keep, tau, rho, loss):
         z = 2.0 * rho * (mu - lam)
         return float(tau * (ck + z[keep]).min() - z @ lam - z @ z / (4.0 * rho))
 
-    def h(s):
+    def path(s):  # mu(s) - lam and the dual point z(s), for a vector of s
         mu = np.zeros((s.size, lam.size))
         mu[:, keep] = tau * project_simplex((lk - s[:, None] * ck / rho) / tau)
         d = mu - lam
-        z = rho * d / np.maximum(np.linalg.norm(d, axis=1), 1e-300)[:, None]
+        return d, np.linalg.norm(d, axis=1)
+
+    def h(s):
+        d, norm = path(s)
+        z = rho * d / np.maximum(norm, 1e-300)[:, None]
         return tau * (ck + z[:, keep]).min(axis=1) - z @ lam
 
-    base = float(np.linalg.norm(lam)) + tau
-    s = base * np.geomspace(1e-6, 1e2, 33)
-    v = h(s)
-    k = int(np.argmax(v))
-    fine = s[k] * np.geomspace(s[max(k - 1, 0)] / s[k], s[min(k + 1, s.size - 1)] / s[k], 33)
-    return float(max(v.max(), h(fine).max()))
+    # the minimiser is mu(s) at a root of ||mu(s) - lam|| = s (positive at s -> 0,
+    # negative for large s): bracketed on a grid, then on finer grids inside the bracket
+    # (3 rounds of 32 points: the bracket's log-width about 1e-6 times the first's; the
+    # bound is then below the minimum by about 1e-7 relative)
+    s = (float(np.linalg.norm(lam)) + tau) * np.exp(np.linspace(np.log(1e-9), np.log(1e3), 25))
+    lo, hi = s[0], s[-1]
+    for grid in (s, *([32] * 3)):
+        grid = grid if isinstance(grid, np.ndarray) else np.exp(
+            np.linspace(np.log(lo), np.log(hi), grid))
+        below = np.flatnonzero(path(grid)[1] <= grid)
+        if not below.size:
+            break
+        lo, hi = grid[max(below[0] - 1, 0)], grid[below[0]]
+    return float(max(h(s).max(), h(np.array([lo, hi])).max()))
 
 class _MKLBased(_KunduBase):
     """EMKL and REKL: an MKL solve (eq. 10) per iteration."""
@@ -856,12 +869,14 @@ class EMKL(_MKLBased):
             Grs = [egs[i].reduce(svm_g / gamma[i] + self.rho * grads[i]) for i in range(m)]
             if t % PATIENCE == 1:
                 track.bound(f, sum(egs[i].fw_gap(Grs[i]) for i in range(m)))
-                if duals:  # the Lagrangian bound at this alpha, gamma (_BlockDual)
-                    u = np.zeros(N)
-                    u[:nl] = res.alpha * y
-                    track.dual(float(res.alpha.sum()) + sum(
-                        d.bound(u if d.U is None else d.U.T @ u, 0.5 / gamma[i])
-                        for i, d in enumerate(duals)))
+            if duals and t % (2 * PATIENCE) == 1 and t > 1:  # the Lagrangian bound at
+                # this alpha, gamma (_BlockDual): 4 eigh per matrix; the fits that the
+                # fallback stops (t > 2 PATIENCE) get it at least once
+                u = np.zeros(N)
+                u[:nl] = res.alpha * y
+                track.dual(float(res.alpha.sum()) + sum(
+                    d.bound(u if d.U is None else d.U.T @ u, 0.5 / gamma[i])
+                    for i, d in enumerate(duals)))
             if track.converged():
                 break
             lip = max(lip, max(float(np.linalg.norm(G)) for G in Grs))
@@ -1031,11 +1046,12 @@ class REKL(_MKLBased):
             # Frank-Wolfe gap on the simplices: <g_i, mu_i> - tau min_{kept j} g_ij
             g_min = np.where(keeps, g, np.inf).min(axis=0)
             track.bound(f, float(np.sum(g * mu) - tau * g_min.sum()))
-            # the Lagrangian dual at this (alpha, gamma): the inner problem per matrix
-            # is over a simplex, bounded from below by _spectrum_dual_bound
-            track.dual(float(res.alpha.sum()) + sum(
-                _spectrum_dual_bound(svm_g[:, i], lams[:, i], keeps[:, i], tau, self.rho,
-                                     self.loss) for i in range(m)))
+            if t % 3 == 1:  # the Lagrangian dual at this (alpha, gamma): the inner
+                # problem per matrix is over a simplex (_spectrum_dual_bound); about as
+                # costly as an iteration's MKL solve, hence every third iteration
+                track.dual(float(res.alpha.sum()) + sum(
+                    _spectrum_dual_bound(svm_g[:, i], lams[:, i], keeps[:, i], tau,
+                                         self.rho, self.loss) for i in range(m)))
             if track.converged():
                 break
             lip = max(lip, float(np.abs(g).max()))
