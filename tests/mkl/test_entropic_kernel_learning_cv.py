@@ -192,6 +192,23 @@ def test_a_warm_start_at_the_optimum_stops_at_its_first_iterate():
     assert again.objective_ == pytest.approx(first.objective_, rel=1e-2)
 
 
+
+def test_a_rekl_warm_start_at_the_optimum_stops_at_its_first_iterate():
+    """REKL's Lagrangian bound certifies a converged fit (the Frank-Wolfe bound: 0.08
+    after 130 iterations), so a warm start from it stops at its first iterate (before:
+    the 21 iterations of the stagnation fallback)."""
+    S, y = _problem(n=40, m=2, seed=5)
+    shared = {}
+    first = REKL(C=0.3, rho=1.0, tol=1e-3, max_iter=1000)
+    first._cv_state = shared
+    _quiet(lambda: first.fit(S, y))
+    assert first.gap_ <= 5e-3
+    again = REKL(C=0.3, rho=1.0)
+    again._cv_state = shared
+    _quiet(lambda: again.fit(S, y))
+    assert again.n_iter_ == 1 and again.gap_ <= again.tol
+    assert again.objective_ == pytest.approx(first.objective_, rel=1e-2)
+
 @pytest.mark.parametrize("base,cvcls", PAIRS)
 def test_the_warm_walk_chooses_as_well_as_grid_search(base, cvcls):
     """The warm walk may choose another point than GridSearchCV; judged by the exact

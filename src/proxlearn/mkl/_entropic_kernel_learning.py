@@ -27,7 +27,9 @@ clipped versions when that mean is not positive. "Until convergence" is not
 defined: we stop when a lower bound certifies a relative gap of ``tol`` (the
 Frank-Wolfe bound; for ESKL with the L3 loss also its exact Lagrangian dual, which
 closes the gap in 10-20 iterations on the UW matrices where the Frank-Wolfe bound
-stays at 0.2-0.5), or when the best objective improved by less than ``tol``
+stays at 0.2-0.5; for REKL the Lagrangian dual at the MKL's ``alpha``, exact per
+simplex; for EMKL the Lagrangian dual at an averaged loss subgradient, which closes
+slowly for the L1 loss), or when the best objective improved by less than ``tol``
 (relative) over the last ``max(10, t/4)`` iterations (after at least two such
 windows), else at ``max_iter`` with a ``ConvergenceWarning``.
 
@@ -136,8 +138,9 @@ class _Tracker:
     Two tests, either stops: the certified gap ``best - lower`` at most ``tol``
     relative, where ``lower`` is the largest lower bound on the optimum seen (the
     Frank-Wolfe bound ``F(K_t) - (<G_t, K_t> - tau lambda_min(G_t))``, valid for
-    any subgradient ``G_t`` of the convex objective, and ESKL-L3's Lagrangian dual
-    bound, :func:`_l3_dual_bound`); or the best objective improved by at most
+    any subgradient ``G_t`` of the convex objective, and the Lagrangian dual bounds:
+    ESKL-L3's :meth:`ESKL._l3_dual_bound`, REKL's :func:`_spectrum_dual_bound`,
+    EMKL's :class:`_BlockDual`); or the best objective improved by at most
     ``tol`` relative over the last ``max(PATIENCE, t / 4)`` iterations, after two
     such windows (the fallback where no bound closes the gap). The first test
     depends only on the iterate, not on the path: a start within ``tol`` of the
@@ -497,7 +500,8 @@ class ESKL(_KunduBase):
         The best learned kernel (over the normalised matrices).
     gap_ : float or ndarray
         Certified relative gap of the best iterate (the Frank-Wolfe bound, and for
-        ``loss="l3"`` the dual bound; ``inf`` before the first bound).
+        ``loss="l3"`` the dual bound; EMKL and REKL: their Lagrangian dual bounds;
+        ``inf`` before the first bound).
     scales_ : ndarray of shape (m,)
         The ``c_i`` the matrices were divided by (ones with ``normalize=False``).
     objective_, objective_history_, n_iter_, coef_, intercept_, tau_,
