@@ -729,7 +729,8 @@ def _spectrum_dual_bound(c, lam, keep, tau, rho, loss):
     (``l = ||d||_2``, ``l*`` the indicator of the unit ball): the minimiser lies on the
     path ``mu(s) = tau P((lam - s c / rho) / tau)`` (the minimiser of ``<c, mu> + rho
     ||mu - lam||^2 / (2 s)``; at a root ``s`` of ``||mu(s) - lam|| = s`` it satisfies the
-    optimality conditions of the problem, found on nested grids); ``h`` is evaluated at
+    optimality conditions of the problem; bracketed on a grid, then solved in closed
+    form on the support of ``mu(s)`` until the support repeats); ``h`` is evaluated at
     ``z(s) = rho (mu(s) - lam) / ||mu(s) - lam||`` there (and on the bracketing grid)
     and the largest value returned. Every ``z`` gives a valid
     bound; at the minimiser's ``s`` it equals the minimum.
@@ -743,31 +744,41 @@ def _spectrum_dual_bound(c, lam, keep, tau, rho, loss):
         z = 2.0 * rho * (mu - lam)
         return float(tau * (ck + z[keep]).min() - z @ lam - z @ z / (4.0 * rho))
 
-    def path(s):  # mu(s) - lam and the dual point z(s), for a vector of s
+    def path(s):  # mu(s) - lam for a vector of s, and its norms
         mu = np.zeros((s.size, lam.size))
         mu[:, keep] = tau * project_simplex((lk - s[:, None] * ck / rho) / tau)
         d = mu - lam
         return d, np.linalg.norm(d, axis=1)
 
-    def h(s):
-        d, norm = path(s)
+    def h(d, norm):  # the dual value at z = rho d / ||d||
         z = rho * d / np.maximum(norm, 1e-300)[:, None]
         return tau * (ck + z[:, keep]).min(axis=1) - z @ lam
 
     # the minimiser is mu(s) at a root of ||mu(s) - lam|| = s (positive at s -> 0,
-    # negative for large s): bracketed on a grid, then on finer grids inside the bracket
-    # (3 rounds of 32 points: the bracket's log-width about 1e-6 times the first's; the
-    # bound is then below the minimum by about 1e-7 relative)
-    s = (float(np.linalg.norm(lam)) + tau) * np.exp(np.linspace(np.log(1e-9), np.log(1e3), 25))
-    lo, hi = s[0], s[-1]
-    for grid in (s, *([32] * 3)):
-        grid = grid if isinstance(grid, np.ndarray) else np.exp(
-            np.linspace(np.log(lo), np.log(hi), grid))
-        below = np.flatnonzero(path(grid)[1] <= grid)
-        if not below.size:
+    # negative for large s), bracketed on a grid. On a fixed support J of mu(s),
+    # mu_J - lam_J = -s (a_J - mean a_J) - nu0 (a = c / rho, nu0 = (sum lam_J - tau) / |J|)
+    # and ||mu(s) - lam||^2 = s^2 A + |J| nu0^2 + R (A = sum (a_J - mean)^2, R = sum of
+    # lam^2 off J): the root is closed-form; repeated until the support is consistent
+    s = (float(np.linalg.norm(lam)) + tau) * np.logspace(-9, 3, 13)
+    d, norm = path(s)
+    best = float(h(d, norm).max())
+    below = np.flatnonzero(norm <= s)
+    root = np.sqrt(s[max(below[0] - 1, 0)] * s[below[0]]) if below.size else s[-1]
+    a, support = c / rho, None
+    for _ in range(8):
+        d, norm = path(np.array([root]))
+        J = d[0] > -lam  # mu_j > 0
+        if support is not None and np.array_equal(J, support):
             break
-        lo, hi = grid[max(below[0] - 1, 0)], grid[below[0]]
-    return float(max(h(s).max(), h(np.array([lo, hi])).max()))
+        support = J
+        aJ = a[J] - a[J].mean()
+        A = float(aJ @ aJ)
+        if A >= 1.0:
+            break
+        nu0 = (float(lam[J].sum()) - tau) / J.sum()
+        root = np.sqrt((J.sum() * nu0 ** 2 + float(lam[~J] @ lam[~J])) / (1.0 - A))
+    return max(best, float(h(d, norm)[0]))
+
 
 class _MKLBased(_KunduBase):
     """EMKL and REKL: an MKL solve (eq. 10) per iteration."""
