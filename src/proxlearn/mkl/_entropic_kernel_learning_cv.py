@@ -34,7 +34,7 @@ start, and on the defaults panel they scored 0.7 points below the cold walk on a
 for REKL (a warm fit stops as soon as its start is within ``tol`` of the optimum: their
 Lagrangian bounds close the gap), ``False`` for EMKL (its L1 bound closes too slowly to
 stop a fit, so every warm fit stops by the fallback; its warm walks ran from 2.05x
-cheaper to 0.72x). REKL's warm walk was 1.5-2.7x cheaper than ``GridSearchCV`` and tied
+cheaper to 0.72x). REKL's warm walk was 1.5-3.3x cheaper than ``GridSearchCV`` and tied
 with the cold walk on the panel's splits.
 Measurements: docs/benchmarks.md ("Cross-validated variants"); the choices:
 docs/methods.md.
