@@ -27,7 +27,9 @@ clipped versions when that mean is not positive. "Until convergence" is not
 defined: we stop when a lower bound certifies a relative gap of ``tol`` (the
 Frank-Wolfe bound; for ESKL with the L3 loss also its exact Lagrangian dual, which
 closes the gap in 10-20 iterations on the UW matrices where the Frank-Wolfe bound
-stays at 0.2-0.5), or when the best objective improved by less than ``tol``
+stays at 0.2-0.5; for REKL the Lagrangian dual at the MKL's ``alpha``, exact per
+simplex; for EMKL the Lagrangian dual at an averaged loss subgradient, which closes
+slowly for the L1 loss), or when the best objective improved by less than ``tol``
 (relative) over the last ``max(10, t/4)`` iterations (after at least two such
 windows), else at ``max_iter`` with a ``ConvergenceWarning``.
 
@@ -136,8 +138,9 @@ class _Tracker:
     Two tests, either stops: the certified gap ``best - lower`` at most ``tol``
     relative, where ``lower`` is the largest lower bound on the optimum seen (the
     Frank-Wolfe bound ``F(K_t) - (<G_t, K_t> - tau lambda_min(G_t))``, valid for
-    any subgradient ``G_t`` of the convex objective, and ESKL-L3's Lagrangian dual
-    bound, :func:`_l3_dual_bound`); or the best objective improved by at most
+    any subgradient ``G_t`` of the convex objective, and the Lagrangian dual bounds:
+    ESKL-L3's :meth:`ESKL._l3_dual_bound`, REKL's :func:`_spectrum_dual_bound`,
+    EMKL's :class:`_BlockDual`); or the best objective improved by at most
     ``tol`` relative over the last ``max(PATIENCE, t / 4)`` iterations, after two
     such windows (the fallback where no bound closes the gap). The first test
     depends only on the iterate, not on the path: a start within ``tol`` of the
@@ -497,7 +500,8 @@ class ESKL(_KunduBase):
         The best learned kernel (over the normalised matrices).
     gap_ : float or ndarray
         Certified relative gap of the best iterate (the Frank-Wolfe bound, and for
-        ``loss="l3"`` the dual bound; ``inf`` before the first bound).
+        ``loss="l3"`` the dual bound; EMKL and REKL: their Lagrangian dual bounds;
+        ``inf`` before the first bound).
     scales_ : ndarray of shape (m,)
         The ``c_i`` the matrices were divided by (ones with ``normalize=False``).
     objective_, objective_history_, n_iter_, coef_, intercept_, tau_,
@@ -641,6 +645,141 @@ class ESKL(_KunduBase):
                 + self.rho * sq)
 
 
+
+
+class _BlockDual:
+    """A lower bound on EMKL's inner problem per matrix, at fixed MKL ``alpha`` and
+    weight ``gamma_i``: ``min {-c v^T M v + rho L(U M U^T - S) : M PSD, tr M = tau}``
+    (``v = U^T (y o alpha)``, ``c = 1 / (2 gamma_i)``), for the losses with a simple
+    conjugate (``"l1"``, ``"l2"``, ``"l3"``).
+
+    With ``rho L(X) = max_Z <Z, X> - rho L*(Z / rho)`` (``L*``: the indicator of
+    ``|Z_jk| <= 1`` for L1, of ``||Z||_F <= 1`` for L2, ``||Z||^2 / 4`` for L3), every
+    feasible ``Z`` gives ``h(Z) = tau lambda_min(U^T Z U - c v v^T) - <Z, S> - rho
+    L*(Z / rho)`` below the minimum (weak duality; the minimum over the spectrahedron
+    of a linear function is ``tau`` times the smallest eigenvalue). The Frank-Wolfe bound
+    is ``h`` at ``Z = rho L'(K_t - S)``, the loss's subgradient at the iterate; for the
+    L1 loss it stays far below the minimum where entries of ``K - S`` pass through 0 (the
+    optimal ``Z`` is strictly inside the box there). Here ``Z`` is the step-weighted
+    exponential average (factor ``BETA``) of the iterates' ``rho L'(K_s - S)`` (which
+    stays feasible: the sets are convex), improved by ``ASCENT`` projected
+    supergradient steps on ``h`` (supergradient ``tau U q q^T U^T - S - rho grad L*``,
+    ``q`` a bottom eigenvector), each an ``eigh`` of an ``r x r`` matrix; the step is
+    adapted (x1.5 on success, /2 on failure) and kept between calls.
+    """
+
+    BETA = 0.95
+    ASCENT = 3
+
+    def __init__(self, loss, rho, tau, U, S):
+        self.loss, self.rho, self.tau, self.U, self.S = loss, float(rho), float(tau), U, S
+        self.Z = np.zeros_like(S)
+        self.weight = 0.0
+        self.step = 0.01
+
+    def average(self, grad, eta):
+        """Fold in the loss subgradient ``grad`` of an iterate taken with step ``eta``."""
+        self.Z = self.BETA * self.Z + eta * self.rho * grad
+        self.weight = self.BETA * self.weight + eta
+
+    def _project(self, Z):
+        if self.loss == "l1":
+            return np.clip(Z, -self.rho, self.rho)
+        if self.loss == "l2":
+            norm = float(np.linalg.norm(Z))
+            return Z if norm <= self.rho else Z * (self.rho / norm)
+        return Z
+
+    def _value(self, Z, v, c):
+        A = Z if self.U is None else self.U.T @ Z @ self.U
+        A = A - c * np.outer(v, v)
+        w, Q = scipy.linalg.eigh(0.5 * (A + A.T), driver="evd")
+        val = self.tau * w[0] - float(np.vdot(Z, self.S))
+        grad = -self.S
+        if self.loss == "l3":
+            val -= float(np.vdot(Z, Z)) / (4.0 * self.rho)
+            grad = grad - Z / (2.0 * self.rho)
+        q = Q[:, 0] if self.U is None else self.U @ Q[:, 0]
+        return val, grad + self.tau * np.outer(q, q)
+
+    def bound(self, v, c):
+        """The best ``h`` found from the running average at ``(v, c)``."""
+        if self.rho == 0 or self.weight == 0:
+            return self._value(np.zeros_like(self.S), v, c)[0]
+        Z = self._project(self.Z / self.weight)
+        val, g = self._value(Z, v, c)
+        for _ in range(self.ASCENT):
+            Zn = self._project(Z + self.step * g)
+            vn, gn = self._value(Zn, v, c)
+            if vn > val:
+                Z, val, g, self.step = Zn, vn, gn, self.step * 1.5
+            else:
+                self.step *= 0.5
+        return val
+
+def _spectrum_dual_bound(c, lam, keep, tau, rho, loss):
+    """A lower bound on ``min {<c, mu> + rho l(mu, lam) : mu >= 0, sum mu = tau, mu = 0
+    off keep}`` (REKL's inner problem at fixed MKL ``alpha`` and weights ``gamma``).
+
+    Weak duality with ``rho l(d) = max_z <z, d> - rho l*(z / rho)``: for any ``z``,
+    ``h(z) = tau min_{j in keep} (c_j + z_j) - <z, lam> - rho l*(z / rho)`` is below the
+    minimum. ``"l2sq"`` (``l = ||d||^2``, ``l*(w) = ||w||^2 / 4``): the minimiser is
+    ``mu* = tau P((lam - c / (2 rho)) / tau)`` (``P`` the projection onto the simplex of
+    the kept coordinates) and ``z = 2 rho (mu* - lam)`` attains it. ``"l2"``
+    (``l = ||d||_2``, ``l*`` the indicator of the unit ball): the minimiser lies on the
+    path ``mu(s) = tau P((lam - s c / rho) / tau)`` (the minimiser of ``<c, mu> + rho
+    ||mu - lam||^2 / (2 s)``; at a root ``s`` of ``||mu(s) - lam|| = s`` it satisfies the
+    optimality conditions of the problem; bracketed on a grid, then solved in closed
+    form on the support of ``mu(s)`` until the support repeats); ``h`` is evaluated at
+    ``z(s) = rho (mu(s) - lam) / ||mu(s) - lam||`` there (and on the bracketing grid)
+    and the largest value returned. Every ``z`` gives a valid
+    bound; at the minimiser's ``s`` it equals the minimum.
+    """
+    ck, lk = c[keep], lam[keep]
+    if rho == 0:
+        return tau * float(ck.min())
+    if loss == "l2sq":
+        mu = np.zeros_like(lam)
+        mu[keep] = tau * project_simplex((lk - ck / (2.0 * rho)) / tau)
+        z = 2.0 * rho * (mu - lam)
+        return float(tau * (ck + z[keep]).min() - z @ lam - z @ z / (4.0 * rho))
+
+    def path(s):  # mu(s) - lam for a vector of s, and its norms
+        mu = np.zeros((s.size, lam.size))
+        mu[:, keep] = tau * project_simplex((lk - s[:, None] * ck / rho) / tau)
+        d = mu - lam
+        return d, np.linalg.norm(d, axis=1)
+
+    def h(d, norm):  # the dual value at z = rho d / ||d||
+        z = rho * d / np.maximum(norm, 1e-300)[:, None]
+        return tau * (ck + z[:, keep]).min(axis=1) - z @ lam
+
+    # the minimiser is mu(s) at a root of ||mu(s) - lam|| = s (positive at s -> 0,
+    # negative for large s), bracketed on a grid. On a fixed support J of mu(s),
+    # mu_J - lam_J = -s (a_J - mean a_J) - nu0 (a = c / rho, nu0 = (sum lam_J - tau) / |J|)
+    # and ||mu(s) - lam||^2 = s^2 A + |J| nu0^2 + R (A = sum (a_J - mean)^2, R = sum of
+    # lam^2 off J): the root is closed-form; repeated until the support is consistent
+    s = (float(np.linalg.norm(lam)) + tau) * np.logspace(-9, 3, 13)
+    d, norm = path(s)
+    best = float(h(d, norm).max())
+    below = np.flatnonzero(norm <= s)
+    root = np.sqrt(s[max(below[0] - 1, 0)] * s[below[0]]) if below.size else s[-1]
+    a, support = c / rho, None
+    for _ in range(8):
+        d, norm = path(np.array([root]))
+        J = d[0] > -lam  # mu_j > 0
+        if support is not None and np.array_equal(J, support):
+            break
+        support = J
+        aJ = a[J] - a[J].mean()
+        A = float(aJ @ aJ)
+        if A >= 1.0:
+            break
+        nu0 = (float(lam[J].sum()) - tau) / J.sum()
+        root = np.sqrt((J.sum() * nu0 ** 2 + float(lam[~J] @ lam[~J])) / (1.0 - A))
+    return max(best, float(h(d, norm)[0]))
+
+
 class _MKLBased(_KunduBase):
     """EMKL and REKL: an MKL solve (eq. 10) per iteration."""
 
@@ -729,6 +868,9 @@ class EMKL(_MKLBased):
         lip, t0 = self._resumed(warm)
         gamma = warm["gamma"] if warm else None
         alpha = None
+        duals = ([_BlockDual(self.loss, self.rho, tau, b[0], Ss[:, :, i])
+                  for i, b in enumerate(bases)]
+                 if isinstance(self.loss, str) else None)  # a callable: no conjugate
         for t in range(1, int(self.max_iter) + 1):
             res = nonsparse_mkl(Ks[:nl, :nl], y, self.C, tol=self.mkl_tol, gamma0=gamma,
                                 alpha0=alpha)
@@ -742,11 +884,21 @@ class EMKL(_MKLBased):
             Grs = [egs[i].reduce(svm_g / gamma[i] + self.rho * grads[i]) for i in range(m)]
             if t % PATIENCE == 1:
                 track.bound(f, sum(egs[i].fw_gap(Grs[i]) for i in range(m)))
+            if duals and t % (2 * PATIENCE) == 1 and t > 1:  # the Lagrangian bound at
+                # this alpha, gamma (_BlockDual): 4 eigh per matrix; the fits that the
+                # fallback stops (t > 2 PATIENCE) get it at least once
+                u = np.zeros(N)
+                u[:nl] = res.alpha * y
+                track.dual(float(res.alpha.sum()) + sum(
+                    d.bound(u if d.U is None else d.U.T @ u, 0.5 / gamma[i])
+                    for i, d in enumerate(duals)))
             if track.converged():
                 break
             lip = max(lip, max(float(np.linalg.norm(G)) for G in Grs))
             for i in range(m):
                 eta = step_size(self.scale, lip, egs[i].dim, t0 + t)
+                if duals:
+                    duals[i].average(grads[i], eta)
                 Ks[:, :, i] = egs[i].step(Grs[i], eta)
         track.warn_if_not_converged(type(self).__name__, int(self.max_iter))
         Ks, res = track.best_state
@@ -903,12 +1055,18 @@ class REKL(_MKLBased):
             f = res.objective + self.rho * float(np.sum(vals))
             track.update(f, (mu.copy(), res, Z.copy()))
             u = res.alpha * y
-            g = np.stack([-(Vs[i][:nl].T @ u) ** 2 / (2.0 * gamma[i]) + self.rho * grads[i]
-                          for i in range(m)], axis=1)
-            g = np.where(keeps, g, 0.0)
+            svm_g = np.stack([-(Vs[i][:nl].T @ u) ** 2 / (2.0 * gamma[i]) for i in range(m)],
+                             axis=1)
+            g = np.where(keeps, svm_g + self.rho * np.stack(grads, axis=1), 0.0)
             # Frank-Wolfe gap on the simplices: <g_i, mu_i> - tau min_{kept j} g_ij
             g_min = np.where(keeps, g, np.inf).min(axis=0)
             track.bound(f, float(np.sum(g * mu) - tau * g_min.sum()))
+            if t % 3 == 1:  # the Lagrangian dual at this (alpha, gamma): the inner
+                # problem per matrix is over a simplex (_spectrum_dual_bound); about as
+                # costly as an iteration's MKL solve, hence every third iteration
+                track.dual(float(res.alpha.sum()) + sum(
+                    _spectrum_dual_bound(svm_g[:, i], lams[:, i], keeps[:, i], tau,
+                                         self.rho, self.loss) for i in range(m)))
             if track.converged():
                 break
             lip = max(lip, float(np.abs(g).max()))

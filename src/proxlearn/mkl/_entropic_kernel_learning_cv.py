@@ -30,9 +30,12 @@ start: ``best_estimator_`` is exactly the estimator at those parameters.
 ``warm_start=False`` is the default: warm ESKL-L3 walks were 1.3-3.9x cheaper than
 ``GridSearchCV`` but their fits that stop by the stagnation fallback depend on the
 start, and on the defaults panel they scored 0.7 points below the cold walk on average
-(each set within 2 standard errors); EMKL and REKL warm walks ran from 2.05x cheaper to
-0.72x (slower). ``"auto"``: ``True`` for ESKL with the L3 loss (a warm fit stops as
-soon as its start is within ``tol`` of the optimum), ``False`` elsewhere.
+(each set within 2 standard errors). ``"auto"``: ``True`` for ESKL with the L3 loss and
+for REKL (a warm fit stops as soon as its start is within ``tol`` of the optimum: their
+Lagrangian bounds close the gap), ``False`` for EMKL (its L1 bound closes too slowly to
+stop a fit, so every warm fit stops by the fallback; its warm walks ran from 2.05x
+cheaper to 0.72x). REKL's warm walk was 1.5-3.3x cheaper than ``GridSearchCV`` and tied
+with the cold walk on the panel's splits.
 Measurements: docs/benchmarks.md ("Cross-validated variants"); the choices:
 docs/methods.md.
 """
@@ -135,8 +138,10 @@ class _KunduCV(GridCVMixin, RefittedClassifierMixin, PairwiseMixin, ClassifierMi
 
     def _resolve_warm_start(self):
         """``warm_start`` as a bool: ``"auto"`` is ``True`` for ESKL with the L3 loss
-        (the fits that stop on a certificate), ``False`` otherwise."""
+        and for REKL (the fits that stop on a certificate), ``False`` otherwise."""
         if isinstance(self.warm_start, str) and self.warm_start == "auto":
+            if self._estimator is REKL:
+                return True
             loss = self._base(1.0, 1.0).loss
             return self._estimator is ESKL and isinstance(loss, str) and loss == "l3"
         if not isinstance(self.warm_start, (bool, np.bool_)):
@@ -186,9 +191,9 @@ _DOC = """{name} with ``C`` and ``rho`` chosen by cross-validation, then refitte
         and the scores may differ from cold fits' within it. ``False``: every fit
         starts as :class:`{name}` does, so that each validation score is the one
         ``GridSearchCV`` computes (the eigendecompositions are still shared).
-        ``"auto"``: ``True`` for ESKL with the L3 loss (its fits stop on a dual
-        certificate), else ``False``. ``False`` is the default because warm walks
-        scored lower on the defaults panel (0.7 points on average); costs and
+        ``"auto"``: ``True`` for ESKL with the L3 loss and for REKL (their fits stop
+        on a dual certificate), else ``False``. ``False`` is the default because warm
+        ESKL walks scored lower on the defaults panel (0.7 points on average); costs and
         choices: docs/benchmarks.md.
     loss, max_iter : as :class:`{name}`; ``None``: its default ({loss!r}, {max_iter}).
     tol, normalize, verbose : as :class:`{name}`.
