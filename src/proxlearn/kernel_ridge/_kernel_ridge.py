@@ -93,7 +93,7 @@ def loo_squared_errors(U, g, target, alphas):
     >>> g, U = np.linalg.eigh(K)
     >>> y = np.array([1.0, -1.0])
     >>> # without sample 0: c = y_1 / (2 + 1), prediction K[0, 1] c = -1/3
-    >>> float(loo_squared_errors(U, g, y, np.array([1.0]))[0]) == 2 * (1 + 1 / 3) ** 2
+    >>> bool(np.isclose(loo_squared_errors(U, g, y, np.array([1.0]))[0], 2 * (1 + 1 / 3) ** 2))
     True
 
     See Also
