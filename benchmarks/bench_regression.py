@@ -12,7 +12,9 @@ download. Each target is predicted from a similarity that does not see it:
 * ``digits-ink``: the ink (mean pixel intensity) of the 400 images of ``digits-idm``
   from their Image Distortion Model similarity (a similarity of objects, no features).
 
-Methods: ours at their defaults (``SimilaritySVR``, ``SimilarityKernelRidge``,
+Methods: ours at their defaults (``SimilaritySVR`` with ``C="auto"``,
+``SimilarityKernelRidge`` with ``alpha="auto"``, and both at the former defaults
+``C=1`` / ``alpha=1``,
 ``SimilarityFeatureSVR`` linear and RBF on the rows,
 ``SimilarityKNeighborsRegressor`` uniform k = 5, and its KRI / KRR weights), ours
 with ``normalize_y=False`` (the literal reading), scikit-learn's ``SVR`` and
@@ -31,7 +33,11 @@ against ``SimilarityFeatures("rbf")`` + scikit-learn's ``SVR`` on the same probl
 500 test rows against ``KNeighborsRegressor(metric="precomputed")``. Process CPU time
 (one BLAS thread), methods alternated, medians of ``--repeats``.
 
-    python benchmarks/bench_regression.py [--accuracy] [--speed] [--repeats 5]
+With ``--speed --auto``: ``C="auto"`` / ``alpha="auto"`` against scikit-learn's
+``GridSearchCV`` (SVR, the same ``C`` grid and 5 shuffled folds) and ``RidgeCV``
+(exact leave-one-out over the same ``alpha`` grid) on the same clipped matrix.
+
+    python benchmarks/bench_regression.py [--accuracy] [--speed [--auto]] [--repeats 5]
 """
 
 import _bench_env  # noqa: F401  (one thread, this tree's src first)
@@ -122,6 +128,8 @@ def methods():
     return {
         "SimilaritySVR": ours(SimilaritySVR()),
         "SimilarityKernelRidge": ours(SimilarityKernelRidge()),
+        "SimilaritySVR(C=1) (the former default)": ours(SimilaritySVR(C=1.0)),
+        "SimilarityKernelRidge(alpha=1) (the former default)": ours(SimilarityKernelRidge(alpha=1.0)),
         "SimilarityFeatureSVR (linear)": ours(SimilarityFeatureSVR()),
         "SimilarityFeatureSVR(kernel='rbf')": ours(SimilarityFeatureSVR(kernel="rbf")),
         "kNN-regressor (uniform, k=5)": ours(SimilarityKNeighborsRegressor()),
@@ -178,14 +186,66 @@ def accuracy(n_splits=5):
 
 
 #: The paired comparisons printed under the table.
-PAIRS = [("SimilaritySVR", "sklearn SVR on clip(S)"),
+PAIRS = [("SimilaritySVR", "SimilaritySVR(C=1) (the former default)"),
+         ("SimilarityKernelRidge", "SimilarityKernelRidge(alpha=1) (the former default)"),
+         ("SimilaritySVR", "sklearn SVR on clip(S)"),
          ("SimilarityKernelRidge", "sklearn KernelRidge on clip(S)"),
          ("SimilaritySVR", "sklearn SVR on clip(S), y standardised"),
          ("SimilarityKernelRidge", "sklearn KernelRidge on clip(S), y standardised"),
          ("SimilaritySVR", "sklearn RBF SVR on features, y standardised")]
 
 
-def speed(repeats=5, n=2000, m=500):
+def auto_speed(S, y, repeats):
+    """``C="auto"`` / ``alpha="auto"`` against scikit-learn's search over the same grid
+    on the same corrected matrix, the correction counted on both sides: the SVR against
+    ``GridSearchCV(SVR(kernel="precomputed"), AUTO_C, 5 shuffled folds)`` on the
+    clipped matrix; kernel ridge against ``RidgeCV(alphas=AUTO_ALPHAS,
+    fit_intercept=False, gcv_mode="eigen")`` (exact leave-one-out, scikit-learn's
+    closed form) on a factor ``X`` of the clipped matrix (``X X^T = K``), which is
+    kernel ridge on ``K``; the choices are asserted equal."""
+    from sklearn.linear_model import RidgeCV
+    from sklearn.model_selection import GridSearchCV, KFold
+
+    from proxlearn.kernel_ridge._kernel_ridge import AUTO_ALPHAS
+    from proxlearn.svm._kernel_svr import AUTO_C
+
+    clock = time.process_time
+    t = (y - y.mean()) / y.std()
+    n = len(y)
+    scale = np.trace(S) / n
+
+    def sk_svr():
+        K = SpectrumTransformer("clip").fit_transform(S / scale)
+        return GridSearchCV(SVR(kernel="precomputed"), {"C": list(AUTO_C)},
+                            cv=KFold(5, shuffle=True, random_state=0),
+                            scoring="neg_mean_squared_error").fit(K, t)
+
+    def sk_ridge():
+        st = SpectrumTransformer("clip").fit(S / scale)
+        X = st.eigenvectors_ * np.sqrt(st.modified_eigenvalues_)
+        return RidgeCV(alphas=AUTO_ALPHAS, fit_intercept=False, gcv_mode="eigen").fit(X, t)
+
+    times, out = timed_alternating({
+        "SimilaritySVR (C='auto')": lambda: SimilaritySVR().fit(S, y),
+        "clip + GridSearchCV(SVR, C grid, 5 folds)": sk_svr,
+    }, repeats, clock)
+    ours, theirs = out["SimilaritySVR (C='auto')"], out["clip + GridSearchCV(SVR, C grid, 5 folds)"]
+    print(f"C_ = {ours.C_}, GridSearchCV: {theirs.best_params_} (folds see the correction "
+          "of all n rows there, their own block's here: the choices may differ)")
+    times2, out2 = timed_alternating({
+        "SimilarityKernelRidge (alpha='auto')": lambda: SimilarityKernelRidge().fit(S, y),
+        "clip + RidgeCV(eigen, LOO) on a factor of K": sk_ridge,
+    }, repeats, clock)
+    a, b = out2["SimilarityKernelRidge (alpha='auto')"].alpha_, \
+        out2["clip + RidgeCV(eigen, LOO) on a factor of K"].alpha_
+    print(f"alpha_ = {a}, RidgeCV alpha_ = {b}")
+    assert np.isclose(a, b)
+    print("\n| what | median CPU s |\n|---|---|")
+    for k, v in {**times, **times2}.items():
+        print(f"| {k} | {v:.3f} |")
+
+
+def speed(repeats=5, n=2000, m=500, auto=False):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n + m, 10))
     S_all = np.tanh(X @ X.T / 10 - 0.5)
@@ -200,14 +260,17 @@ def speed(repeats=5, n=2000, m=500):
     def by_hand(model):
         return lambda: model.fit(SpectrumTransformer("clip").fit_transform(S), y)
 
+    if auto:
+        auto_speed(S, y, repeats)
+        return
     t, _ = timed_alternating({
-        "SimilaritySVR (defaults)": lambda: SimilaritySVR().fit(S, y),
-        "SimilaritySVR (literal)": lambda: SimilaritySVR(**lit).fit(S, y),
+        "SimilaritySVR(C=1)": lambda: SimilaritySVR(C=1.0).fit(S, y),
+        "SimilaritySVR(C=1) (literal)": lambda: SimilaritySVR(C=1.0, **lit).fit(S, y),
         "clip + sklearn SVR": by_hand(SVR(kernel="precomputed")),
         "sklearn SVR on K only": lambda: SVR(kernel="precomputed").fit(K, y),
     }, repeats, clock)
     t2, _ = timed_alternating({
-        "SimilarityKernelRidge (defaults)": lambda: SimilarityKernelRidge().fit(S, y),
+        "SimilarityKernelRidge(alpha=1)": lambda: SimilarityKernelRidge(alpha=1.0).fit(S, y),
         "clip + sklearn KernelRidge": by_hand(KernelRidge(kernel="precomputed")),
         "sklearn KernelRidge on K only": lambda: KernelRidge(kernel="precomputed").fit(K, y),
     }, repeats, clock)
@@ -236,12 +299,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--accuracy", action="store_true")
     ap.add_argument("--speed", action="store_true")
+    ap.add_argument("--auto", action="store_true",
+                    help="with --speed: C='auto' / alpha='auto' against scikit-learn's searches")
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args(argv)
     if args.accuracy or not args.speed:
         accuracy()
     if args.speed:
-        speed(args.repeats)
+        speed(args.repeats, auto=args.auto)
 
 
 if __name__ == "__main__":

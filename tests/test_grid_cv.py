@@ -32,3 +32,38 @@ def test_cv_results_sorted_ranked_and_ties_to_the_smallest():
     np.testing.assert_array_equal(res["rank_test_score"], [1, 1, 3])
     assert best == 0 and res["params"][best] == {"C": 1.0}
     np.testing.assert_allclose(res["split1_test_score"], [0.6, 0.7, 0.2])
+
+
+# --------------------------------------------------------------------------- internal CV of "auto"
+
+def test_internal_folds_are_krein_s_former_folds():
+    from sklearn.model_selection import KFold
+
+    from proxlearn._cv import internal_folds
+
+    for n in (3, 12, 101):
+        ref = list(KFold(min(5, n), shuffle=True, random_state=0).split(np.zeros(n)))
+        got = internal_folds(n)
+        assert len(got) == len(ref)
+        for (a, b), (c, d) in zip(got, ref):
+            assert np.array_equal(a, c) and np.array_equal(b, d)
+
+
+def test_internal_cv_argmin_sums_squared_errors_over_folds_per_column():
+    from proxlearn._cv import internal_cv_argmin, internal_folds
+
+    rng = np.random.default_rng(0)
+    T = rng.normal(size=(20, 2))
+    shifts = (-1.0, 0.0, 0.5)
+    T[:, 1] += 0.5 * (np.arange(20) % 2)  # brute force over the same folds decides
+
+    def preds(tr, val):
+        return [np.tile(T[tr].mean(axis=0) + s, (len(val), 1)) for s in shifts]
+
+    brute = np.zeros((len(shifts), 2))
+    for tr, val in internal_folds(20):
+        for i, p in enumerate(preds(tr, val)):
+            brute[i] += ((p - T[val]) ** 2).sum(axis=0)
+    assert np.array_equal(internal_cv_argmin(T, preds), brute.argmin(axis=0))
+    assert int(internal_cv_argmin(T[:, 0], lambda tr, val: [p[:, 0] for p in preds(tr, val)])) \
+        == brute[:, 0].argmin()

@@ -17,6 +17,11 @@ notes: the shared inner cross-validation".
   the work);
 * :func:`choose_k_by_cv`: the neighbourhood size of the local classifiers
   (k-NN, SVM-KNN, local SDA: ``n_neighbors="auto"``) by an inner cross-validation;
+* :func:`internal_folds` and :func:`internal_cv_argmin`: the internal
+  cross-validation of the ``"auto"`` parameters of single estimators
+  (``KreinSVR(C="auto")``, ``KreinLeastSquares(radius="auto")``,
+  ``SimilaritySVR(C="auto")``): 5 shuffled folds fixed by ``n``, the grid value
+  with the least validation squared error;
 * :func:`cv_results`: the ``cv_results_`` dict with the keys of ``GridSearchCV``
   (``params``, ``param_<name>``, ``mean_test_score``, ``std_test_score``,
   ``rank_test_score``, ``split<k>_test_score``) and the best index (the first
@@ -42,7 +47,11 @@ from .exceptions import AsymmetricSimilarityWarning, DissimilarityWarning, Inval
 INPUT_WARNINGS = (AsymmetricSimilarityWarning, DissimilarityWarning)
 
 __all__ = ["INPUT_WARNINGS", "check_grid", "grid_walk", "cv_folds", "score_folds", "cv_results",
-           "GridCVMixin", "RefittedClassifierMixin", "choose_k_by_cv"]
+           "GridCVMixin", "RefittedClassifierMixin", "choose_k_by_cv", "AUTO_FOLDS",
+           "internal_folds", "internal_cv_argmin"]
+
+#: Folds of the internal cross-validation of the ``"auto"`` parameters.
+AUTO_FOLDS = 5
 
 
 def check_grid(values, name):
@@ -153,6 +162,68 @@ def cv_folds(cv, y, X=None, classifier=True):
     y = np.asarray(y)
     data = np.zeros((len(y), 1)) if X is None else X
     return list(check_cv(cv, y, classifier=classifier).split(data, y))
+
+
+def internal_folds(n, random_state=0):
+    """The internal folds of the ``"auto"`` parameters: ``AUTO_FOLDS`` shuffled folds
+    (fewer for ``n < 5``), the same for every call with the same ``n``.
+
+    Examples
+    --------
+    >>> from proxlearn._cv import internal_folds
+    >>> [len(val) for _, val in internal_folds(12)]
+    [3, 3, 2, 2, 2]
+
+    See Also
+    --------
+    internal_cv_argmin : the choice made on them.
+    """
+    from sklearn.model_selection import KFold
+
+    return list(KFold(min(AUTO_FOLDS, n), shuffle=True,
+                      random_state=random_state).split(np.zeros(n)))
+
+
+def internal_cv_argmin(target, fold_predictions, random_state=0):
+    """Index of the grid value with the least validation squared error over
+    :func:`internal_folds` (the first among equal errors).
+
+    Parameters
+    ----------
+    target : ndarray of shape (n,) or (n, q)
+        The fitted targets (``q`` columns are chosen for independently).
+    fold_predictions : callable
+        ``fold_predictions(train, val)`` returns, for each grid value in order, the
+        predictions of the held-out samples ``val`` by the model trained on
+        ``train`` (what the estimator shares along the grid, e.g. one
+        decomposition per fold, is its own).
+    random_state : int, default=0
+
+    Returns
+    -------
+    int or ndarray of shape (q,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._cv import internal_cv_argmin
+    >>> y = np.arange(10.0)
+    >>> # grid: predict 0, the training mean, or the training mean + 1
+    >>> def preds(tr, val):
+    ...     return [np.zeros(len(val)), np.full(len(val), y[tr].mean()),
+    ...             np.full(len(val), y[tr].mean() + 1)]
+    >>> int(internal_cv_argmin(y, preds))
+    1
+
+    See Also
+    --------
+    internal_folds : the folds.
+    """
+    err = 0.0
+    for tr, val in internal_folds(target.shape[0], random_state):
+        err = err + np.array([np.sum((pred - target[val]) ** 2, axis=0)
+                              for pred in fold_predictions(tr, val)])
+    return np.argmin(err, axis=0)
 
 
 def score_folds(fold_scores, folds, n_jobs=None):

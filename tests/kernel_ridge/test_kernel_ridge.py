@@ -48,7 +48,7 @@ def test_defaults_centre_the_targets_and_divide_by_the_scale():
     est = SimilarityKernelRidge().fit(S, y)
     c = np.trace(S) / len(S)
     st = SpectrumTransformer("clip").fit(S / c)
-    ref = KernelRidge(kernel="precomputed").fit(st.kernel_, y - y.mean())
+    ref = KernelRidge(alpha=est.alpha_, kernel="precomputed").fit(st.kernel_, y - y.mean())
     assert_allclose(est.predict(S_te), y.mean() + ref.predict(st.transform(S_te / c)),
                     rtol=1e-10, atol=1e-10)
     # without centring the intercept-free model shrinks towards 0, far from y's mean of 4
@@ -153,3 +153,53 @@ def test_scikit_learn_estimator_checks():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_estimator(SimilarityKernelRidge(), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
+
+
+# --------------------------------------------------------------------------- alpha="auto"
+
+from proxlearn.kernel_ridge._kernel_ridge import AUTO_ALPHAS, loo_squared_errors  # noqa: E402
+
+
+@pytest.mark.parametrize("spectrum", ["clip", "flip", "shift", "square", "none"])
+def test_closed_form_leave_one_out_equals_refits_without_each_sample(spectrum):
+    S, _, y, _ = problem(n=15)
+    K = SpectrumTransformer(spectrum).fit(S).kernel_
+    t = y - y.mean()
+    g, U = np.linalg.eigh(K)
+    alphas = np.array([1e-3, 0.1, 2.0, 50.0])
+    brute = np.zeros(len(alphas))
+    for j, a in enumerate(alphas):
+        for i in range(len(t)):
+            keep = np.arange(len(t)) != i
+            c = np.linalg.solve(K[np.ix_(keep, keep)] + a * np.eye(keep.sum()), t[keep])
+            brute[j] += (t[i] - K[i, keep] @ c) ** 2
+    assert_allclose(loo_squared_errors(U, g, t, alphas), brute, rtol=1e-7)
+
+
+@pytest.mark.parametrize("spectrum", ["clip", "flip", "shift", "square"])
+def test_auto_alpha_is_the_leave_one_out_argmin_and_is_what_is_fitted(spectrum):
+    S, S_te, y, _ = problem()
+    est = SimilarityKernelRidge(spectrum=spectrum).fit(S, y)
+    K = SpectrumTransformer(spectrum).fit(S / est.scale_).kernel_
+    g, U = np.linalg.eigh(K)
+    err = loo_squared_errors(U, g, (y - y.mean()) / y.std(), AUTO_ALPHAS)
+    assert est.alpha_ == AUTO_ALPHAS[np.argmin(err)]
+    assert err.max() > 1.5 * err.min()  # the choice matters on this problem
+    fixed = SimilarityKernelRidge(spectrum=spectrum, alpha=est.alpha_).fit(S, y)
+    assert_allclose(est.predict(S_te), fixed.predict(S_te), rtol=1e-8, atol=1e-10)
+
+
+def test_auto_alpha_is_scale_free_at_the_defaults():
+    S, S_te, y, _ = problem()
+    a, b = SimilarityKernelRidge().fit(S, y), SimilarityKernelRidge().fit(100.0 * S, y)
+    assert a.alpha_ == b.alpha_  # in the units of S / scale_ ...
+    assert_allclose(b.alpha_ * b.scale_, 100.0 * a.alpha_ * a.scale_)  # ... so x100 in S's
+    assert_allclose(a.predict(S_te), b.predict(100.0 * S_te), rtol=1e-9)
+
+
+def test_grid_predictions_with_auto_and_numeric_alpha_equal_single_fits():
+    S, S_te, y, _ = problem()
+    grid = [{"alpha": "auto"}, {"alpha": 0.5}, {"alpha": "auto", "spectrum": "shift"}]
+    paths = SimilarityKernelRidge().grid_predictions(S, y, S_te, grid)
+    for p, pred in zip(grid, paths):
+        assert_allclose(pred, SimilarityKernelRidge(**p).fit(S, y).predict(S_te), rtol=1e-10)

@@ -47,7 +47,7 @@ def test_normalize_y_is_svr_on_standardised_targets_and_scale():
     c = np.trace(S) / len(S)
     K = SpectrumTransformer("clip").fit(S / c)
     z = (y - y.mean()) / y.std()
-    ref = SVR(kernel="precomputed").fit(K.kernel_, z)
+    ref = SVR(kernel="precomputed", C=est.C_).fit(K.kernel_, z)
     expected = y.mean() + y.std() * ref.predict(K.transform(S_te / c))
     assert_allclose(est.predict(S_te), expected, atol=1e-10)
     assert est.scale_ == pytest.approx(c) and est.y_mean_ == pytest.approx(y.mean())
@@ -123,3 +123,34 @@ def test_scikit_learn_estimator_checks():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_estimator(SimilaritySVR(), expected_failed_checks=SKLEARN_CHECK_EXCEPTIONS)
+
+
+# --------------------------------------------------------------------------- C="auto"
+
+@pytest.mark.parametrize("spectrum", ["clip", "flip", "square"])
+def test_auto_C_is_the_cross_validated_argmin_of_single_fits_on_the_folds(spectrum):
+    from proxlearn._cv import internal_folds
+    from proxlearn.svm._kernel_svr import AUTO_C
+
+    S, S_te, y, _ = problem()
+    est = SimilaritySVR(spectrum=spectrum).fit(S, y)
+    A, t = S / est.scale_, (y - y.mean()) / y.std()  # the fitted units
+    err = np.zeros(len(AUTO_C))
+    for tr, val in internal_folds(len(y)):
+        for i, C in enumerate(AUTO_C):
+            one = SimilaritySVR(spectrum=spectrum, C=C, normalize=False, normalize_y=False)
+            err[i] += np.sum((one.fit(A[np.ix_(tr, tr)], t[tr]).predict(A[np.ix_(val, tr)])
+                              - t[val]) ** 2)
+    assert est.C_ == AUTO_C[np.argmin(err)]
+    assert err.max() > 1.1 * err.min()  # the choice matters on this problem
+    fixed = SimilaritySVR(spectrum=spectrum, C=est.C_).fit(S, y)
+    assert_allclose(est.predict(S_te), fixed.predict(S_te), rtol=1e-10, atol=1e-12)
+
+
+def test_auto_C_is_scale_free_at_the_defaults_and_numeric_C_is_kept():
+    S, S_te, y, _ = problem()
+    a, b = SimilaritySVR().fit(S, y), SimilaritySVR().fit(100.0 * S, y)
+    assert a.C_ == b.C_
+    assert_allclose(a.predict(S_te), b.predict(100.0 * S_te), rtol=1e-9, atol=1e-12)
+    assert SimilaritySVR(C=3.0).fit(S, y).C_ == 3.0
+    assert SimilaritySVR().fit(S[:3, :3], y[:3]).C_ == 1.0  # too few samples for folds

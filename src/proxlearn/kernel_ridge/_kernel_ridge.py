@@ -22,6 +22,15 @@ the solve costs two matrix-vector products instead of a second ``O(n^3)``
 factorisation (docs/methods.md, "Regression on similarities"). It equals
 scikit-learn's on the corrected matrix (tests/kernel_ridge).
 
+``alpha="auto"`` (the default, ours): the value of :data:`AUTO_ALPHAS` (29 values,
+``1e-4 .. 1e3``, four per decade, in the units of ``S / scale_``) with the least
+exact leave-one-out squared error, in closed form from one eigendecomposition
+``K = U diag(g) U^T`` (the hat matrix ``H = U diag(g / (g + alpha)) U^T``, the
+leave-one-out residual ``(y_i - (H y)_i) / (1 - H_ii)``; Allen 1974, the
+identity behind scikit-learn's ``RidgeCV``): every ``alpha`` costs ``O(n^2)``
+after the decomposition (:func:`loo_squared_errors`; docs/methods.md,
+"Regression on similarities: alpha and C by default").
+
 References
 ----------
 Chen, Garcia, Gupta, Rahimi, Cazzanti (2009), "Similarity-based classification:
@@ -35,11 +44,69 @@ import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, RegressorMixin, clone
 
-from .._validation import InvalidParameterError, check_targets, positive, validate_params
+from .._validation import (
+    InvalidParameterError,
+    check_targets,
+    options,
+    positive,
+    validate_params,
+)
 from ..base import PairwiseMixin
 from ..transforms._spectrum_kernel import SPECTRUM_PARAMETERS, SpectrumLinearModelMixin
 
-__all__ = ["SimilarityKernelRidge"]
+__all__ = ["AUTO_ALPHAS", "SimilarityKernelRidge", "loo_squared_errors"]
+
+#: ``alpha="auto"``: the values tried (units of ``S / scale_``), ``1e-4 .. 1e3``.
+AUTO_ALPHAS = np.logspace(-4.0, 3.0, 29)
+
+
+def loo_squared_errors(U, g, target, alphas):
+    """Exact leave-one-out squared errors of kernel ridge on ``K = U diag(g) U^T``.
+
+    For each ``alpha`` the model fitted without sample ``i`` predicts it with the
+    residual ``(y_i - (H y)_i) / (1 - H_ii)``, ``H = K (K + alpha I)^{-1} =
+    U diag(g / (g + alpha)) U^T`` (the hat matrix; the identity holds for any
+    symmetric ``K`` with ``K + alpha I`` and its leave-one-out blocks
+    nonsingular). Computed for every ``alpha`` at once from ``U^T y`` and
+    ``U * U``: two ``n x n`` by ``n x len(alphas)`` products.
+
+    Parameters
+    ----------
+    U : ndarray of shape (n, k)
+        Orthonormal eigenvectors of ``K`` (``k < n``: the other eigenvalues are 0).
+    g : ndarray of shape (k,)
+        Their eigenvalues.
+    target : ndarray of shape (n,)
+    alphas : ndarray of shape (n_alphas,)
+
+    Returns
+    -------
+    ndarray of shape (n_alphas,)
+        Sum over the samples of the squared leave-one-out residuals (``inf`` where
+        ``g + alpha`` or ``1 - H_ii`` vanishes, possible only for an indefinite ``K``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn.kernel_ridge._kernel_ridge import loo_squared_errors
+    >>> K = np.array([[2.0, 1.0], [1.0, 2.0]])
+    >>> g, U = np.linalg.eigh(K)
+    >>> y = np.array([1.0, -1.0])
+    >>> # without sample 0: c = y_1 / (2 + 1), prediction K[0, 1] c = -1/3
+    >>> bool(np.isclose(loo_squared_errors(U, g, y, np.array([1.0]))[0], 2 * (1 + 1 / 3) ** 2))
+    True
+
+    See Also
+    --------
+    SimilarityKernelRidge : ``alpha="auto"`` is the argmin over ``AUTO_ALPHAS``.
+    sklearn.linear_model.RidgeCV : the same criterion for linear ridge.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = g[:, None] / (g[:, None] + alphas[None, :])      # (k, n_alphas)
+        fitted = U @ (ratio * (U.T @ target)[:, None])           # H y for each alpha
+        leverage = (U * U) @ ratio                               # diag H for each alpha
+        err = np.sum(((target[:, None] - fitted) / (1.0 - leverage)) ** 2, axis=0)
+    return np.where(np.isfinite(err), err, np.inf)
 
 
 class SimilarityKernelRidge(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, BaseEstimator):
@@ -54,9 +121,13 @@ class SimilarityKernelRidge(PairwiseMixin, SpectrumLinearModelMixin, RegressorMi
 
     Parameters
     ----------
-    alpha : float, default=1.0
+    alpha : float or "auto", default="auto"
         Ridge penalty (> 0), in the units of ``K`` (``S / scale_`` with
-        ``normalize=True``).
+        ``normalize=True``). ``"auto"`` (ours; scikit-learn's ``KernelRidge`` has
+        ``alpha=1``): the value of ``AUTO_ALPHAS`` (``1e-4 .. 1e3``, 29 values)
+        with the least exact leave-one-out squared error on the fitted targets,
+        in closed form from the one eigendecomposition (see the module
+        docstring). The value used is ``alpha_``.
     spectrum : {"clip", "flip", "shift", "square", "none"}, default="clip"
         Spectrum modification, see :class:`~proxlearn.transforms.SpectrumTransformer`.
         ``"square"`` is ridge regression on the rows of ``S``. ``"none"`` solves
@@ -85,8 +156,11 @@ class SimilarityKernelRidge(PairwiseMixin, SpectrumLinearModelMixin, RegressorMi
         ``normalize_y=False``).
     transformer_ : SpectrumTransformer
         Fitted on ``S / scale_`` (a full eigendecomposition for clip and flip).
+    alpha_ : float
+        The ``alpha`` used, in the units of ``K`` (multiply by ``scale_`` for
+        the units of ``S``).
     dual_coef_ : ndarray of shape (n,)
-        ``c = (K + alpha I)^{-1} (y - y_mean_) / y_scale_``.
+        ``c = (K + alpha_ I)^{-1} (y - y_mean_) / y_scale_``.
     n_features_in_ : int
         Number of training samples.
 
@@ -108,9 +182,9 @@ class SimilarityKernelRidge(PairwiseMixin, SpectrumLinearModelMixin, RegressorMi
     sklearn.kernel_ridge.KernelRidge : the same model on a given PSD kernel.
     """
 
-    _parameter_constraints = {"alpha": positive(), **SPECTRUM_PARAMETERS}
+    _parameter_constraints = {"alpha": positive() | options("auto"), **SPECTRUM_PARAMETERS}
 
-    def __init__(self, alpha=1.0, spectrum="clip", test_transform="consistent", tol=None, *,
+    def __init__(self, alpha="auto", spectrum="clip", test_transform="consistent", tol=None, *,
                  normalize=True, normalize_y=True):
         self.alpha = alpha
         self.spectrum = spectrum
@@ -123,12 +197,23 @@ class SimilarityKernelRidge(PairwiseMixin, SpectrumLinearModelMixin, RegressorMi
     _EIGEN_SOLVER = "dense"
 
     def _fit_dual(self, target, params):
-        """``c = (K + alpha I)^{-1} target`` (see the module docstring); no intercept."""
+        """``c = (K + alpha I)^{-1} target`` (see the module docstring); no intercept.
+        Sets ``alpha_`` (the leave-one-out choice for ``alpha="auto"``)."""
         alpha, spectrum = params["alpha"], params["spectrum"]
         tr = self.transformer_
         if spectrum in ("clip", "flip"):
-            U = tr.eigenvectors_
-            return U @ ((U.T @ target) / (tr.modified_eigenvalues_ + alpha)), 0.0
+            U, g = tr.eigenvectors_, tr.modified_eigenvalues_
+        elif alpha == "auto":  # one decomposition of K serves the choice and the solve
+            g, U = scipy.linalg.eigh(tr._training_kernel(), driver="evd", overwrite_a=True,
+                                     check_finite=False)
+        if alpha == "auto":
+            err = loo_squared_errors(U, g, target, AUTO_ALPHAS)
+            alpha = float(AUTO_ALPHAS[int(np.argmin(err))])
+        self.alpha_ = float(alpha)
+        if spectrum in ("clip", "flip") or params["alpha"] == "auto":
+            if spectrum == "none" and np.min(np.abs(g + alpha)) <= 0.0:
+                self._singular(spectrum, alpha)
+            return U @ ((U.T @ target) / (g + alpha)), 0.0
         K = tr._training_kernel()
         K.flat[:: K.shape[0] + 1] += alpha
         return self._solve(K, target, spectrum, alpha), 0.0
@@ -191,8 +276,12 @@ class SimilarityKernelRidge(PairwiseMixin, SpectrumLinearModelMixin, RegressorMi
             return scipy.linalg.solve(A, b, assume_a="pos" if spectrum != "none" else "sym",
                                       overwrite_a=True, check_finite=False)
         except np.linalg.LinAlgError:
-            raise InvalidParameterError(
-                f"S + alpha I is singular with spectrum={spectrum!r} and alpha={alpha:g} "
-                "(an eigenvalue of S equals -alpha). Use spectrum='clip' (the default) "
-                "or another alpha."
-            ) from None
+            SimilarityKernelRidge._singular(spectrum, alpha)
+
+    @staticmethod
+    def _singular(spectrum, alpha):
+        raise InvalidParameterError(
+            f"S + alpha I is singular with spectrum={spectrum!r} and alpha={alpha:g} "
+            "(an eigenvalue of S equals -alpha). Use spectrum='clip' (the default) "
+            "or another alpha."
+        ) from None

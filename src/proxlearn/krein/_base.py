@@ -26,7 +26,7 @@ from .._validation import check_similarity, check_test_similarity, validate_para
 from ..base import PairwiseMixin
 from ..transforms._spectrum import default_tol, modify_spectrum
 
-__all__ = ["KreinMixin", "check_class_labels", "cv_folds", "kept_spectrum"]
+__all__ = ["KreinMixin", "check_class_labels", "kept_spectrum"]
 
 
 def check_class_labels(y, n: int):
@@ -66,30 +66,6 @@ def kept_spectrum(S, tol=None):
     lam, U = scipy.linalg.eigh(S, driver="evd", check_finite=False)
     keep = np.abs(lam) > (default_tol(lam) if tol is None else tol)
     return lam[keep], U[:, keep]
-
-
-def cv_folds(n, random_state=0):
-    """The internal folds of the ``"auto"`` parameters: 5 shuffled folds (fewer for
-    ``n < 5``), the same for every call with the same ``n``.
-
-    Examples
-    --------
-    >>> from proxlearn.krein._base import cv_folds
-    >>> [len(val) for _, val in cv_folds(12)]
-    [3, 3, 2, 2, 2]
-
-    See Also
-    --------
-    kept_spectrum : the decomposition of each fold.
-    """
-    from sklearn.model_selection import KFold
-
-    return list(KFold(min(AUTO_FOLDS, n), shuffle=True,
-                      random_state=random_state).split(np.zeros(n)))
-
-
-#: Folds of the internal cross-validation of ``radius="auto"`` / ``C="auto"``.
-AUTO_FOLDS = 5
 
 
 class KreinMixin(PairwiseMixin, ScaleNormalizeMixin):

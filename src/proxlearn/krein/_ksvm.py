@@ -38,6 +38,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.svm import SVC, SVR
 from sklearn.utils.validation import check_is_fitted
 
+from .._cv import internal_cv_argmin
 from .._svm._libsvm import MAX_ITER, svc_pairwise_coef
 from .._svm._multiclass import libsvm_vote, ovo_decision
 from .._validation import (
@@ -49,7 +50,7 @@ from .._validation import (
 )
 from ..transforms._spectrum import SPECTRUM_TOL
 from .._validation import check_targets
-from ._base import KreinMixin, check_class_labels, cv_folds, kept_spectrum
+from ._base import KreinMixin, check_class_labels, kept_spectrum
 
 __all__ = ["KreinSVC", "KreinSVR"]
 
@@ -240,23 +241,22 @@ AUTO_C = (0.001, 0.01, 0.1, 1.0, 10.0, 100.0)
 
 def _cv_svr_C(S, target, epsilon, max_iter, tol):
     """``C="auto"``: the ``C`` of ``AUTO_C`` with the least validation squared error
-    over the internal folds (:func:`~proxlearn.krein._base.cv_folds`). Each fold
+    over the internal folds (:func:`proxlearn._cv.internal_cv_argmin`). Each fold
     decomposes its own training block, trains the SVR on its ``|S|`` and predicts its
     held-out samples with their raw similarities through ``a~``, as the estimator
     does at test time."""
-    err = np.zeros(len(AUTO_C))
-    for tr, val in cv_folds(S.shape[0]):
+    def fold_predictions(tr, val):
         d, Uk = kept_spectrum(S[np.ix_(tr, tr)], tol)
         K = (Uk * np.abs(d)) @ Uk.T
         R = S[np.ix_(val, tr)] @ Uk  # the held-out rows in the fold's eigenbasis
-        for i, C in enumerate(AUTO_C):
+        for C in AUTO_C:
             svr = SVR(kernel="precomputed", C=C, epsilon=epsilon,
                       max_iter=max_iter).fit((K + K.T) / 2, target[tr])
             v = np.zeros(len(tr))
             v[svr.support_] = svr.dual_coef_[0]
-            pred = R @ (np.sign(d) * (Uk.T @ v)) + svr.intercept_[0]
-            err[i] += np.sum((pred - target[val]) ** 2)
-    return AUTO_C[int(np.argmin(err))]
+            yield R @ (np.sign(d) * (Uk.T @ v)) + svr.intercept_[0]
+
+    return AUTO_C[int(internal_cv_argmin(target, fold_predictions))]
 
 
 class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):

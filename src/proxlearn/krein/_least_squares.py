@@ -48,6 +48,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._cv import internal_cv_argmin
 from .._validation import (
     NORMALIZE,
     boolean,
@@ -57,7 +58,7 @@ from .._validation import (
 )
 from ..transforms._spectrum import SPECTRUM_TOL
 from .._validation import check_targets
-from ._base import KreinMixin, check_class_labels, cv_folds, kept_spectrum
+from ._base import KreinMixin, check_class_labels, kept_spectrum
 from ._sphere import solve_sphere_quadratic
 
 __all__ = ["KreinLeastSquares", "KreinLeastSquaresClassifier"]
@@ -81,7 +82,7 @@ def _spectral_problem(S, lambda_pos, lambda_neg, tol):
 def _cv_exponents(S, T, params, random_state=0):
     """``radius="auto"``: per target column, the exponent ``e`` of ``AUTO_EXPONENTS``
     whose multiplier ``mu0 + top * 10 ** e`` has the least validation squared error
-    over the folds of :func:`~proxlearn.krein._base.cv_folds`.
+    over the internal folds (:func:`proxlearn._cv.internal_cv_argmin`).
 
     For a fixed multiplier the problem is a penalised least squares with the
     closed form ``a(mu) = Uk diag(sign(d) / (n (h + mu))) Uk^T t``; each fold
@@ -90,18 +91,19 @@ def _cv_exponents(S, T, params, random_state=0):
     exponent is relative (``mu0``, ``top`` of each fold's spectrum), so it
     transfers to the fit on all samples.
     """
-    n, q = T.shape
-    err = np.zeros((AUTO_EXPONENTS.size, q))
-    for tr, val in cv_folds(n, random_state):
+    q = T.shape[1]
+
+    def fold_predictions(tr, val):
         Uk, sgn, h, mu0, top = _spectral_problem(
             S[np.ix_(tr, tr)], params["lambda_pos"], params["lambda_neg"], params["tol"])
         mean = T[tr].mean(axis=0) if params["fit_intercept"] else np.zeros(q)
         C = Uk.T @ (T[tr] - mean)
         R = S[np.ix_(val, tr)] @ Uk
-        for i, e in enumerate(AUTO_EXPONENTS):
+        for e in AUTO_EXPONENTS:
             w = sgn / (len(tr) * (h + mu0 + top * 10.0 ** e))
-            err[i] += np.sum((R @ (w[:, None] * C) + mean - T[val]) ** 2, axis=0)
-    return AUTO_EXPONENTS[np.argmin(err, axis=0)]
+            yield R @ (w[:, None] * C) + mean
+
+    return AUTO_EXPONENTS[internal_cv_argmin(T, fold_predictions, random_state)]
 
 
 class _KreinLeastSquaresMixin(KreinMixin):

@@ -1,4 +1,13 @@
-"""Support vector regression with a spectrum-modified similarity as a precomputed kernel."""
+"""Support vector regression with a spectrum-modified similarity as a precomputed kernel.
+
+``C="auto"`` (the default, ours): the value of :data:`AUTO_C` with the least
+squared error over the internal folds of :func:`proxlearn._cv.internal_cv_argmin`
+(5 shuffled folds, as ``KreinSVR(C="auto")``). Each fold fits the spectrum
+transform on its own training block once, trains the SVR for every ``C`` on that
+one corrected matrix and predicts its held-out samples through the fold's test map,
+as the estimator does at test time (docs/methods.md, "Regression on
+similarities: alpha and C by default").
+"""
 
 from __future__ import annotations
 
@@ -6,12 +15,17 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.svm import SVR
 
+from .._cv import internal_cv_argmin
 from .._svm._libsvm import MAX_ITER
-from .._validation import MAX_ITER_OR_NO_LIMIT, positive
+from .._validation import MAX_ITER_OR_NO_LIMIT, options, positive
 from ..base import PairwiseMixin
+from ..transforms._spectrum import SpectrumTransformer
 from ..transforms._spectrum_kernel import SPECTRUM_PARAMETERS, SpectrumLinearModelMixin
 
-__all__ = ["SimilaritySVR"]
+__all__ = ["AUTO_C", "SimilaritySVR"]
+
+#: ``C="auto"``: the values tried (for ``S / scale_`` and standardised targets).
+AUTO_C = (0.01, 0.1, 1.0, 10.0, 100.0)
 
 
 class SimilaritySVR(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, BaseEstimator):
@@ -32,8 +46,12 @@ class SimilaritySVR(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, Bas
         Spectrum modification, see :class:`~proxlearn.transforms.SpectrumTransformer`.
         ``"none"`` gives libsvm the (possibly indefinite) matrix: a stationary
         point of a non-convex dual, no optimality guarantee.
-    C : float, default=1.0
-        Regularisation (> 0): the bound on each dual coefficient.
+    C : float or "auto", default="auto"
+        Regularisation (> 0): the bound on each dual coefficient. ``"auto"``
+        (ours; scikit-learn's ``SVR`` has ``C=1``): the value of
+        ``AUTO_C = (0.01, 0.1, 1, 10, 100)`` with the least 5-fold
+        cross-validated squared error (see the module docstring; ``C = 1`` for
+        fewer than 4 samples). The value used is ``C_``.
     epsilon : float, default=0.1
         Half-width (>= 0) of the insensitive tube, in the units of the fitted
         targets (with ``normalize_y=True``: standard deviations of ``y``).
@@ -62,6 +80,8 @@ class SimilaritySVR(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, Bas
         ``normalize_y=False``; a constant ``y`` has scale 1).
     transformer_ : SpectrumTransformer
         Fitted on ``S / scale_``.
+    C_ : float
+        The ``C`` used.
     svr_ : sklearn.svm.SVR
         Fitted with ``kernel="precomputed"`` on the corrected matrix.
     dual_coef_ : ndarray of shape (n,)
@@ -93,12 +113,12 @@ class SimilaritySVR(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, Bas
 
     _parameter_constraints = {
         **SPECTRUM_PARAMETERS,
-        "C": positive(),
+        "C": positive() | options("auto"),
         "epsilon": positive(allow_zero=True),
         "max_iter": MAX_ITER_OR_NO_LIMIT,
     }
 
-    def __init__(self, spectrum="clip", C=1.0, epsilon=0.1, test_transform="consistent",
+    def __init__(self, spectrum="clip", C="auto", epsilon=0.1, test_transform="consistent",
                  tol=None, max_iter=MAX_ITER, *, normalize=True, normalize_y=True):
         self.spectrum = spectrum
         self.C = C
@@ -109,11 +129,16 @@ class SimilaritySVR(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, Bas
         self.normalize = normalize
         self.normalize_y = normalize_y
 
-    def _fit_dual(self, target, params):
+    def _needs_matrix(self, params):
+        return params["C"] == "auto"
+
+    def _fit_dual(self, target, params, S_fit=None):
         """libsvm's epsilon-SVR on the corrected matrix: its dual coefficients
-        (0 off the support) and intercept."""
+        (0 off the support) and intercept; ``C_`` by the internal CV for "auto"."""
+        self.C_ = float(params["C"]) if params["C"] != "auto" else (
+            1.0 if S_fit.shape[0] < 4 else self._cv_C(S_fit, target, params))
         K = self.transformer_._training_kernel()
-        self.svr_ = SVR(kernel="precomputed", C=params["C"], epsilon=params["epsilon"],
+        self.svr_ = SVR(kernel="precomputed", C=self.C_, epsilon=params["epsilon"],
                         max_iter=params["max_iter"]).fit(K, target)
         del K
         coef = np.zeros(self.n_features_in_)
@@ -121,3 +146,22 @@ class SimilaritySVR(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, Bas
         self.intercept_ = float(self.svr_.intercept_[0])
         self.n_iter_ = int(self.svr_.n_iter_)
         return coef, self.intercept_
+
+    @staticmethod
+    def _cv_C(S_fit, target, params):
+        """The ``C`` of ``AUTO_C`` with the least internal-CV squared error: one spectrum
+        transform per fold, shared by every ``C``."""
+        def fold_predictions(tr, val):
+            block = S_fit[np.ix_(tr, tr)]
+            tf = SpectrumTransformer(eigen_solver="auto")._fit_checked(
+                block, block, params["spectrum"], params["test_transform"], params["tol"])
+            K = tf._training_kernel()
+            rows = S_fit[np.ix_(val, tr)]
+            for C in AUTO_C:
+                svr = SVR(kernel="precomputed", C=C, epsilon=params["epsilon"],
+                          max_iter=params["max_iter"]).fit(K, target[tr])
+                coef = np.zeros((len(tr), 1))
+                coef[svr.support_, 0] = svr.dual_coef_[0]
+                yield rows @ tf.transform_coef(coef)[:, 0] + svr.intercept_[0]
+
+        return AUTO_C[int(internal_cv_argmin(target, fold_predictions))]

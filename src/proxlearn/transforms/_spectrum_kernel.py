@@ -84,7 +84,9 @@ class SpectrumLinearModelMixin(ScaleNormalizeMixin):
     ``_fit_dual(target, params)`` returning the dual coefficients ``c`` (length
     ``n``) and the intercept ``b`` of its model on ``transformer_`` (fitted on
     ``S / scale_``) and the targets in fitted units; ``_EIGEN_SOLVER`` is the
-    transformer's ``eigen_solver`` (``"dense"``: every eigenvector).
+    transformer's ``eigen_solver`` (``"dense"``: every eigenvector). Where
+    ``_needs_matrix(params)`` is true (an internal cross-validation),
+    ``_fit_dual`` also receives ``S_fit``, a copy of the validated ``S / scale_``.
 
     Examples
     --------
@@ -120,20 +122,31 @@ class SpectrumLinearModelMixin(ScaleNormalizeMixin):
         self
         """
         params = validate_params(self)
-        target = self._fit_spectrum(S, y, params, self._EIGEN_SOLVER)
-        coef, intercept = self._fit_dual(target, params)
+        keep = self._needs_matrix(params)
+        target = self._fit_spectrum(S, y, params, self._EIGEN_SOLVER, keep_matrix=keep)
+        S_fit, self._S_fit = self._S_fit, None
+        coef, intercept = (self._fit_dual(target, params, S_fit=S_fit) if keep
+                           else self._fit_dual(target, params))
         self._set_dual(coef, intercept)
         return self
 
-    def _fit_spectrum(self, S, y, params, eigen_solver="auto"):
+    _S_fit = None
+
+    def _needs_matrix(self, params):
+        """Whether ``_fit_dual`` needs the matrix itself (not only ``transformer_``)."""
+        return False
+
+    def _fit_spectrum(self, S, y, params, eigen_solver="auto", keep_matrix=False):
         """Validate ``S`` then ``y`` (before the eigendecomposition), fit the spectrum
-        transformer on ``S / scale_`` and return the targets the model is fitted on."""
+        transformer on ``S / scale_`` and return the targets the model is fitted on
+        (with ``keep_matrix``, a copy of ``S / scale_`` is left in ``_S_fit``)."""
         transformer = SpectrumTransformer(method=params["spectrum"],
                                           test_transform=params["test_transform"],
                                           tol=params["tol"], eigen_solver=eigen_solver)
         arr = check_similarity(S, symmetric=transformer._symmetric_mode(params["spectrum"]))
         target = fit_target_scale(self, check_targets(y, arr.shape[0]), params["normalize_y"])
         scaled = self._fit_scale(arr, params["normalize"])  # a new array unless the scale is 1
+        self._S_fit = scaled.copy() if keep_matrix else None
         self.transformer_ = transformer._fit_checked(
             scaled, S if scaled is arr else scaled,
             params["spectrum"], params["test_transform"], params["tol"])
