@@ -37,7 +37,7 @@ def test_linear_equals_the_square_spectrum_svr():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no symmetrising warning: rows as given
         a = SimilarityFeatureSVR().fit(S, y).predict(S_te)
-        b = SimilaritySVR(spectrum="square").fit(S, y).predict(S_te)
+        b = SimilaritySVR(spectrum="square", C=SimilarityFeatureSVR().C).fit(S, y).predict(S_te)
     assert_allclose(a, b, rtol=1e-8, atol=1e-8)
 
 
