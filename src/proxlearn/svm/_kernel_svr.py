@@ -25,7 +25,7 @@ from ..transforms._spectrum_kernel import SPECTRUM_PARAMETERS, SpectrumLinearMod
 __all__ = ["AUTO_C", "SimilaritySVR"]
 
 #: ``C="auto"``: the values tried (for ``S / scale_`` and standardised targets).
-AUTO_C = (0.01, 0.1, 1.0, 10.0, 100.0)
+AUTO_C = (0.01, 0.1, 1.0, 10.0)
 
 
 class SimilaritySVR(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, BaseEstimator):
@@ -49,7 +49,7 @@ class SimilaritySVR(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, Bas
     C : float or "auto", default="auto"
         Regularisation (> 0): the bound on each dual coefficient. ``"auto"``
         (ours; scikit-learn's ``SVR`` has ``C=1``): the value of
-        ``AUTO_C = (0.01, 0.1, 1, 10, 100)`` with the least 5-fold
+        ``AUTO_C = (0.01, 0.1, 1, 10)`` with the least 5-fold
         cross-validated squared error (see the module docstring; ``C = 1`` for
         fewer than 4 samples). The value used is ``C_``.
     epsilon : float, default=0.1
