@@ -39,14 +39,14 @@ class SolverResult(OptimizeResult):
     Fields are dictionary keys read as attributes. Those with scipy's meaning
     carry scipy's names:
 
-    ==========  ====================================================================
-    ``x``       the solution (the solver's own variables)
-    ``fun``     the objective at ``x``
-    ``nit``     iterations
-    ``success`` the stopping rule was met
-    ``status``  0: converged, 1: ``max_iter`` reached (others per solver)
-    ``message`` the reason for stopping, in words
-    ==========  ====================================================================
+    ===========  ====================================================================
+    ``x``        the solution (the solver's own variables)
+    ``fun``      the objective at ``x``
+    ``nit``      iterations
+    ``success``  the stopping rule was met
+    ``status``   0: converged, 1: ``max_iter`` reached (others per solver)
+    ``message``  the reason for stopping, in words
+    ===========  ====================================================================
 
     A subclass lists its own fields, and in ``_aliases`` the names kept for
     compatibility (``{"objective": "fun", "n_iter": "nit"}``): an alias reads,
