@@ -31,7 +31,8 @@ cd "$(dirname "$0")/.."
 # time and 203 s of CPU on the shared 2-core machine of 2026-11-27 at load average 5
 # (26 min at load average 15).
 FULL=(tests/solvers tests/mkl tests/kernel_learning tests/manifold tests/cluster
-      tests/ranking tests/_svm tests/test_docstrings.py
+      tests/ranking tests/_svm tests/test_docstrings.py tests/krein tests/kernel_ridge
+      tests/test_linalg.py tests/transforms/test_spectrum_shift.py
       "tests/study/test_study_core.py::test_run_cell_picks_best_cv_and_reports_error"
       "tests/study/test_study_core.py::test_fold_evaluators_match_the_estimators"
       tests/study/papers/test_zhuang2011_mkl.py::test_fold_evaluators_equal_fitting_per_c
