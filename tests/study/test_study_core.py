@@ -483,6 +483,22 @@ def test_module_hash_ignores_docstrings_comments_and_the_module_name(tmp_path, m
         _module_source_hash("proxlearn.no_such_module_here")
 
 
+def test_module_hash_ignores_where_internal_imports_come_from_and_their_order():
+    """A module moved to another package rewrites its relative imports (and an edit
+    may sort them): the same code keeps its hash; importing another name does not."""
+    from proxlearn.study._runner import _code_without_docstrings
+
+    body = "\n\ndef f(x):\n    return check_similarity(x) + top_k_similar(x, 1)[0]\n"
+    here = ("from .._validation import check_similarity\n"
+            "from .._graph import top_k_similar\nimport numpy as np\n" + body)
+    moved = ("import numpy as np\nfrom ..._graph import top_k_similar\n"
+             "from proxlearn._validation import check_similarity\n" + body)
+    other = ("from .._validation import check_test_similarity as check_similarity\n"
+             "from .._graph import top_k_similar\nimport numpy as np\n" + body)
+    assert _code_without_docstrings(here) == _code_without_docstrings(moved)
+    assert _code_without_docstrings(here) != _code_without_docstrings(other)
+
+
 def test_every_section_module_of_the_cache_keys_imports():
     from proxlearn.study._reproduce import SECTIONS
     from proxlearn.study._runner import _module_source_hash

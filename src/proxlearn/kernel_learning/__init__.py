@@ -77,9 +77,9 @@ __all__ = [
     "stein_loss",
 ]
 
-#: Public names that moved to :mod:`proxlearn.mkl` (issue 36): deprecated aliases here.
+#: Public names that moved to :mod:`proxlearn.mkl`: deprecated aliases here.
 _MOVED_TO_MKL = frozenset({"EMKL", "EMKLCV", "ESKL", "ESKLCV", "REKL", "REKLCV"})
-#: Public names that moved to :mod:`proxlearn.cluster` (issue 36): deprecated aliases here.
+#: Public names that moved to :mod:`proxlearn.cluster`: deprecated aliases here.
 _MOVED_TO_CLUSTER = frozenset({"NPKL", "SimpleNPKL", "SimpleNPKLCV", "constraint_groups",
                                "held_out_agreement", "held_out_auc", "knn_graph",
                                "knn_laplacian"})

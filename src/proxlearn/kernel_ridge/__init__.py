@@ -1,4 +1,4 @@
-"""Kernel ridge regression on similarities (issue 37, item 1).
+"""Kernel ridge regression on similarities.
 
 * :class:`SimilarityKernelRidge` -- kernel ridge regression on the
   spectrum-modified similarity (clip, flip, shift, square, none), solved in the

@@ -22,7 +22,7 @@ of ``m`` matrices; :func:`check_kernel_stack` is a deprecated alias).
   :class:`TwoLayerMKLCV` (``C`` by cross-validation), :class:`TwoLayerMKLInf`,
   :class:`IKL` (infinite kernel learning), :class:`GMKL`,
   :class:`ArcCosineSVC`, :class:`KTASVC`, :class:`UMKL`.
-* Beyond classification (issue 37): :class:`SimpleMKLRegressor` (SimpleMKL for
+* Beyond classification: :class:`SimpleMKLRegressor` (SimpleMKL for
   epsilon-SVR), :class:`LpMKLKernelRidge` (Lp-norm MKL kernel ridge regression),
   :class:`SimpleMKLOneClass` (SimpleMKL for the one-class SVM), and their solvers
   :func:`simple_mkl_svr`, :func:`lp_mkl_krr`, :func:`simple_mkl_one_class`.
@@ -95,7 +95,7 @@ __all__ = [
     "simple_mkl",
     "svm_dual",
     "uniform_mkl",
-    # MKL regression and one-class (issue 37 item 3)
+    # MKL regression and one-class
     "LpMKLKernelRidge",
     "SimpleMKLOneClass",
     "SimpleMKLRegressor",

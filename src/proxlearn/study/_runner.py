@@ -365,7 +365,9 @@ def _module_source_hash(module: str) -> str:
     The module's source is parsed and printed back (``ast.unparse``) without the
     docstrings of the module, its classes and functions, so that editing a
     docstring or a comment, or reformatting, keeps the hash; the module's name and
-    file are not hashed, so a module renamed with the same code keeps it too.
+    file are not hashed, and imports from inside proxlearn count by the names they
+    bind only (not the module they come from, nor their order at the top), so a
+    module renamed or moved to another package with the same code keeps it too.
     ``''`` hashed when there is no source (e.g. a compiled module); a name that
     does not import raises ``ImportError``.
     """
@@ -379,6 +381,22 @@ def _module_source_hash(module: str) -> str:
 
 def _code_without_docstrings(source: str) -> str:
     tree = ast.parse(source)
+    # where a module imports a name from inside proxlearn, and in which order, is
+    # layout: a module moved to another package rewrites its relative imports. Each
+    # internal ``from X import a, b`` is kept as its sorted names only, and the
+    # module's top-level internal imports are gathered, sorted, at its top.
+    internal = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (
+                node.level > 0 or (node.module or "").split(".")[0] == "proxlearn"):
+            node.module, node.level = "_proxlearn_", 0
+            node.names = sorted(node.names, key=lambda a: (a.name, a.asname or ""))
+            internal.append(node)
+    top = [n for n in tree.body if n in internal]
+    if top:
+        rest = [n for n in tree.body if n not in internal]
+        key = [ast.unparse(n) for n in top]
+        tree.body = [n for _, n in sorted(zip(key, top), key=lambda kn: kn[0])] + rest
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
@@ -437,9 +455,9 @@ def method_behaviour_fingerprint(method_name: str, dataset: str | None, S, y,
 
     Part of every cell's cache key, so that a report built from the cache
     (``--cached-only``) never mixes cells computed by code that gave other
-    numbers (issue #18), while a change that moves code, renames modules, edits
-    docstrings or refactors without changing a number keeps every cached cell
-    (issue #36). The probe runs the cell's own computation (:func:`_nested_cv`:
+    numbers, while a change that moves code, renames modules, edits
+    docstrings or refactors without changing a number keeps every cached cell.
+    The probe runs the cell's own computation (:func:`_nested_cv`:
     the method's grid, its fold evaluator, the refit) on the first
     ``PROBE_PER_CLASS`` samples of each class of the data set with ``PROBE_CV``
     inner folds, and hashes the validation mistakes of every grid point, the

@@ -1,7 +1,7 @@
 """A learner on the spectrum-modified similarity, linear in the test rows.
 
 Shared by the regressors :class:`~proxlearn.svm.SimilaritySVR` and
-:class:`~proxlearn.kernel_ridge.SimilarityKernelRidge` (issue 37, item 1), which
+:class:`~proxlearn.kernel_ridge.SimilarityKernelRidge`, which
 sit in two packages of layer 4 and so take the piece from this layer. Their
 ``fit`` is the one of :class:`~proxlearn.svm.SimilaritySVC`: validate ``S`` for
 the spectrum method, divide it by its scale (``normalize``,
