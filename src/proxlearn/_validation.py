@@ -482,9 +482,17 @@ def check_features(X, *, name: str = "X", n_features: int | None = None) -> np.n
     return arr
 
 
-def _column_to_vector(arr):
-    """``y`` given as an ``(n, 1)`` column: flattened, with scikit-learn's
-    ``DataConversionWarning`` (pointing at the estimator's caller)."""
+def _one_per_row(y, n, rows_of, one, many, noun):
+    """``y`` as a vector with one entry per training row, or a :class:`LabelError`
+    in the words of its caller (``one``: "one class label", ``many``: "class
+    labels", ``noun``: "label"). An ``(n, 1)`` column is flattened with
+    scikit-learn's ``DataConversionWarning`` (pointing at the estimator's caller)."""
+    if y is None:
+        raise LabelError(
+            "This estimator requires y to be passed, but the target y is None: pass "
+            f"{one} per row of the training matrix."
+        )
+    arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
         from sklearn.exceptions import DataConversionWarning
 
@@ -494,7 +502,14 @@ def _column_to_vector(arr):
             DataConversionWarning,
             stacklevel=4,
         )
-        return arr.ravel()
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise LabelError(f"y must be a 1-D vector of {many}, got shape {arr.shape}.")
+    if arr.shape[0] != n:
+        raise LabelError(
+            f"y has {arr.shape[0]} {noun}s but {rows_of} has {n} rows. "
+            f"Pass exactly one {noun} per training sample, in the same order."
+        )
     return arr
 
 
@@ -510,22 +525,7 @@ def check_labels(y, n: int, *, min_classes: int = 2,
     y_idx : ndarray of int
         ``classes[y_idx] == y``.
     """
-    if y is None:
-        raise LabelError(
-            "This estimator requires y to be passed, but the target y is None: pass "
-            "one class label per row of the training matrix."
-        )
-    arr = np.asarray(y)
-    arr = _column_to_vector(arr)
-    if arr.ndim != 1:
-        raise LabelError(
-            f"y must be a 1-D vector of class labels, got shape {arr.shape}."
-        )
-    if arr.shape[0] != n:
-        raise LabelError(
-            f"y has {arr.shape[0]} labels but {rows_of} has {n} rows. "
-            "Pass exactly one label per training sample, in the same order."
-        )
+    arr = _one_per_row(y, n, rows_of, "one class label", "class labels", "label")
     if isinstance(y, np.ma.MaskedArray) and np.ma.count_masked(y):
         missing = np.flatnonzero(np.ma.getmaskarray(y).ravel())
         raise LabelError(
@@ -588,11 +588,6 @@ def check_targets(y, n: int, *, rows_of: str = "the similarity matrix") -> np.nd
     --------
     check_labels : class labels of a classifier.
     """
-    if y is None:
-        raise LabelError(
-            "This estimator requires y to be passed, but the target y is None: pass "
-            "one real number per row of the training matrix."
-        )
     if isinstance(y, np.ma.MaskedArray) and np.ma.count_masked(y):
         missing = np.flatnonzero(np.ma.getmaskarray(y).ravel())
         raise LabelError(
@@ -600,17 +595,7 @@ def check_targets(y, n: int, *, rows_of: str = "the similarity matrix") -> np.nd
             f"{_first(missing)}. Drop those samples (rows and columns of the matrix) "
             "before fitting."
         )
-    arr = np.asarray(y)
-    arr = _column_to_vector(arr)
-    if arr.ndim != 1:
-        raise LabelError(
-            f"y must be a 1-D vector of real-valued targets, got shape {arr.shape}."
-        )
-    if arr.shape[0] != n:
-        raise LabelError(
-            f"y has {arr.shape[0]} targets but {rows_of} has {n} rows. "
-            "Pass exactly one target per training sample, in the same order."
-        )
+    arr = _one_per_row(y, n, rows_of, "one real number", "real-valued targets", "target")
     if arr.dtype.kind not in "biuf":
         try:
             arr = arr.astype(np.float64)
