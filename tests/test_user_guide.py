@@ -85,10 +85,10 @@ def _per_estimator_rows():
     return rows
 
 
-#: In choosing.md a quoted row reads ``` `Estimator` ... 3 / 10 / 1 ... 0.21 s ```
-#: inside one table row: the estimator's name as in the defaults table, in
-#: backticks and marked with "(dt)", then its counts and its seconds per cell.
-QUOTE = re.compile(r"`([^`]+)` \(dt\)[^|]*\|\s*(\d+) / (\d+) / (\d+)\s*\|\s*([\d.]+) s\s*\|")
+#: In choosing.md a quoted row of a table reads ``| `Estimator` | 3 / 10 / 1 | 0.21 s |``:
+#: a cell holding only the estimator's row name in the defaults table, in backticks,
+#: then its better / tied / worse counts, then its median seconds per cell.
+QUOTE = re.compile(r"\|\s*`([^`|]+)`\s*\|\s*(\d+) / (\d+) / (\d+)\s*\|\s*([\d.]+) s\s*\|")
 
 
 def test_decision_guide_quotes_the_defaults_table():
