@@ -101,3 +101,60 @@ def test_decision_guide_quotes_the_defaults_table():
     for name, better, tied, worse, seconds in quotes:
         assert name in rows, f"{name} is not a row of docs/defaults-table.md"
         assert (int(better), int(tied), int(worse), seconds) == rows[name], name
+
+
+# --- the bibliography -----------------------------------------------------------------
+
+CITE = re.compile(r"\{cite:[pt]\}`([^`]+)`|:cite:[pt]:`([^`]+)`")
+
+
+def _bib_keys():
+    return set(re.findall(r"^@\w+\{([^,\s]+),", (DOCS / "references.bib").read_text(encoding="utf-8"),
+                          re.M))
+
+
+def _cited(paths):
+    keys = set()
+    for path in paths:
+        for md, rst in CITE.findall(path.read_text(encoding="utf-8")):
+            keys.update(k.strip() for k in (md or rst).split(","))
+    return keys
+
+
+def test_every_citation_is_in_the_bibliography():
+    pages = [*PAGES, *(DOCS / "api").glob("*.rst"), DOCS / "index.rst"]
+    missing = _cited(pages) - _bib_keys()
+    assert not missing, f"cited but not in docs/references.bib: {sorted(missing)}"
+
+
+def test_every_bibliography_entry_is_cited():
+    # The bibliography page lists every entry (:all:); each should be the source of
+    # something the guide or an API page names.
+    pages = [*PAGES, *(DOCS / "api").glob("*.rst"), DOCS / "index.rst"]
+    uncited = _bib_keys() - _cited(pages)
+    assert not uncited, f"in docs/references.bib but cited nowhere: {sorted(uncited)}"
+
+
+#: API pages of the packages whose estimators come from papers.
+METHOD_PAGES = ("svm", "neighbors", "kernel_ridge", "krein", "discriminant", "kernel_learning",
+                "mkl", "cluster", "manifold", "ranking", "kernel_approximation", "transforms")
+
+
+@pytest.mark.parametrize("name", METHOD_PAGES)
+def test_api_page_cites_its_sources(name):
+    text = (DOCS / "api" / f"{name}.rst").read_text(encoding="utf-8")
+    assert "\nReferences\n----------\n" in text, f"docs/api/{name}.rst has no References section"
+    assert ":cite:" in text.split("\nReferences\n----------\n", 1)[1]
+
+
+def test_api_page_script_keeps_the_references(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("api_page", DOCS / "_ext" / "api_page.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = tmp_path / "svm.rst"
+    page.write_text("old tables\n\nReferences\n----------\n\n* :cite:p:`graepel1999lp`\n",
+                    encoding="utf-8")
+    assert module.kept_references(page) == "\nReferences\n----------\n\n* :cite:p:`graepel1999lp`\n"
+    assert module.kept_references(tmp_path / "absent.rst") == ""
