@@ -158,3 +158,22 @@ def test_api_page_script_keeps_the_references(tmp_path):
                     encoding="utf-8")
     assert module.kept_references(page) == "\nReferences\n----------\n\n* :cite:p:`graepel1999lp`\n"
     assert module.kept_references(tmp_path / "absent.rst") == ""
+
+
+# --- the gallery example the test-transform page shows ------------------------------
+
+def test_consistent_test_transform_example(import_script):
+    """examples/plot_consistent_test_transform.py runs and shows what the page says:
+    the consistent map gives the training kernel back, the raw rows do not (except
+    shift's, equal off the diagonal), and square with raw rows loses its accuracy."""
+    import matplotlib.pyplot as plt
+
+    example = import_script("examples/plot_consistent_test_transform.py")
+    plt.close("all")
+    for method in ("clip", "flip", "shift", "square"):
+        assert example.gaps[method, "consistent"] < 1e-12, method
+    for method in ("clip", "flip", "square"):
+        assert example.gaps[method, "raw"] > 0.1, method
+    assert example.gaps["shift", "raw"] == 0.0
+    consistent, raw = example.scores["square", "consistent"][0], example.scores["square", "raw"][0]
+    assert consistent > 90 and raw < consistent - 30
