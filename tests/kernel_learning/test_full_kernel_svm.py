@@ -246,7 +246,7 @@ def test_solver_status_errors_are_clear():
         check_status(SimpleNamespace(status="optimal_inaccurate"), "x", "SCS")
     S, y = indefinite_problem(10, 0)
     with pytest.raises(SolverFailedError, match="CLARABEL"):
-        FullKernelSVM(solver_options={"max_iter": 1}).fit(S, y)
+        FullKernelSVM(solver="CLARABEL", solver_options={"max_iter": 1}).fit(S, y)
 
 
 #: checks whose data (80-200 samples per pair) make SDPs far beyond a unit
