@@ -284,14 +284,22 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
 
     Parameters
     ----------
-    eta : float, default=0.001
+    eta : float or "auto", default="auto"
         Weight of ``c^T K c`` (thesis eta; the SVM's ``C = 1 / (2 n eta)``).
+        ``"auto"``: ``1 / (2 n)`` with ``n`` the labelled samples of each
+        one-vs-one pair, i.e. ``C = 1`` as the clip SVM's default; a fixed
+        ``eta`` makes ``C`` shrink with ``n`` (the former default 0.001 gives
+        ``C = 500 / n``, 1.8-5 on the defaults panel, and loses to the clip
+        SVM on 6 of 14 sets: docs/methods.md, "FullKernelSVM: the dual
+        solver").
     gamma : float, default=100.0
         Weight of ``||K - S||_F`` (not squared). For PSD ``S`` and large
         ``gamma`` the solution is the plain SVM on ``S``; as ``gamma -> inf``
         it approaches the SVM on the spectrum-clipped ``S``. The defaults
         ``(0.001, 100)`` are ours, from the defaults benchmark (the thesis's
         grid gives no default; docs/methods.md, "FullKernelSVM defaults").
+        With ``eta="auto"`` the thesis's large-``gamma`` limit is the clip SVM
+        at its default ``C = 1``.
     transductive : bool, default=False
         Learn the kernel over the labelled and unlabelled samples together
         (thesis eq. 5.16). ``fit(S, y)`` then takes the ``(n + n')`` square
@@ -341,6 +349,8 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
     intercept_ : ndarray of shape (n_pairs,)
     objective_ : ndarray of shape (n_pairs,)
         Optimal value of (5.6) / (5.16) per pair.
+    eta_ : ndarray of shape (n_pairs,)
+        The ``eta`` of each pair (``1 / (2 n_pair)`` with ``eta="auto"``).
     transduction_ : ndarray of shape (n',)
         Transductive mode only: predicted labels of the unlabelled samples.
     transductive_decision_ : ndarray
@@ -367,7 +377,7 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
 
     def __init__(
         self,
-        eta=0.001,
+        eta="auto",
         gamma=100.0,
         transductive=False,
         solver="dual",
@@ -389,7 +399,7 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
 
     _parameter_constraints = {
         "normalize": NORMALIZE,
-        "eta": positive(),
+        "eta": positive() | options("auto"),
         "gamma": positive(),
         "solver": options(*SOLVER_OPTIONS),
         "rank_tol": positive(),
@@ -437,13 +447,15 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
                     "(no limit unless max_samples is set) or raise max_samples knowingly."
                 )
             Sp = S[np.ix_(p.rows, p.rows)]
+            eta_p = 1.0 / (2.0 * p.y.size) if eta == "auto" else eta
             if conic:
                 sol = _solve_full_kernel(
-                    Sp, p.y, eta, gamma, n_unl,
+                    Sp, p.y, eta_p, gamma, n_unl,
                     "CLARABEL" if solver == "cvxpy" else solver, self.solver_options,
                 )
             else:
-                sol = _solve_dual(Sp, p.y, eta, gamma, n_unl, params["tol"])
+                sol = _solve_dual(Sp, p.y, eta_p, gamma, n_unl, params["tol"])
+            sol["eta"] = eta_p
             c, V, d = psd_pinv_solve(sol["K"][: p.idx.size, : p.idx.size], sol["z"], rank_tol)
             return sol, c, (V, d)
 
@@ -454,6 +466,7 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         self._ranges = [r for _, _, r in fits]
         self.intercept_ = np.asarray([sol["b"] for sol, _, _ in fits])
         self.objective_ = np.asarray([sol["objective"] for sol, _, _ in fits])
+        self.eta_ = np.asarray([sol["eta"] for sol, _, _ in fits])
         self.classes_ = classes
         self.kernel_ = self.kernels_[0] if len(problems) == 1 else None
         self.n_features_in_ = n
