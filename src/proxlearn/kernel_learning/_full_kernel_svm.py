@@ -296,10 +296,10 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         Weight of ``||K - S||_F`` (not squared). For PSD ``S`` and large
         ``gamma`` the solution is the plain SVM on ``S``; as ``gamma -> inf``
         it approaches the SVM on the spectrum-clipped ``S``. The defaults
-        ``(0.001, 100)`` are ours, from the defaults benchmark (the thesis's
-        grid gives no default; docs/methods.md, "FullKernelSVM defaults").
-        With ``eta="auto"`` the thesis's large-``gamma`` limit is the clip SVM
-        at its default ``C = 1``.
+        ``(eta, gamma) = ("auto", 100)`` are ours, from the defaults benchmark
+        (the thesis's grid gives no default; docs/methods.md, "FullKernelSVM
+        defaults" and "FullKernelSVM: the dual solver"): the large-``gamma``
+        limit is then the clip SVM at its default ``C = 1``.
     transductive : bool, default=False
         Learn the kernel over the labelled and unlabelled samples together
         (thesis eq. 5.16). ``fit(S, y)`` then takes the ``(n + n')`` square
