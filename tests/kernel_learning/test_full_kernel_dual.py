@@ -6,8 +6,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 
+import proxlearn.kernel_learning._full_kernel_svm as fk
 from proxlearn._scale import similarity_scale
+from proxlearn._validation import InvalidParameterError
 from proxlearn.kernel_learning import FullKernelSVM
 from proxlearn.kernel_learning._full_kernel_dual import (
     full_kernel_dual_bound,
@@ -129,8 +132,6 @@ def test_estimator_solvers_agree():
 
 
 def test_size_limit_applies_to_the_conic_solvers_only():
-    from proxlearn._validation import InvalidParameterError
-
     S, y = indefinite_problem(152, 8)
     with pytest.raises(InvalidParameterError, match="max_samples=150.*solver='dual'"):
         FullKernelSVM(solver="cvxpy").fit(S, y)
@@ -138,3 +139,18 @@ def test_size_limit_applies_to_the_conic_solvers_only():
         FullKernelSVM(max_samples=100).fit(S, y)
     clf = FullKernelSVM().fit(S, y)  # the dual solver: no limit unless set
     assert clf.kernel_.shape == (152, 152)
+
+
+def test_iteration_limit_is_reported(monkeypatch):
+    """An inner solve cut at 2 iterations is not a solution: success False, status 1, and
+    the estimator turns it into a ConvergenceWarning."""
+    S, y = random_indefinite(24, 9)
+    res = solve_full_kernel_dual(S, y, 0.01, 1.0, inner_max_iter=2)
+    assert not res.success and res.status == 1
+    full = solve_full_kernel_dual(S, y, 0.01, 1.0)
+    assert full.success and full.status == 0
+    assert res.fun > full.fun
+    monkeypatch.setattr(fk, "solve_full_kernel_dual",
+                        lambda *a, **k: solve_full_kernel_dual(*a, **k, inner_max_iter=2))
+    with pytest.warns(ConvergenceWarning, match="dual solver stopped"):
+        FullKernelSVM(eta=0.01, gamma=1.0, normalize=False).fit(S, y)
