@@ -1,15 +1,12 @@
 """First-order solver of the full-kernel SVM (Chen 2010, thesis eq. 5.6 and 5.16).
 
-======================  ===============================================================
-:func:`solve_full_kernel_dual`  (5.6) / (5.16) by an outer 1-D search over the
-                        Frobenius distance ``tau = ||K - S||_F`` and, inside, the
-                        Indefinite SVM (5.8) at ``rho = gamma / (4 eta tau)``
-                        (accelerated projected gradient on ``alpha``, rank-one
-                        eigen-updates of ``S``), warm started along ``tau``
-:func:`full_kernel_primal`      the objective of (5.6) at ``(K, c, b)``
-:func:`full_kernel_dual_bound`  a lower bound on the optimum of (5.6) at any
-                        feasible ``alpha`` (the certificate: primal minus bound)
-======================  ===============================================================
+* :func:`solve_full_kernel_dual`: (5.6) / (5.16) by an outer 1-D search over the
+  Frobenius distance ``tau = ||K - S||_F`` and, inside, the Indefinite SVM (5.8) at
+  ``rho = gamma / (4 eta tau)`` (accelerated projected gradient on ``alpha``,
+  rank-one eigen-updates of ``S``), warm started along ``tau``;
+* :func:`full_kernel_primal`: the objective of (5.6) at ``(K, c, b)``;
+* :func:`full_kernel_dual_bound`: a lower bound on the optimum of (5.6) at any
+  feasible ``alpha`` (the certificate: primal minus bound).
 
 Derivation (docs/methods.md, "FullKernelSVM: the dual solver"). With the thesis's
 scaling the SVM part of (5.2) at a fixed PSD ``K`` equals ``2 eta D(K)``, ``D(K) =
@@ -65,6 +62,7 @@ class FullKernelDualResult(SolverResult):
     ``rho``          the Indefinite SVM weight ``gamma / (4 eta tau)`` of the last solve
     ``inner_iter``   accelerated-gradient iterations summed over the outer steps
     ``residual``     ``| ||K - S||_F - tau | / tau`` at the solution
+    ``history``      ``(tau, ||K_tau - S||_F)`` of every outer step, shape (steps, 2)
     ===============  ===========================================================
     """
 

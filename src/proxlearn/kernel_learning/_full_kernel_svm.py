@@ -276,7 +276,7 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
     Test rows are modified by the corrected QCQP of section 5.1.2 (erratum:
     ``r^T (K*)^+ r <= t``, not ``r^T K* r <= t``); see
     :mod:`proxlearn.kernel_learning._full_kernel_svm`. Multiclass problems are
-    solved one-vs-one, one SDP per pair of classes on that pair's samples.
+    solved one-vs-one, one problem per pair of classes on that pair's samples.
 
     Practical limit of the conic solvers: one SDP has about ``n^2 / 2``
     variables; problems with more than ``max_samples`` samples (per pair; 150
@@ -308,8 +308,9 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
     solver : {"dual", "cvxpy", "CLARABEL", "SCS"}, default="dual"
         ``"dual"``: our solver (an outer search over ``||K - S||_F``, the
         Indefinite SVM's accelerated gradient inside; the same optimum as the
-        SDP, 100-200 times faster at n = 70-100: docs/benchmarks.md,
-        "FullKernelSVM: the dual solver"). ``"cvxpy"`` (= ``"CLARABEL"``) or
+        SDP, about 360 and 1,300 times faster than Clarabel on real pairs
+        at n = 70 and 100: docs/benchmarks.md, "FullKernelSVM: the dual
+        solver"). ``"cvxpy"`` (= ``"CLARABEL"``) or
         ``"SCS"``: the SDP (5.6) through cvxpy with that conic solver (the
         former default).
     solver_options : dict or None, default=None
