@@ -198,7 +198,7 @@ def _within_max_samples(est_name, max_test_programs=None):
     def applies(family, name):
         limit = SPECS[est_name].make().get_params()["max_samples"]
         largest, n_pairs, n_test = _pair_sizes(family, name)
-        if largest > limit:
+        if limit is not None and largest > limit:  # None: no limit (FullKernelSVM's dual)
             return (f"a one-vs-one pair has {largest} training samples > "
                     f"max_samples={limit}")
         if max_test_programs is not None and n_test * n_pairs > max_test_programs:
