@@ -39,12 +39,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
-from sklearn.metrics import roc_auc_score
-from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.neighbors import LocalOutlierFactor
 from sklearn.svm import OneClassSVM
 from threadpoolctl import threadpool_limits
@@ -112,24 +109,12 @@ METHODS = {
 
 
 def split_aucs(S, y, methods, n_splits=5, seed=0):
-    """``{method: [AUC of each split]}`` (mean over inlier classes per split)."""
-    out = {m: [] for m in methods}
-    classes = np.unique(y)
-    sss = StratifiedShuffleSplit(n_splits=n_splits, test_size=0.3, random_state=seed)
-    for tr, te in sss.split(S, y):
-        per = {m: [] for m in methods}
-        for c in classes:
-            fit_idx = tr[y[tr] == c]
-            truth = (y[te] == c).astype(int)  # inliers positive
-            S_tr, S_te = S[np.ix_(fit_idx, fit_idx)], S[np.ix_(te, fit_idx)]
-            for m in methods:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    score = METHODS[m](S_tr, S_te)
-                per[m].append(roc_auc_score(truth, score))
-        for m in methods:
-            out[m].append(float(np.mean(per[m])))
-    return out
+    """``{method: [AUC of each split]}`` (mean over inlier classes per split): the
+    protocol of the reproduction report's section ``beyond-novelty``
+    (``proxlearn.study.papers.beyond._scoring.one_class_aucs``)."""
+    from proxlearn.study.papers.beyond._scoring import one_class_aucs
+
+    return {m: one_class_aucs(S, y, METHODS[m], n_splits, seed) for m in methods}
 
 
 #: Paired comparisons printed under the table: (ours, against).

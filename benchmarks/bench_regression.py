@@ -60,42 +60,15 @@ from proxlearn.svm import SimilarityFeatureSVR, SimilaritySVR
 from proxlearn.transforms import SimilarityFeatures, SpectrumTransformer
 
 
-def _sigmoid(X):
-    Z = (X - X.mean(axis=0)) / X.std(axis=0)
-    return np.tanh(Z @ Z.T / Z.shape[1] - 0.5), Z
-
-
 def targets():
-    """``{name: (S, y, features or None, description)}`` of the data found."""
-    from sklearn.datasets import load_diabetes
+    """``{name: (S, y, features, description)}`` of the targets whose data are found
+    (built by ``proxlearn.datasets._targets``, shared with the reproduction report)."""
+    from proxlearn.datasets._targets import regression_targets
 
-    from proxlearn.datasets import load_dataset, load_feature_dataset
-
-    out = {}
-    try:
-        X = load_feature_dataset("glass").X  # RI, then Na Mg Al Si K Ca Ba Fe
-        S, Z = _sigmoid(X[:, 1:])
-        out["glass-RI"] = (S, X[:, 0], Z, "UCI glass, refractive index from 8 oxides")
-    except Exception as exc:  # noqa: BLE001 - data absent: skip the target
-        print(f"glass-RI skipped: {exc}")
-    try:
-        X = load_feature_dataset("liver").X  # 5 blood tests, then drinks
-        S, Z = _sigmoid(X[:, :5])
-        out["liver-drinks"] = (S, X[:, 5], Z, "UCI BUPA liver, drinks from 5 blood tests")
-    except Exception as exc:  # noqa: BLE001
-        print(f"liver-drinks skipped: {exc}")
-    d = load_diabetes()
-    S, Z = _sigmoid(d.data)
-    out["diabetes"] = (S, d.target.astype(float), Z, "sklearn diabetes, progression")
-    from proxlearn.datasets._embedded import _digits_subset
-
-    ds = load_dataset("digits-idm")
-    images, labels, _ = _digits_subset(40, 0)
-    assert np.array_equal(labels, ds.labels)
-    pixels = images.reshape(len(images), -1)
-    Zp = StandardScaler().fit_transform(pixels)
-    out["digits-ink"] = (ds.matrix, pixels.mean(axis=1), Zp, "digits-idm, mean ink")
-    return out
+    data, missing = regression_targets()
+    for name, why in missing.items():
+        print(f"{name} skipped: {why}")
+    return {n: (t.matrix, t.target, t.features, t.description) for n, t in data.items()}
 
 
 def clipped(S_tr, S_te):

@@ -15,6 +15,7 @@ protocol               splits  test  CV    source
 ``custom``             5       20%   5     anything set on the command line
 ``multi``              5       20%   3     several similarity matrices (grid set ``multi``)
 ``zhuang2011``         20      50%   5     Zhuang (2011) ch. 4-5, feature data
+``beyond``             5       20%   3     comparisons beyond the papers (grid set ``beyond``)
 =====================  ======  ====  ====  ============================================
 
 Implementation choices (the papers leave them open):
@@ -104,6 +105,7 @@ PROTOCOLS: dict[str, Protocol] = {
         Protocol("custom", 5, 0.2, 5, "chen2009"),
         Protocol("multi", 5, 0.2, 3, "multi"),
         Protocol("zhuang2011", 20, 0.5, 5, "zhuang2011", metrics=("error", "accuracy")),
+        Protocol("beyond", 5, 0.2, 3, "beyond", metrics=("error", "accuracy")),
     )
 }
 

@@ -7,10 +7,10 @@ register its methods. A new reproduction section goes into its paper's package (
 new paper: a new package, added to :data:`PAPERS`).
 """
 
-from . import chen2009, chen2010, gu2012, kundu2010, multi, zhuang2011
+from . import beyond, chen2009, chen2010, gu2012, kundu2010, multi, zhuang2011
 
 #: Report order: the papers, then the comparisons on other data.
-PAPERS = (chen2009, chen2010, gu2012, kundu2010, zhuang2011, multi)
+PAPERS = (chen2009, chen2010, gu2012, kundu2010, zhuang2011, multi, beyond)
 
 
 def paper_claims(sections: dict) -> list[tuple[str, str, str]]:
