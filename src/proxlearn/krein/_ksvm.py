@@ -49,6 +49,7 @@ from .._validation import (
     unchecked,
 )
 from ..transforms._spectrum import SPECTRUM_TOL
+from ..transforms._spectrum_kernel import SPECTRUM_PARAMETERS, fit_target_scale
 from .._validation import check_targets
 from ._base import KreinMixin, check_class_labels, kept_spectrum
 
@@ -281,8 +282,9 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
         docs/benchmarks.md, "Kreĭn learners at their defaults"). The value used
         is ``C_``.
     epsilon : float, default=0.1
-        Half-width of the insensitive tube, in the units of ``y`` (as
-        scikit-learn's ``SVR``: not scale-free in ``y``).
+        Half-width of the insensitive tube, in standard deviations of ``y``
+        with ``normalize_y=True`` (the default), else in the units of ``y``
+        (as scikit-learn's ``SVR``).
     tol : float or None, default=None
         Zero-eigenvalue tolerance, as :class:`KreinSVC`.
     max_iter : int, default=10_000_000
@@ -290,13 +292,22 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
     normalize : bool, default=True
         Divide ``S`` and the test rows by ``scale_ = tr S / n`` (scale-free in
         ``S``); ``False`` uses ``S`` as given.
+    normalize_y : bool, default=True
+        Fit the SVR on ``(y - y_mean_) / y_scale_`` and map the predictions
+        back, so that ``epsilon`` and ``C`` do not depend on the units of ``y``
+        (ours, as :class:`~proxlearn.svm.SimilaritySVR`; with ``False`` an
+        ``epsilon`` of 0.1 covers a target whose spread is below it, e.g. a
+        refractive index, and the SVR learns nothing: docs/benchmarks.md).
 
     Attributes
     ----------
     scale_, eigenvalues_, tol_, n_features_in_
         As :class:`KreinSVC`.
+    y_mean_, y_scale_ : float
+        Mean and standard deviation of the training ``y`` (0 and 1 with
+        ``normalize_y=False``; a constant ``y`` has scale 1).
     dual_coef_ : ndarray of shape (n,)
-        The SVR's ``alpha - alpha*`` on ``|S / scale_|``, dense.
+        The SVR's ``alpha - alpha*`` on ``|S / scale_|`` times ``y_scale_``, dense.
     krein_coef_, krein_coef_positive_, krein_coef_negative_ : ndarray of shape (n,)
         ``a~`` and its parts, ``f+(x) = s^T`` the second, ``f-(x) = s^T`` the third.
     intercept_ : float
@@ -323,15 +334,18 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
     sklearn.svm.SVR : the solver on the flipped matrix.
     """
 
-    def __init__(self, C="auto", epsilon=0.1, tol=None, max_iter=MAX_ITER, *, normalize=True):
+    def __init__(self, C="auto", epsilon=0.1, tol=None, max_iter=MAX_ITER, *, normalize=True,
+                 normalize_y=True):
         self.C = C
         self.epsilon = epsilon
         self.tol = tol
         self.max_iter = max_iter
         self.normalize = normalize
+        self.normalize_y = normalize_y
 
     _parameter_constraints = {**_SVM_CONSTRAINTS, "C": positive() | options("auto"),
-                              "epsilon": positive(allow_zero=True)}
+                              "epsilon": positive(allow_zero=True),
+                              "normalize_y": SPECTRUM_PARAMETERS["normalize_y"]}
 
     def fit(self, S, y):
         """Fit on the ``n x n`` training similarity matrix and real targets ``y``.
@@ -341,6 +355,7 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
         self
         """
         params, arr, target = self._fit_input(S, y, check_targets)
+        target = fit_target_scale(self, target, params["normalize_y"])
         work = arr.copy() if params["C"] == "auto" and arr.shape[0] >= 4 else None
         U, factor, K = self._flipped_kernel(arr, S, params)
         self.C_ = params["C"] if params["C"] != "auto" else (
@@ -349,8 +364,8 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
         self.svr_ = SVR(kernel="precomputed", C=self.C_, epsilon=params["epsilon"],
                         max_iter=params["max_iter"]).fit(K, target)
         v = np.zeros(K.shape[0])
-        v[self.svr_.support_] = self.svr_.dual_coef_[0]
-        self.intercept_ = float(self.svr_.intercept_[0])
+        v[self.svr_.support_] = self.svr_.dual_coef_[0] * self.y_scale_
+        self.intercept_ = self.y_mean_ + self.y_scale_ * float(self.svr_.intercept_[0])
         self.n_iter_ = int(np.ravel(self.svr_.n_iter_)[0])
         self._map_back(U, factor, v[:, None])
         for name in ("dual_coef_", "krein_coef_", "krein_coef_positive_",
