@@ -365,8 +365,9 @@ def _face_hessian(Ks, Kd, y, C, alpha, S, rows=None):
     ``S``: the derivative of ``g_j = -1/2 u^T K_j u`` along ``d_k`` with the SVM's
     active set held; ``None`` when no ``alpha`` is free or the bordered system is
     singular. ``rows``: the SVM is on the samples ``rows`` of ``Ks`` and ``Kd`` (a
-    pair of classes of the full stack: :func:`shared_mkl`); ``None``: on all of them."""
-    C = float(C)
+    pair of classes of the full stack: :func:`shared_mkl`); ``None``: on all of them.
+    ``C``: the box, a number or one per sample (weighted samples)."""
+    C = np.asarray(C, dtype=np.float64)
     F = np.flatnonzero(_bound_sets(alpha, C)[1])
     if F.size == 0:
         return None
@@ -669,7 +670,7 @@ def shared_mkl(Ks, problems, C=1.0, p=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e
     >>> y_idx = np.digitize(x[:, 0], [-0.5, 0.5])  # three classes along the first feature
     >>> res = shared_mkl(Ks, ovo_problems(y_idx, 3))
     >>> np.round(res.weights, 2).tolist(), len(res.alpha), bool(res.gap <= 1e-4 * res.objective)
-    ([1.0, 0.0], 3, True)
+    ([0.97, 0.03], 3, True)
 
     See Also
     --------
