@@ -179,3 +179,14 @@ def test_multiclass_option_is_validated():
     Ks, y = _iris_problem()
     with pytest.raises(ValueError, match="multiclass"):
         SimpleMKL(multiclass="ovr").fit(Ks, y)
+
+
+def test_cross_validated_shared_weights():
+    """MKLClassifierCV keeps the base estimator's multiclass option: its best
+    estimator has one weight vector, and its C is one of the grid."""
+    from proxlearn.mkl import MKLClassifierCV
+
+    Ks, y = _iris_problem(seed=6)
+    cv = MKLClassifierCV(SimpleMKL(multiclass="shared"), Cs=[0.1, 10.0], cv=3).fit(Ks, y)
+    assert cv.best_C_ in (0.1, 10.0)
+    assert cv.best_estimator_.weights_.shape == (Ks.shape[2],)
