@@ -466,7 +466,7 @@ _PARAMS_DOC = """
         bank's own ``normalize`` scales the kernels and this is not applied.
     """
 
-_MULTICLASS_DOC = """    multiclass : {"per-pair", "shared"}, default="per-pair"
+_MULTICLASS_DOC = """multiclass : {"per-pair", "shared"}, default="per-pair"
         Several classes are learned one versus one. ``"per-pair"``: each pair
         of classes its own kernel weights (as libsvm trains pairs).
         ``"shared"``: one weight vector for all pairs, minimising the sum of
@@ -515,12 +515,12 @@ class SimpleMKL(_IterativeMKL):
     al. 2010, Table 3 (on clipped similarities), and Zhuang 2011's convex MKL.
 
     Parameters
-    ----------""" + _PARAMS_DOC + """    solver : {"spg", "reduced-gradient"}, default="spg"
+    ----------""" + _PARAMS_DOC + """solver : {"spg", "reduced-gradient"}, default="spg"
         ``"spg"``: spectral projected gradient (Birgin, Martinez & Raydan 2000),
         which zeroes many weights per step; ``"reduced-gradient"``: SimpleMKL's
         own algorithm, which zeroes one weight per step (slow with hundreds of
         kernels: docs/benchmarks.md). Same optimum, each with a certified gap.
-""" + _MULTICLASS_DOC + _ATTRS_DOC + """
+    """ + _MULTICLASS_DOC + _ATTRS_DOC + """
     Examples
     --------
     >>> import numpy as np
