@@ -15,7 +15,7 @@ always runs first), fit time as process CPU seconds (one BLAS thread); accuracy
 on the test part, mean +- standard error over the splits, the mean paired
 difference (shared - per-pair) with its standard error, fit time median.
 
-    python benchmarks/bench_mkl_multiclass.py [--splits 5] [--sets ...] [--out table.md]
+    python benchmarks/bench_mkl_multiclass.py [--splits 5] [--sets ...] [--C 1 | --cv] [--out table.md]
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from sklearn.datasets import load_iris, load_wine
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from proxlearn.datasets import load_dataset
-from proxlearn.mkl import KernelBank, LpMKL, SimpleMKL
+from proxlearn.mkl import KernelBank, LpMKL, MKLClassifierCV, SimpleMKL
 
 DATA = [Path(__file__).resolve().parents[1].parent / "shared" / "data" / "uci",
         Path("/work/shared/data/uci")]
@@ -70,11 +70,15 @@ def load(name):
     raise ValueError(name)
 
 
-def methods(C):
+def methods(C, cv=False):
+    """The two estimators at ``C``; with ``cv``, inside ``MKLClassifierCV`` (``C``
+    from its default grid by 5-fold cross-validation, each fold with the option)."""
+    if cv:
+        return {"SimpleMKL": MKLClassifierCV(SimpleMKL()), "LpMKL": MKLClassifierCV(LpMKL())}
     return {"SimpleMKL": SimpleMKL(C=C), "LpMKL": LpMKL(C=C)}
 
 
-def run(name, splits, C):
+def run(name, splits, C, cv=False):
     X, y, stack = load(name)
     sss = StratifiedShuffleSplit(n_splits=splits, test_size=0.3, random_state=0)
     rows = {}
@@ -83,12 +87,13 @@ def run(name, splits, C):
             Xtr, Xte = X[np.ix_(tr, tr)], X[np.ix_(te, tr)]
         else:
             Xtr, Xte = X[tr], X[te]
-        for mname, base in methods(C).items():
+        for mname, base in methods(C, cv).items():
+            prefix = "estimator__" if cv else ""
             if not stack:
-                base = base.set_params(bank=KernelBank())
+                base = base.set_params(**{prefix + "bank": KernelBank()})
             order = ("per-pair", "shared") if s % 2 == 0 else ("shared", "per-pair")
             for opt in order:
-                est = clone(base).set_params(multiclass=opt)
+                est = clone(base).set_params(**{prefix + "multiclass": opt})
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     t = time.process_time()
@@ -115,16 +120,19 @@ def main():
     ap.add_argument("--splits", type=int, default=5)
     ap.add_argument("--sets", nargs="+", default=list(STACKS + FEATURES))
     ap.add_argument("--C", type=float, default=1.0)
+    ap.add_argument("--cv", action="store_true",
+                    help="C chosen by MKLClassifierCV (its default grid, 5 folds)")
     ap.add_argument("--out")
     args = ap.parse_args()
-    lines = [f"C = {args.C:g}, {args.splits} stratified 70/30 splits; load average "
+    setting = "C by MKLClassifierCV" if args.cv else f"C = {args.C:g}"
+    lines = [f"{setting}, {args.splits} stratified 70/30 splits; load average "
              f"{os.getloadavg()[0]:.1f} at the start", "",
              "| data | n | classes | method | per-pair acc | shared acc | shared - per-pair "
              "| per-pair fit (s) | shared fit (s) | nonzero weights per-pair / shared "
              "| warnings per-pair / shared |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name in args.sets:
-        X, y, rows = run(name, args.splits, args.C)
+        X, y, rows = run(name, args.splits, args.C, args.cv)
         for mname in ("SimpleMKL", "LpMKL"):
             a, b = rows[(mname, "per-pair")], rows[(mname, "shared")]
             diff = np.array(b["acc"]) - np.array(a["acc"])
