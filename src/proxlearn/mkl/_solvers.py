@@ -681,7 +681,7 @@ def shared_mkl(Ks, problems, C=1.0, p=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e
 
     if solver not in SIMPLE_MKL_SOLVERS:
         raise ValueError(f"solver must be one of {SIMPLE_MKL_SOLVERS}, got {solver!r}.")
-    n, _, m = Ks.shape
+    m = Ks.shape[2]
     passes = StackPasses(Ks)
     kernel = [None]  # K_d of the last solve
     last = [None]  # the PairsDual of the last solve: each pair's warm start
