@@ -150,13 +150,14 @@ def test_table_checks_every_listed_parameter(name, cls, kind):
     """Every parameter the table checks refuses a bad value at ``fit``, naming it."""
     if kind not in ("sim-clf", "sim-transform", "kernel-cluster", "stack-clf", "stack-transform",
                     "feat-clf", "feat-constraints-kernel", "completion-clf",
-                    "completion-transform", "sim-reg", "sim-outlier"):
+                    "completion-transform", "sim-reg", "sim-outlier", "stack-reg",
+                    "stack-outlier"):
         pytest.skip(f"input kind {kind}")
     S = np.eye(6) + 0.1
     y = np.array([0, 0, 0, 1, 1, 1])
     stack = np.stack([S, 2 * S], axis=2)
-    X = {"stack-clf": stack, "stack-transform": stack,
-         "feat-clf": np.arange(18.0).reshape(6, 3) % 5}.get(kind, S)
+    X = {"stack-clf": stack, "stack-transform": stack, "stack-reg": stack,
+         "stack-outlier": stack, "feat-clf": np.arange(18.0).reshape(6, 3) % 5}.get(kind, S)
     args = (X, y) if kind.endswith(("-clf", "-reg")) else (X,)
     if kind == "feat-constraints-kernel":
         args = (np.arange(18.0).reshape(6, 3) % 5,

@@ -134,3 +134,21 @@ def test_readme_regression_example_runs():
     assert set(scores) == {"SimilaritySVR", "SimilarityKernelRidge",
                            "SimilarityKNeighborsRegressor"}
     assert all(0.2 < v < 1.0 for v in scores.values()), scores
+
+
+def test_readme_mkl_beyond_classification_example_runs():
+    """The MKL regression / one-class / shared-weights example (issue 37, item 3) runs
+    without a ConvergenceWarning and its numbers are real fits: R^2 of both MKL
+    regressors on diabetes above 0.3 (scikit-learn's RBF SVR on z-scored features on
+    the same split: 0.14 at its defaults, 0.29 at C = 100), a held-out novelty AUC
+    above 0.9, one weight vector for all pairs."""
+    section = README.read_text().split("### MKL beyond classification", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    namespace = {"__name__": "__readme__"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        exec(compile(code, "README.md", "exec"), namespace)
+    assert namespace["r2_svr"] > 0.3 and namespace["r2_krr"] > 0.3
+    assert namespace["auc"] > 0.9
+    shared = namespace["shared"]
+    assert shared.weights_.shape == (3,) and abs(shared.weights_.sum() - 1.0) < 1e-9

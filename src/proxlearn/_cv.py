@@ -184,7 +184,7 @@ def internal_folds(n, random_state=0):
                       random_state=random_state).split(np.zeros(n)))
 
 
-def internal_cv_argmin(target, fold_predictions, random_state=0):
+def internal_cv_argmin(target, fold_predictions, random_state=0, sample_weight=None):
     """Index of the grid value with the least validation squared error over
     :func:`internal_folds` (the first among equal errors).
 
@@ -198,6 +198,10 @@ def internal_cv_argmin(target, fold_predictions, random_state=0):
         ``train`` (what the estimator shares along the grid, e.g. one
         decomposition per fold, is its own).
     random_state : int, default=0
+    sample_weight : ndarray of shape (n,), optional
+        Weights of the validation errors (the estimator fits its folds with the
+        training part's weights): the weighted squared error ``sum_i w_i (pred_i -
+        y_i)^2``.
 
     Returns
     -------
@@ -221,7 +225,9 @@ def internal_cv_argmin(target, fold_predictions, random_state=0):
     """
     err = 0.0
     for tr, val in internal_folds(target.shape[0], random_state):
-        err = err + np.array([np.sum((pred - target[val]) ** 2, axis=0)
+        w = 1.0 if sample_weight is None else (
+            sample_weight[val] if target.ndim == 1 else sample_weight[val, None])
+        err = err + np.array([np.sum(w * (pred - target[val]) ** 2, axis=0)
                               for pred in fold_predictions(tr, val)])
     return np.argmin(err, axis=0)
 

@@ -539,3 +539,48 @@ def test_grid_predictions_equal_one_fit_per_point(cls, grid):
     S, T, ys, _, _, _ = _split()  # stacks: one fit per point
     out = cls().grid_predictions(S, ys, T, grid[:1])
     np.testing.assert_allclose(out[0], cls().set_params(**grid[0]).fit(S, ys).predict(T))
+
+
+# --------------------------------------------------------------------------- sample weights
+def _weights(n, seed):
+    w = np.random.default_rng(seed).uniform(0.2, 3.0, size=n)
+    return w
+
+
+@pytest.mark.parametrize("solver", ["spg", "reduced-gradient"])
+def test_weighted_simple_mkl_svr_reaches_the_cvxpy_optimum(solver):
+    """sample_weight: the loss C sum_i w_i (|r_i| - eps)_+ (the box C w_i in the
+    dual, also in the warm start and the Newton step): objective, weights and the
+    certificate against cvxpy's primal."""
+    Ks, y, _ = _problem(seed=4)
+    w, C, eps = _weights(len(y), 4), 2.0, 0.1
+    b = cp.Variable()
+    loss = lambda f: (C * cp.sum(cp.multiply(w, cp.pos(cp.abs(y - f - b) - eps))), [])  # noqa: E731
+    opt, d_cvx = _cvx_mkl(Ks, loss, SIMPLEX)
+    tol = 1e-6 if solver == "spg" else 1e-5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = simple_mkl_svr(Ks, y, C, eps, tol=tol, max_iter=500, solver=solver,
+                             sample_weight=w)
+    assert res.gap <= tol * abs(res.objective)
+    assert res.objective - res.gap <= opt + 1e-6 * abs(opt)
+    assert res.objective == pytest.approx(opt, rel=1e-5)
+    assert np.all(np.abs(res.alpha) <= C * w * (1 + 1e-9))  # the weighted box
+    np.testing.assert_allclose(res.weights, d_cvx, atol=1e-2)
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0])
+def test_weighted_lp_mkl_krr_reaches_the_cvxpy_optimum(p):
+    """sample_weight: the loss 1/2 sum_i w_i r_i^2 (alpha W^-1 in the system, c^T W^-1 c
+    in the dual value): objective, weights and the certificate against cvxpy."""
+    Ks, y, _ = _problem(seed=5)
+    w, alpha = _weights(len(y), 5), 0.5
+    b = cp.Variable()
+    loss = lambda f: (cp.sum(cp.multiply(w, cp.square(y - f - b))) / (2 * alpha), [])  # noqa: E731
+    ball = SIMPLEX if p == 1 else (lambda d: cp.pnorm(d, p) <= 1)
+    opt, d_cvx = _cvx_mkl(Ks, loss, ball)
+    res = lp_mkl_krr(Ks, y, alpha, p, tol=1e-7, max_iter=1000, sample_weight=w)
+    assert res.gap <= 1e-7 * abs(res.objective)
+    assert (res.objective - res.gap) / alpha <= opt + 1e-6 * abs(opt)
+    assert res.objective / alpha == pytest.approx(opt, rel=1e-5)
+    np.testing.assert_allclose(res.weights, d_cvx, atol=2e-3)

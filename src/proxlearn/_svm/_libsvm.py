@@ -4,6 +4,9 @@
   (:func:`proxlearn._svm._dual.svm_dual`, SVM-CA's alpha-step), and
   :func:`small_svc`, fit and predict in one call (SVM-KNN's local SVMs).
 * :data:`MAX_ITER`: the library's cap on libsvm's SMO iterations.
+* :func:`precomputed_svr`: scikit-learn's epsilon-SVR on a precomputed kernel with
+  per-sample weights, the samples of weight 0 left out by us (libsvm drops them
+  and ``support_`` then indexes the reduced problem), dual coefficients dense.
 * :func:`svc_pairwise_coef`: a fitted ``SVC``'s one-vs-one machines as one
   coefficient matrix with the sign of :mod:`proxlearn._svm._multiclass`.
 
@@ -25,8 +28,8 @@ import numpy as np
 
 from ._multiclass import ovo_pairs
 
-__all__ = ["MAX_ITER", "binary_libsvm", "binary_svc", "libsvm_fit", "small_svc",
-           "svc_pairwise_coef"]
+__all__ = ["MAX_ITER", "binary_libsvm", "binary_svc", "libsvm_fit", "precomputed_svr",
+           "small_svc", "svc_pairwise_coef"]
 
 #: Default cap on libsvm's SMO iterations. Unbounded SMO can cycle for tens of
 #: minutes at the papers' largest C values on ill-conditioned similarity
@@ -302,3 +305,63 @@ def svc_pairwise_coef(svc, support, n):
         V[support[si], p] = -svc.dual_coef_[j - 1, si]
         V[support[sj], p] = -svc.dual_coef_[i, sj]
     return V, -svc.intercept_
+
+
+def precomputed_svr(K, y, C, epsilon, max_iter, sample_weight=None):
+    """:class:`sklearn.svm.SVR` with ``kernel="precomputed"`` on ``K`` and targets ``y``,
+    with per-sample weights (libsvm's ``C_i = C w_i``).
+
+    The samples of weight 0 are left out of the problem here: libsvm drops them
+    itself and scikit-learn's ``support_`` then indexes the reduced problem, so its
+    ``predict`` on a full test kernel reads the wrong columns (as for ``SVC``, README
+    "Sample weights"). The dual coefficients come back dense, 0 off the support.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+    y : ndarray of shape (n,)
+    C, epsilon : float
+    max_iter : int
+    sample_weight : ndarray of shape (n,) or None
+        Validated weights (``None``: all 1).
+
+    Returns
+    -------
+    svr : sklearn.svm.SVR
+        Fitted on the samples of positive weight.
+    coef : ndarray of shape (n,)
+        ``alpha - alpha*`` of every sample (0 for weight 0 and off the support).
+    keep : ndarray of int or None
+        The samples the SVR was fitted on (``None``: all): its test kernels are
+        ``K_test[:, keep]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._libsvm import precomputed_svr
+    >>> x = np.linspace(0, 1, 6)
+    >>> K = np.exp(-(x[:, None] - x[None, :]) ** 2)
+    >>> svr, coef, keep = precomputed_svr(K, x, 1.0, 0.1, -1, np.array([1, 1, 0, 1, 1, 1.0]))
+    >>> keep.tolist(), float(coef[2])
+    ([0, 1, 3, 4, 5], 0.0)
+
+    See Also
+    --------
+    sklearn.svm.SVR : the solver.
+    """
+    from sklearn.svm import SVR
+
+    n = y.shape[0]
+    keep = None if sample_weight is None or np.all(sample_weight > 0) else \
+        np.flatnonzero(sample_weight > 0)
+    if keep is None:
+        svr = SVR(kernel="precomputed", C=C, epsilon=epsilon, max_iter=max_iter).fit(
+            K, y, sample_weight=sample_weight)
+        support = svr.support_
+    else:
+        svr = SVR(kernel="precomputed", C=C, epsilon=epsilon, max_iter=max_iter).fit(
+            K[np.ix_(keep, keep)], y[keep], sample_weight=sample_weight[keep])
+        support = keep[svr.support_]
+    coef = np.zeros(n)
+    coef[support] = svr.dual_coef_[0]
+    return svr, coef, keep

@@ -196,9 +196,12 @@ class SimilarityKernelRidge(PairwiseMixin, SpectrumLinearModelMixin, RegressorMi
     #: clip / flip: every eigenvector, so that K + alpha I is diagonal in that basis
     _EIGEN_SOLVER = "dense"
 
-    def _fit_dual(self, target, params):
+    def _fit_dual(self, target, params, sample_weight=None):
         """``c = (K + alpha I)^{-1} target`` (see the module docstring); no intercept.
-        Sets ``alpha_`` (the leave-one-out choice for ``alpha="auto"``)."""
+        Sets ``alpha_`` (the leave-one-out choice for ``alpha="auto"``).
+        ``sample_weight``: :meth:`_fit_weighted`."""
+        if sample_weight is not None:
+            return self._fit_weighted(target, params, sample_weight)
         alpha, spectrum = params["alpha"], params["spectrum"]
         tr = self.transformer_
         if spectrum in ("clip", "flip"):
@@ -217,6 +220,36 @@ class SimilarityKernelRidge(PairwiseMixin, SpectrumLinearModelMixin, RegressorMi
         K = tr._training_kernel()
         K.flat[:: K.shape[0] + 1] += alpha
         return self._solve(K, target, spectrum, alpha), 0.0
+
+    def _fit_weighted(self, target, params, w):
+        """Weighted kernel ridge, ``min_c sum_i w_i (y_i - (K c)_i)^2 + alpha c^T K c``:
+        with ``D = diag(sqrt(w))`` it is the unweighted problem on ``D K D`` and
+        ``D y``, ``c = D (D K D + alpha I)^{-1} D y`` (as scikit-learn's
+        ``KernelRidge``). A weight 0 zeroes its row, column and coefficient (the
+        sample is left out); an integer weight counts the sample that many times.
+        ``alpha="auto"``: the leave-one-out residuals of the rescaled problem are
+        ``sqrt(w_i)`` times those of the weighted one, so :func:`loo_squared_errors`
+        on the eigendecomposition of ``D K D`` is the weighted leave-one-out error
+        ``sum_i w_i (y_i - f_{-i}(x_i))^2`` (docs/methods.md, "Sample weights of the
+        regressors"). One decomposition of ``D K D``; the eigenbasis of ``S`` no
+        longer diagonalises the system."""
+        alpha, spectrum = params["alpha"], params["spectrum"]
+        sw = np.sqrt(w)
+        K = self.transformer_._training_kernel()
+        K *= sw[:, None]
+        K *= sw[None, :]
+        yw = sw * target
+        if alpha == "auto":
+            g, U = scipy.linalg.eigh(K, driver="evd", overwrite_a=True, check_finite=False)
+            err = loo_squared_errors(U, g, yw, AUTO_ALPHAS)
+            alpha = float(AUTO_ALPHAS[int(np.argmin(err))])
+            if spectrum == "none" and np.min(np.abs(g + alpha)) <= 0.0:
+                self._singular(spectrum, alpha)
+            self.alpha_ = alpha
+            return sw * (U @ ((U.T @ yw) / (g + alpha))), 0.0
+        self.alpha_ = float(alpha)
+        K.flat[:: K.shape[0] + 1] += alpha
+        return sw * self._solve(K, yw, spectrum, alpha), 0.0
 
     def grid_predictions(self, S, y, S_test, params_list):
         """Predictions of ``clone(self).set_params(**p).fit(S, y).predict(S_test)`` for

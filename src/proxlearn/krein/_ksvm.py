@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.svm import SVC, SVR
+from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from .._cv import internal_cv_argmin
-from .._svm._libsvm import MAX_ITER, svc_pairwise_coef
+from .._svm._libsvm import MAX_ITER, precomputed_svr, svc_pairwise_coef
 from .._svm._multiclass import libsvm_vote, ovo_decision
 from .._validation import (
     MAX_ITER_OR_NO_LIMIT,
@@ -50,7 +50,7 @@ from .._validation import (
 )
 from ..transforms._spectrum import SPECTRUM_TOL
 from ..transforms._spectrum_kernel import SPECTRUM_PARAMETERS, fit_target_scale
-from .._validation import check_targets
+from .._validation import check_sample_weight, check_targets
 from ._base import KreinMixin, check_class_labels, kept_spectrum
 
 __all__ = ["KreinSVC", "KreinSVR"]
@@ -240,24 +240,24 @@ class KreinSVC(_KreinSVMMixin, ClassifierMixin, BaseEstimator):
 AUTO_C = (0.001, 0.01, 0.1, 1.0, 10.0, 100.0)
 
 
-def _cv_svr_C(S, target, epsilon, max_iter, tol):
+def _cv_svr_C(S, target, epsilon, max_iter, tol, sample_weight=None):
     """``C="auto"``: the ``C`` of ``AUTO_C`` with the least validation squared error
     over the internal folds (:func:`proxlearn._cv.internal_cv_argmin`). Each fold
     decomposes its own training block, trains the SVR on its ``|S|`` and predicts its
     held-out samples with their raw similarities through ``a~``, as the estimator
-    does at test time."""
+    does at test time. ``sample_weight``: each fold's SVR with its training part's
+    weights, and the weighted validation error."""
     def fold_predictions(tr, val):
         d, Uk = kept_spectrum(S[np.ix_(tr, tr)], tol)
         K = (Uk * np.abs(d)) @ Uk.T
         R = S[np.ix_(val, tr)] @ Uk  # the held-out rows in the fold's eigenbasis
+        w = None if sample_weight is None else sample_weight[tr]
         for C in AUTO_C:
-            svr = SVR(kernel="precomputed", C=C, epsilon=epsilon,
-                      max_iter=max_iter).fit((K + K.T) / 2, target[tr])
-            v = np.zeros(len(tr))
-            v[svr.support_] = svr.dual_coef_[0]
+            svr, v, _ = precomputed_svr((K + K.T) / 2, target[tr], C, epsilon, max_iter, w)
             yield R @ (np.sign(d) * (Uk.T @ v)) + svr.intercept_[0]
 
-    return AUTO_C[int(internal_cv_argmin(target, fold_predictions))]
+    return AUTO_C[int(internal_cv_argmin(target, fold_predictions,
+                                         sample_weight=sample_weight))]
 
 
 class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
@@ -347,24 +347,29 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
                               "epsilon": positive(allow_zero=True),
                               "normalize_y": SPECTRUM_PARAMETERS["normalize_y"]}
 
-    def fit(self, S, y):
+    def fit(self, S, y, sample_weight=None):
         """Fit on the ``n x n`` training similarity matrix and real targets ``y``.
+
+        ``sample_weight`` (optional, shape ``(n,)``): libsvm's ``C_i = C w_i`` (a
+        weight-0 sample is left out of the SVR) and the weighted validation error
+        of ``C="auto"``; the flip and ``scale_`` are of the whole matrix (README
+        "Sample weights").
 
         Returns
         -------
         self
         """
         params, arr, target = self._fit_input(S, y, check_targets)
-        target = fit_target_scale(self, target, params["normalize_y"])
+        weights = check_sample_weight(sample_weight, arr.shape[0])
+        target = fit_target_scale(self, target, params["normalize_y"], weights)
         work = arr.copy() if params["C"] == "auto" and arr.shape[0] >= 4 else None
         U, factor, K = self._flipped_kernel(arr, S, params)
         self.C_ = params["C"] if params["C"] != "auto" else (
             1.0 if work is None else _cv_svr_C(work / self.scale_, target, params["epsilon"],
-                                               params["max_iter"], params["tol"]))
-        self.svr_ = SVR(kernel="precomputed", C=self.C_, epsilon=params["epsilon"],
-                        max_iter=params["max_iter"]).fit(K, target)
-        v = np.zeros(K.shape[0])
-        v[self.svr_.support_] = self.svr_.dual_coef_[0] * self.y_scale_
+                                               params["max_iter"], params["tol"], weights))
+        self.svr_, v, _ = precomputed_svr(K, target, self.C_, params["epsilon"],
+                                          params["max_iter"], weights)
+        v = v * self.y_scale_
         self.intercept_ = self.y_mean_ + self.y_scale_ * float(self.svr_.intercept_[0])
         self.n_iter_ = int(np.ravel(self.svr_.n_iter_)[0])
         self._map_back(U, factor, v[:, None])

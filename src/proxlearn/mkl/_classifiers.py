@@ -46,7 +46,7 @@ from .._multi_input import (
 )
 from .._scale import similarity_scale
 from ..base import PairwiseMixin
-from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, scatter_pairs
+from .._svm._multiclass import ovo_decision, ovo_fit, ovo_labels, ovo_problems, scatter_pairs
 from ..transforms import SpectrumTransformer
 from ._bank import stack_combine, stack_take
 from ._solvers import (
@@ -54,6 +54,7 @@ from ._solvers import (
     MKLResult,
     lp_mkl,
     nonsparse_mkl,
+    shared_mkl,
     simple_mkl,
     uniform_mkl,
 )
@@ -79,6 +80,7 @@ MKL_CONSTRAINTS = {
     # TwoLayerMKLInf and IKL: features only
     "feature_bank": satisfies(_is_bank, "a proxlearn.mkl.KernelBank (or None for "
                               "KernelBank(per_feature=False))"),
+    "multiclass": options("per-pair", "shared"),
     # as proxlearn._progress.check_verbose, which IterationLog applies again
     "verbose": satisfies(lambda v: isinstance(v, bool) or (
         isinstance(v, numbers.Integral) and v >= 0), "False/True or an integer >= 0"),
@@ -344,7 +346,12 @@ class _BaseMKL(_MKLKernels, PairwiseMixin, ClassifierMixin, BaseEstimator):
                                 tuple(classes[list(p.pair)].tolist()))
             return res
 
-        problems, results = ovo_fit(y_idx, len(classes), fit_binary)
+        shared = getattr(self, "multiclass", "per-pair") == "shared" and not binary
+        if shared:
+            problems, results = self._fit_shared(Ks, y_idx, len(classes))
+        else:
+            self.__dict__.pop("result_", None)  # of an earlier shared fit
+            problems, results = ovo_fit(y_idx, len(classes), fit_binary)
         self.coef_ = scatter_pairs(problems, [(r.alpha * p.y)[:, None] * r.kernel_weights[None, :]
                                               for p, r in zip(problems, results)], n)
         self._uw = list(scatter_pairs(problems, [r.alpha * p.y for p, r in
@@ -364,7 +371,23 @@ class _BaseMKL(_MKLKernels, PairwiseMixin, ClassifierMixin, BaseEstimator):
         self.gap_ = gaps[0] if binary else np.array(gaps)
         self.n_iter_ = n_iter[0] if binary else np.array(n_iter)
         self.results_ = results
+        if shared:  # one weight vector, one objective and gap
+            res = self.result_
+            self.weights_, self.objective_, self.gap_, self.n_iter_ = (
+                res.weights, res.objective, res.gap, res.n_iter)
         return self
+
+    def _fit_shared(self, Ks, y_idx, n_classes):
+        """``multiclass="shared"``: one weight vector for all pairs of classes
+        (:func:`proxlearn.mkl._solvers.shared_mkl`); the pairs' results share its
+        weights, objective and gap, and ``result_`` is the shared problem's."""
+        problems = ovo_problems(y_idx, n_classes)
+        res = self.result_ = self._solve_shared(Ks, problems)
+        # K_d PSD on all samples makes every pair's block PSD: one test certifies all
+        self._check_learned(Ks, Ks, res, None)
+        return problems, [MKLResult(res.weights, res.kernel_weights, alpha, b, res.objective,
+                                    res.gap, res.n_iter, res.history)
+                          for alpha, b in zip(res.alpha, res.b)]
 
     def _raw(self, X_test):
         return self._raw_stack(self._test_kernels(X_test))
@@ -374,6 +397,12 @@ class _BaseMKL(_MKLKernels, PairwiseMixin, ClassifierMixin, BaseEstimator):
         the hook from test kernels to decision values (class docstring)."""
         raw = np.tile(self.intercept_, (T.shape[0], 1))
         rows = np.arange(T.shape[0])
+        shared = getattr(self, "result_", None)
+        if shared is not None:  # one weight vector: combine the test kernels once
+            U = np.array(self._uw)
+            sv = np.flatnonzero(np.any(U != 0.0, axis=0))
+            T_sv = T[:, sv] if isinstance(T, np.ndarray) else stack_take(T, rows, sv)
+            return raw + stack_combine(T_sv, shared.kernel_weights) @ U[:, sv].T
         for k, (u, res) in enumerate(zip(self._uw, self.results_)):
             sv = np.flatnonzero(u)  # only the support vectors' columns are needed
             if not sv.size:
@@ -437,6 +466,18 @@ _PARAMS_DOC = """
         bank's own ``normalize`` scales the kernels and this is not applied.
     """
 
+_MULTICLASS_DOC = """multiclass : {"per-pair", "shared"}, default="per-pair"
+        Several classes are learned one versus one. ``"per-pair"``: each pair
+        of classes its own kernel weights (as libsvm trains pairs).
+        ``"shared"``: one weight vector for all pairs, minimising the sum of
+        the pairwise objectives (Rakotomamonjy et al. 2008, multiclass section;
+        :func:`proxlearn.mkl._solvers.shared_mkl`, one certified gap);
+        ``weights_``, ``objective_``, ``gap_``, ``n_iter_`` are then the shared
+        problem's and ``result_`` its :class:`MKLResult`. Two classes: the
+        same model either way. The default and the comparison:
+        docs/benchmarks.md, "Multiclass MKL: shared or per-pair weights".
+"""
+
 _ATTRS_DOC = """
     Attributes
     ----------
@@ -474,12 +515,12 @@ class SimpleMKL(_IterativeMKL):
     al. 2010, Table 3 (on clipped similarities), and Zhuang 2011's convex MKL.
 
     Parameters
-    ----------""" + _PARAMS_DOC + """    solver : {"spg", "reduced-gradient"}, default="spg"
+    ----------""" + _PARAMS_DOC + """solver : {"spg", "reduced-gradient"}, default="spg"
         ``"spg"``: spectral projected gradient (Birgin, Martinez & Raydan 2000),
         which zeroes many weights per step; ``"reduced-gradient"``: SimpleMKL's
         own algorithm, which zeroes one weight per step (slow with hundreds of
         kernels: docs/benchmarks.md). Same optimum, each with a certified gap.
-    """ + _ATTRS_DOC + """
+    """ + _MULTICLASS_DOC + _ATTRS_DOC + """
     Examples
     --------
     >>> import numpy as np
@@ -502,17 +543,22 @@ class SimpleMKL(_IterativeMKL):
     _psd = "learned"
 
     def __init__(self, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None,
-                 normalize=True, solver="spg"):
+                 normalize=True, solver="spg", multiclass="per-pair"):
         super().__init__(C, spectrum=spectrum, tol=tol, max_iter=max_iter, bank=bank,
                          normalize=normalize)
         self.solver = solver
+        self.multiclass = multiclass
 
     _parameter_constraints = mkl_constraints(
-        "C", "normalize", "spectrum", "tol", "max_iter", "bank",
+        "C", "normalize", "spectrum", "tol", "max_iter", "bank", "multiclass",
         solver=options(*SIMPLE_MKL_SOLVERS))
 
     def _solve(self, Ks, y_pm):
         return simple_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter,
+                          solver=self.solver)
+
+    def _solve_shared(self, Ks, problems):
+        return shared_mkl(Ks, problems, self.C, 1.0, tol=self.tol, max_iter=self.max_iter,
                           solver=self.solver)
 
 
@@ -525,7 +571,7 @@ class LpMKL(_BaseMKL):
 
     Parameters
     ----------
-    p : float >= 1, default=2.0""" + _PARAMS_DOC + _ATTRS_DOC + """
+    p : float >= 1, default=2.0""" + _PARAMS_DOC + _MULTICLASS_DOC + _ATTRS_DOC + """
     Examples
     --------
     >>> import numpy as np
@@ -547,7 +593,7 @@ class LpMKL(_BaseMKL):
     _psd = "learned"
 
     def __init__(self, p=2.0, C=1.0, *, spectrum="clip", tol=1e-4, max_iter=200, bank=None,
-                 normalize=True):
+                 normalize=True, multiclass="per-pair"):
         self.p = p
         self.C = C
         self.spectrum = spectrum
@@ -555,16 +601,21 @@ class LpMKL(_BaseMKL):
         self.max_iter = max_iter
         self.bank = bank
         self.normalize = normalize
+        self.multiclass = multiclass
 
     _parameter_constraints = {
         "p": satisfies(lambda p: isinstance(p, numbers.Real) and np.isfinite(p) and p >= 1,
                        "a finite number >= 1"),
-        **mkl_constraints("C", "normalize", "spectrum", "tol", "max_iter", "bank")}
+        **mkl_constraints("C", "normalize", "spectrum", "tol", "max_iter", "bank",
+                          "multiclass")}
 
     def _solve(self, Ks, y_pm):
         if self.p == 1:
             return simple_mkl(Ks, y_pm, self.C, tol=self.tol, max_iter=self.max_iter)
         return lp_mkl(Ks, y_pm, self.C, self.p, tol=self.tol, max_iter=self.max_iter)
+
+    def _solve_shared(self, Ks, problems):
+        return shared_mkl(Ks, problems, self.C, self.p, tol=self.tol, max_iter=self.max_iter)
 
 
 class NonSparseMKL(_IterativeMKL):

@@ -76,6 +76,7 @@ from .._svm._dual import (
 from .._svm._libsvm import MAX_ITER
 from .._validation import (
     boolean,
+    check_sample_weight,
     check_targets,
     options,
     positive,
@@ -84,6 +85,7 @@ from .._validation import (
 )
 from ..base import PairwiseMixin
 from ..exceptions import SolverError
+from ..transforms._spectrum_kernel import fit_target_scale
 from ._bank import StackPasses, stack_combine, stack_take
 from ._classifiers import _MKLKernels, mkl_constraints
 from ._solvers import (
@@ -111,31 +113,33 @@ def _uniform(m):
 SVR_CALL_SECONDS = 1e-3
 
 
-def _svr_dual(K, y, C, epsilon, tol, warm=None):
+def _svr_dual(K, y, C, epsilon, tol, warm=None, sample_weight=None):
     """``(beta, b, smo_work)`` of the epsilon-SVR on the precomputed kernel ``K``:
     ``f = K beta + b``, ``beta = alpha - alpha*`` in ``[-C, C]``, ``1^T beta = 0``;
     ``smo_work`` is ``n`` times libsvm's SMO iterations (the cost of a cold solve).
+    ``sample_weight`` (positive): the box of sample ``i`` is ``C w_i`` (libsvm's).
 
     ``warm = (beta0, smo_work)``: a previous solution on a nearby kernel, tried first
     by :func:`_svr_active_set` when the cost model of
     :func:`proxlearn._svm._dual.svm_dual` expects its bordered solve to be cheaper
     than libsvm was; kept only when it passes libsvm's own test at ``tol``."""
+    box = C if sample_weight is None else C * sample_weight
     if warm is not None:
         beta0, work = warm
-        free = (np.abs(beta0) > 1e-10 * C) & (np.abs(beta0) < C * (1.0 - 1e-10))
+        free = (np.abs(beta0) > 1e-10 * box) & (np.abs(beta0) < box * (1.0 - 1e-10))
         # tried when the cost model expects it to pay; then with all its rounds: on
         # bupa's 78-kernel bank the model's 5 rounds certified 14 of 64 warm starts, 10
         # rounds 58 of 62 (fit 0.51 -> 0.30 s CPU)
         worth = _warm_start_rounds(y.size, int(free.sum()), int(np.count_nonzero(beta0)),
                                    work + SVR_CALL_SECONDS / SMO_SECONDS)
-        got = _svr_active_set(K, y, C, epsilon, tol, beta0) if worth else None
+        got = _svr_active_set(K, y, box, epsilon, tol, beta0) if worth else None
         if got is not None:
             return (*got, work)
     with config_context(skip_parameter_validation=True, assume_finite=True), \
             warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a capped SMO shows in the certificate
         svr = SVR(kernel="precomputed", C=float(C), epsilon=float(epsilon), tol=tol,
-                  max_iter=MAX_ITER).fit(K, y)
+                  max_iter=MAX_ITER).fit(K, y, sample_weight=sample_weight)
     beta = np.zeros(y.size)
     beta[svr.support_] = svr.dual_coef_[0]
     return beta, float(svr.intercept_[0]), float(y.size * np.max(svr.n_iter_))
@@ -154,9 +158,10 @@ def _svr_active_set(K, y, C, epsilon, tol, beta0, max_rounds=MAX_ACTIVE_SET_ROUN
     their KKT condition become free. The result is returned only when the whole
     problem passes libsvm's stopping test (the maximal violating pair of the
     ``2 n``-variable dual over ``(alpha, alpha*)``, :func:`max_violating_pair`) at
-    ``tol``, so the heuristic changes the speed, never the answer."""
-    C = float(C)
+    ``tol``, so the heuristic changes the speed, never the answer. ``C``: a number,
+    or the box of each sample (weighted samples)."""
     n = y.size
+    C = np.broadcast_to(np.asarray(C, dtype=np.float64), (n,))
     slack = 1e-10 * C
     side = np.sign(beta0)  # +1 / -1: the upper / lower edge of the tube; 0: inside
     at_c = np.abs(beta0) >= C - slack
@@ -167,27 +172,28 @@ def _svr_active_set(K, y, C, epsilon, tol, beta0, max_rounds=MAX_ACTIVE_SET_ROUN
         F, B = np.flatnonzero(free), np.flatnonzero(at_c)
         if F.size == 0:
             return None
-        bB = C * side[B]
+        bB = C[B] * side[B]
         rhs = y[F] - epsilon * side[F] - (K[np.ix_(F, B)] @ bB if B.size else 0.0)
         got = bordered_solve(K[np.ix_(F, F)], rhs, -bB.sum())
         if got is None:
             return None
         bF, b = got
-        crossed, over = bF * side[F] < -slack, np.abs(bF) > C + slack
+        crossed, over = bF * side[F] < -slack[F], np.abs(bF) > C[F] + slack[F]
         if crossed.any() or over.any():  # to the bound each one crossed
             free[F[crossed | over]] = False
             at_c[F[over]] = True
             side[F[crossed]] = 0.0
             continue
         beta = np.zeros(n)
-        beta[F], beta[B] = np.clip(bF, -C, C), bB
-        if abs(beta.sum()) > 1e-9 * C:
+        beta[F], beta[B] = np.clip(bF, -C[F], C[F]), bB
+        if abs(beta.sum()) > 1e-9 * C.max():
             return None
         sv = np.flatnonzero(beta)
         r = y - K[:, sv] @ beta[sv] - b  # residuals with the bordered intercept
         a = np.concatenate([np.maximum(beta, 0.0), np.maximum(-beta, 0.0)])
         rb = r + b
-        if max_violating_pair(np.concatenate([rb - epsilon, rb + epsilon]), a, s2, C) <= tol:
+        if max_violating_pair(np.concatenate([rb - epsilon, rb + epsilon]), a, s2,
+                              np.concatenate([C, C])) <= tol:
             return beta, float(b)
         # KKT at the bounds: inside the tube |r| <= epsilon at 0; outside on its side at C
         out = (side == 0) & (np.abs(r) > epsilon + tol)
@@ -218,11 +224,12 @@ def _one_class_dual(K, nu, tol):
     return alpha / total, float(-oc.intercept_[0]) / total
 
 
-def _ridge_dual(K, y, alpha, fit_intercept):
+def _ridge_dual(K, y, alpha, fit_intercept, sample_weight=None):
     """``(gamma, b)`` with ``(K + alpha I) gamma + b 1 = y`` and ``1^T gamma = 0``
-    (without intercept: ``b = 0`` and no constraint); solved, never inverted."""
+    (without intercept: ``b = 0`` and no constraint); solved, never inverted.
+    ``sample_weight`` (positive): ``alpha W^-1`` instead of ``alpha I``."""
     A = np.array(K, dtype=np.float64, copy=True)
-    A.flat[:: A.shape[0] + 1] += alpha
+    A.flat[:: A.shape[0] + 1] += alpha if sample_weight is None else alpha / sample_weight
     if fit_intercept:
         got = bordered_solve(A, y, 0.0)
         if got is None:
@@ -237,7 +244,7 @@ def _ridge_dual(K, y, alpha, fit_intercept):
 
 # --------------------------------------------------------------------------- solvers
 def simple_mkl_svr(Ks, y, C=1.0, epsilon=0.1, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
-                   solver="spg") -> MKLResult:
+                   solver="spg", sample_weight=None) -> MKLResult:
     """SimpleMKL for epsilon-SVR: ``min_{d in simplex} J(d)``, ``J(d)`` the SVR dual
     optimum on ``sum_k d_k K_k`` (Rakotomamonjy et al. 2008, extensions), with a
     certified duality gap ``J(d) - (y^T beta - epsilon ||beta||_1 - 1/2 max_k
@@ -258,6 +265,10 @@ def simple_mkl_svr(Ks, y, C=1.0, epsilon=0.1, *, tol=1e-4, max_iter=200, svm_tol
         libsvm's tolerance for each SVR.
     solver : {"spg", "reduced-gradient"}
         As :func:`simple_mkl`.
+    sample_weight : ndarray of shape (n,), optional
+        Positive weights: the box of sample ``i`` is ``C w_i`` (libsvm's weighted
+        SVR; the weighted epsilon-insensitive loss). Leave weight-0 samples out
+        before the call.
 
     Returns
     -------
@@ -289,15 +300,17 @@ def simple_mkl_svr(Ks, y, C=1.0, epsilon=0.1, *, tol=1e-4, max_iter=200, svm_tol
 
     def solve(d):
         kernel[0] = passes.combine(d)
-        beta, b, work = _svr_dual(kernel[0], y, C, epsilon, svm_tol, warm[0])
+        beta, b, work = _svr_dual(kernel[0], y, C, epsilon, svm_tol, warm[0], sample_weight)
         warm[0] = (beta, work)
         a = _a(Ks, beta, passes)
         value = float(y @ beta - epsilon * np.abs(beta).sum() - 0.5 * d @ a)
         return SVMDual(alpha=beta, b=b, value=value), a
 
+    box = C if sample_weight is None else C * sample_weight
+
     def newton(d, sol, grad):  # the SVM's Newton step with u = beta: |beta| and its sign
         beta = sol.alpha
-        return _simplex_newton(Ks, kernel[0], np.where(beta < 0, -1.0, 1.0), C,
+        return _simplex_newton(Ks, kernel[0], np.where(beta < 0, -1.0, 1.0), box,
                                np.abs(beta), d, grad)
 
     return simplex_descent(solve, _uniform(Ks.shape[2]), tol, max_iter, solver=solver,
@@ -352,7 +365,7 @@ def simple_mkl_one_class(Ks, nu=0.5, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
 
 
 def lp_mkl_krr(Ks, y, alpha=1.0, p=2.0, *, tol=1e-4, max_iter=200,
-               fit_intercept=True) -> MKLResult:
+               fit_intercept=True, sample_weight=None) -> MKLResult:
     """Lp-norm MKL kernel ridge regression, ``min_{d >= 0, ||d||_p <= 1} J(d)`` with
     ``J(d) = min_{w, b} 1/2 sum_i (y_i - f(x_i))^2 + alpha/2 sum_k ||w_k||^2 / d_k``.
 
@@ -361,7 +374,10 @@ def lp_mkl_krr(Ks, y, alpha=1.0, p=2.0, *, tol=1e-4, max_iter=200,
     SimpleMKL's spectral projected gradient. The ridge solution on ``K_d`` is
     ``(K_d + alpha I) gamma + b 1 = y``, ``1^T gamma = 0`` (a bordered Cholesky
     solve); ``||w_k||^2 = d_k^2 gamma^T K_k gamma``. Certificate: ``J(d)`` minus the
-    dual value at ``c = alpha gamma``.
+    dual value at ``c = alpha gamma``. ``sample_weight`` (positive; leave weight-0
+    samples out before the call): the loss ``1/2 sum_i w_i (y_i - f(x_i))^2``, whose
+    dual has ``- 1/2 c^T W^-1 c`` for ``- 1/2 ||c||^2`` and the system
+    ``K_d + alpha W^-1``.
 
     Returns
     -------
@@ -391,10 +407,11 @@ def lp_mkl_krr(Ks, y, alpha=1.0, p=2.0, *, tol=1e-4, max_iter=200,
 
     def solve(d):
         kernel[0] = passes.combine(d)
-        gamma, b = _ridge_dual(kernel[0], y, alpha, fit_intercept)
-        c = alpha * gamma  # the residual y - f
+        gamma, b = _ridge_dual(kernel[0], y, alpha, fit_intercept, sample_weight)
+        c = alpha * gamma  # W times the residual y - f
         a = alpha * _a(Ks, gamma, passes)  # c^T K_k c / alpha
-        value = float(y @ c - 0.5 * c @ c - 0.5 * d @ a)
+        cc = c @ c if sample_weight is None else c @ (c / sample_weight)
+        value = float(y @ c - 0.5 * cc - 0.5 * d @ a)
         return SVMDual(alpha=gamma, b=b, value=value), a
 
     def newton(d, sol, grad):
@@ -404,7 +421,7 @@ def lp_mkl_krr(Ks, y, alpha=1.0, p=2.0, *, tol=1e-4, max_iter=200,
         # (without intercept the bordered Hessian is an approximation: Armijo decides)
         u = np.sqrt(alpha) * sol.alpha
         Kr = np.array(kernel[0], dtype=np.float64, copy=True)
-        Kr.flat[:: Kr.shape[0] + 1] += alpha
+        Kr.flat[:: Kr.shape[0] + 1] += alpha if sample_weight is None else alpha / sample_weight
         box = 2.0 * float(np.abs(u).max()) + 1.0  # no bound is active
         return _simplex_newton(Ks, Kr, np.where(u < 0, -1.0, 1.0), box, np.abs(u), d, grad)
 
@@ -500,7 +517,7 @@ class _MKLDecision(_MKLKernels, PairwiseMixin):
 class _MKLRegression(_MKLDecision, RegressorMixin, BaseEstimator):
     """Fit and predict of the MKL regressors: ``_solve(Ks, y)`` is the solver."""
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Learn the kernel weights and the regression on their combination.
 
         Parameters
@@ -508,13 +525,33 @@ class _MKLRegression(_MKLDecision, RegressorMixin, BaseEstimator):
         X : array-like of shape (n, n, m) or (n, n), or (n, n_features) with a ``bank``
         y : array-like of shape (n,)
             Real targets.
+        sample_weight : array-like of shape (n,), optional
+            Non-negative weight of each sample's loss (README "Sample weights"): the
+            spectrum modification and ``scales_`` are of the whole stack; a weight-0
+            sample is left out of the problem (its ``dual_coef_`` is 0).
 
         Returns
         -------
         self
         """
         Ks = self._fit_kernels(X)
-        return self._store(Ks, self._solve(Ks, check_targets(y, Ks.shape[0], rows_of=self._rows_of())))
+        n = Ks.shape[0]
+        y = check_targets(y, n, rows_of=self._rows_of())
+        return self._store(Ks, self._solve_weighted(Ks, y, check_sample_weight(sample_weight, n)))
+
+    def _solve_weighted(self, Ks, y, w):
+        """``_solve`` with validated weights ``w`` (``None``: all 1): the samples of
+        weight 0 are left out of the solver and get dual coefficient 0."""
+        if w is None:
+            return self._solve(Ks, y)
+        keep = np.flatnonzero(w > 0)
+        if keep.size == w.size:
+            return self._solve(Ks, y, w)
+        res = copy.copy(self._solve(stack_take(Ks, keep, keep), y[keep], w[keep]))
+        dual = np.zeros(w.size)
+        dual[keep] = res.alpha
+        res.alpha = dual
+        return res
 
     def predict(self, X):
         """Predicted targets for ``(n_test, n_train, m)`` test rows (or test features
@@ -597,14 +634,11 @@ class SimpleMKLRegressor(_MKLRegression):
         normalize_y=boolean("True fits on the standardised target."),
         solver=options(*SIMPLE_MKL_SOLVERS))
 
-    def _solve(self, Ks, y):
-        if self.normalize_y:
-            sd = float(y.std())
-            self.y_mean_, self.y_scale_ = float(y.mean()), sd if sd > 0 else 1.0
-        else:
-            self.y_mean_, self.y_scale_ = 0.0, 1.0
-        return simple_mkl_svr(Ks, (y - self.y_mean_) / self.y_scale_, self.C, self.epsilon,
-                              tol=self.tol, max_iter=self.max_iter, solver=self.solver)
+    def _solve(self, Ks, y, sample_weight=None):
+        target = fit_target_scale(self, y, self.normalize_y, sample_weight)
+        return simple_mkl_svr(Ks, target, self.C, self.epsilon, tol=self.tol,
+                              max_iter=self.max_iter, solver=self.solver,
+                              sample_weight=sample_weight)
 
     def _predict_stack(self, T):
         return self.y_mean_ + self.y_scale_ * self._decision_stack(T)
@@ -685,13 +719,14 @@ class LpMKLKernelRidge(_MKLRegression):
         "fit_intercept": boolean("True fits an unregularised intercept."),
     }
 
-    def _solve(self, Ks, y):
+    def _solve(self, Ks, y, sample_weight=None):
         # on the ball of radius r: K_{r d} = r K_d, i.e. the unit ball's problem with
         # alpha / r (the same objective), whose weights are r times and dual
         # coefficients 1 / r times those of the problem solved
         r = Ks.shape[2] ** (1.0 / self.p - 1.0) if self.radius == "average" else 1.0
         res = lp_mkl_krr(Ks, y, self.alpha / r, self.p, tol=self.tol,
-                         max_iter=self.max_iter, fit_intercept=self.fit_intercept)
+                         max_iter=self.max_iter, fit_intercept=self.fit_intercept,
+                         sample_weight=sample_weight)
         out = copy.copy(res)
         out.weights, out.kernel_weights = r * res.weights, r * res.kernel_weights
         out.alpha = res.alpha / r

@@ -51,8 +51,8 @@ from ._nonsparse_newton import _products, gamma_star, nonsparse_newton
 from .._svm._dual import SVMDual, _bound_sets, bordered_solve, box_knapsack_max, svm_dual
 from ..solvers import SolverResult, armijo_backtrack
 
-__all__ = ["MKLResult", "gamma_star", "lp_alternation", "lp_mkl", "nonsparse_mkl", "simple_mkl",
-           "simplex_descent", "uniform_mkl"]
+__all__ = ["MKLResult", "PairsDual", "gamma_star", "lp_alternation", "lp_mkl", "nonsparse_mkl",
+           "shared_mkl", "simple_mkl", "simplex_descent", "uniform_mkl"]
 
 
 class MKLResult(SolverResult):
@@ -353,28 +353,50 @@ def _simplex_newton(Ks, Kd, y, C, alpha, d, grad):
     the caller's line search and certificate are unchanged."""
     if Kd is None:
         return None
-    C = float(C)
     S = np.flatnonzero(d > 0)
+    if S.size < 2:
+        return None
+    H = _face_hessian(Ks, Kd, y, C, alpha, S)
+    return None if H is None else _face_newton_step(H, S, d, grad)
+
+
+def _face_hessian(Ks, Kd, y, C, alpha, S, rows=None):
+    """``H_jk = v_j^T [M^-1 [v_k; 0]]_F`` of :func:`_simplex_newton` for the weights
+    ``S``: the derivative of ``g_j = -1/2 u^T K_j u`` along ``d_k`` with the SVM's
+    active set held; ``None`` when no ``alpha`` is free or the bordered system is
+    singular. ``rows``: the SVM is on the samples ``rows`` of ``Ks`` and ``Kd`` (a
+    pair of classes of the full stack: :func:`shared_mkl`); ``None``: on all of them.
+    ``C``: the box, a number or one per sample (weighted samples)."""
+    C = np.asarray(C, dtype=np.float64)
     F = np.flatnonzero(_bound_sets(alpha, C)[1])
-    if S.size < 2 or F.size == 0:
+    if F.size == 0:
         return None
     u = alpha * y
+    Fg = F if rows is None else rows[F]
+    if rows is not None:  # u on the whole stack, 0 outside the pair
+        u = np.zeros(Ks.shape[0])
+        u[rows] = alpha * y
     sv = np.flatnonzero(u)
     V = np.empty((F.size, S.size))  # (K_k u)_F for the positive weights
     for j, k in enumerate(S):
         if isinstance(Ks, np.ndarray):
             K = Ks[:, :, k]
         else:  # a lazy stack: kernel k alone (few kernels have weight)
-            K = stack_combine(Ks, np.eye(1, d.size, k)[0])
+            K = stack_combine(Ks, np.eye(1, Ks.shape[2], k)[0])
         # a contiguous kernel: one gemv on the whole of it (no copy of its rows F)
-        V[:, j] = (K @ u)[F] if K.flags.c_contiguous or K.flags.f_contiguous \
-            else K[np.ix_(F, sv)] @ u[sv]
-    got = bordered_solve(Kd[np.ix_(F, F)], V, np.zeros(S.size))
+        V[:, j] = (K @ u)[Fg] if K.flags.c_contiguous or K.flags.f_contiguous \
+            else K[np.ix_(Fg, sv)] @ u[sv]
+    got = bordered_solve(Kd[np.ix_(Fg, Fg)], V, np.zeros(S.size))
     if got is None:
         return None
-    Z = got[0]
-    H = V.T @ Z
-    H = 0.5 * (H + H.T)
+    H = V.T @ got[0]
+    return 0.5 * (H + H.T)
+
+
+def _face_newton_step(H, S, d, grad):
+    """The Newton step of :func:`_simplex_newton` from the Hessian ``H`` on the
+    positive weights ``S``: ``min g^T s + 1/2 s^T H s``, ``sum s = 0``, cut where a
+    weight reaches 0; ``None`` when it is not a descent direction."""
     kkt = np.zeros((S.size + 1, S.size + 1))
     kkt[:-1, :-1] = H
     kkt[:-1, -1] = kkt[-1, :-1] = 1.0
@@ -579,6 +601,138 @@ def lp_alternation(solve, m, p, tol, max_iter, name="lp_mkl") -> MKLResult:
     J, d, sol, gap = best
     _warn(name, max_iter, gap / max(abs(J), 1e-12))
     return MKLResult(d, d, sol.alpha, sol.b, J, gap, int(max_iter), history)
+
+
+class PairsDual:
+    """The SVMs of all pairs of classes on one combined kernel: the inner problem of
+    :func:`shared_mkl` at weights ``d``.
+
+    ``value`` is the sum of the pairs' SVM values ``sum_p omega_p(K_d)``; ``alpha``
+    and ``b`` hold one array / intercept per pair (in :func:`ovo_problems` order)
+    and ``sols`` the pairs' :class:`SVMDual` (the warm starts of the next solve)."""
+
+    __slots__ = ("alpha", "b", "sols", "value")
+
+    def __init__(self, sols):
+        self.sols = list(sols)
+        self.alpha = tuple(s.alpha for s in self.sols)
+        self.b = tuple(float(s.b) for s in self.sols)
+        self.value = float(sum(s.value for s in self.sols))
+
+
+def shared_mkl(Ks, problems, C=1.0, p=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,
+               solver="spg") -> MKLResult:
+    """One-vs-one MKL with one weight vector shared by all pairs of classes.
+
+    ``min_d J(d) = sum_pairs omega_pair(sum_k d_k K_k)``, each ``omega_pair`` the SVM
+    dual optimum on the pair's samples: ``d`` in the simplex (``p = 1``, SimpleMKL's
+    multiclass problem, Rakotomamonjy, Bach, Canu & Grandvalet, JMLR 2008, section
+    on multiclass: the objective is the sum of the pairwise ones and the gradient
+    the sum of their gradients) or ``d >= 0, ||d||_p <= 1`` (``p > 1``, Kloft et
+    al.'s update). ``J`` has the form of :func:`simplex_descent`'s inner problems with
+    ``g = sum_pairs 1^T alpha_pair`` and ``a_k = sum_pairs a_k^pair``, so the same
+    drivers solve it and the same certificate holds: ``J(d)`` minus the dual value
+    ``sum_pairs 1^T alpha_pair - 1/2 max_k a_k`` (Lp: ``- 1/2 ||max(a, 0)||_q``),
+    a lower bound for any feasible ``alpha`` of every pair (derivation in
+    docs/methods.md, "Multiclass MKL with shared weights").
+
+    Each step combines the whole stack once (``K_d``, ``n x n``), solves each pair's
+    SVM on its block warm-started from its previous solution
+    (:func:`proxlearn._svm._multiclass.fit_pairs`, :func:`svm_dual`), and reads every
+    ``a_k`` in one pass, ``a_k = <K_k, U^T U>`` with ``U`` the pairs' ``y o alpha``
+    scattered on the ``n`` samples. ``p = 1``: the Newton step on the face of ``d``
+    sums the pairs' Hessians (:func:`_face_hessian`).
+
+    Parameters
+    ----------
+    Ks : ndarray of shape (n, n, m) or a lazy stack
+        PSD kernels (a :class:`KernelBank`'s stack).
+    problems : list of BinaryProblem
+        The pairs (:func:`proxlearn._svm._multiclass.ovo_problems`).
+    C : float
+    p : float >= 1
+    tol, max_iter, svm_tol, solver
+        As :func:`simple_mkl` (``solver`` for ``p = 1``).
+
+    Returns
+    -------
+    MKLResult
+        ``weights`` the shared ``d``; ``alpha`` and ``b`` one per pair (tuples);
+        ``objective`` ``J(d)`` summed over the pairs, ``gap`` its certified gap.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proxlearn._svm._multiclass import ovo_problems
+    >>> from proxlearn.mkl._solvers import shared_mkl
+    >>> x = np.random.default_rng(0).normal(size=(60, 2))
+    >>> Ks = np.exp(-(x[:, None, :] - x[None, :, :]) ** 2)  # (60, 60, 2): a kernel per feature
+    >>> y_idx = np.digitize(x[:, 0], [-0.5, 0.5])  # three classes along the first feature
+    >>> res = shared_mkl(Ks, ovo_problems(y_idx, 3))
+    >>> np.round(res.weights, 2).tolist(), len(res.alpha), bool(res.gap <= 1e-4 * res.objective)
+    ([0.97, 0.03], 3, True)
+
+    See Also
+    --------
+    SimpleMKL, LpMKL : the estimators (``multiclass="shared"``).
+    simple_mkl, lp_mkl : one pair (two classes).
+    """
+    from .._svm._multiclass import fit_pairs
+
+    if solver not in SIMPLE_MKL_SOLVERS:
+        raise ValueError(f"solver must be one of {SIMPLE_MKL_SOLVERS}, got {solver!r}.")
+    m = Ks.shape[2]
+    passes = StackPasses(Ks)
+    kernel = [None]  # K_d of the last solve
+    last = [None]  # the PairsDual of the last solve: each pair's warm start
+
+    def solve(d):
+        K = kernel[0] = passes.combine(d)
+        prev = last[0]
+        sols = fit_pairs(problems, lambda pr: svm_dual(
+            K[np.ix_(pr.idx, pr.idx)], pr.y, C, tol=svm_tol,
+            alpha0=None if prev is None else prev.sols[pr.k]))
+        new = last[0] = PairsDual(sols)
+        return new, _pairs_a(Ks, problems, new, passes)
+
+    if float(p) != 1.0:
+        return lp_alternation(solve, m, p, tol, max_iter, name="shared_mkl")
+
+    def newton(d, sol, grad):
+        S = np.flatnonzero(d > 0)
+        if S.size < 2:
+            return None
+        H = np.zeros((S.size, S.size))
+        for pr, s in zip(problems, sol.sols):
+            if not np.any(_bound_sets(s.alpha, float(C))[1]):
+                continue  # no free alpha: a_k of the pair is flat in d
+            H_p = _face_hessian(Ks, kernel[0], pr.y, C, s.alpha, S, rows=pr.idx)
+            if H_p is None:
+                return None
+            H += H_p
+        return _face_newton_step(H, S, d, grad)
+
+    return simplex_descent(solve, np.full(m, 1.0 / m), tol, max_iter, solver=solver,
+                           last=last, newton=newton, name="shared_mkl")
+
+
+def _pairs_a(Ks, problems, sol, passes):
+    """``a_k = sum_pairs u_p^T K_k u_p`` (``u_p = y_p o alpha_p`` on the pair's
+    samples) as ``<K_k, U^T U>``: one pass over the stack, or over the kernels'
+    support block when the support is small (as :func:`_a`)."""
+    n = Ks.shape[0]
+    U = np.zeros((len(problems), n))
+    for pr, alpha in zip(problems, sol.alpha):
+        U[pr.k, pr.idx] = alpha * pr.y
+    sv = np.flatnonzero(np.any(U != 0.0, axis=0))
+    Us = U[:, sv]
+    W = Us.T @ Us
+    if isinstance(Ks, np.ndarray) and sv.size <= SUPPORT_QUAD_MAX_FRACTION * n:
+        Kt = np.moveaxis(Ks, -1, 0)
+        return Kt[:, sv[:, None], sv].reshape(Ks.shape[2], -1) @ W.ravel()
+    if sv.size == n:
+        return passes.inner(W)
+    return passes.inner(W, idx=sv)
 
 
 def nonsparse_mkl(Ks, y, C=1.0, *, tol=1e-4, max_iter=200, svm_tol=1e-7,

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.svm import SVR
 from sklearn.utils.validation import check_is_fitted
 
 from .._normalize import ScaleNormalizeMixin
-from .._svm._libsvm import MAX_ITER
+from .._svm._libsvm import MAX_ITER, precomputed_svr
 from .._validation import (
     MAX_ITER_OR_NO_LIMIT,
+    check_sample_weight,
     check_similarity,
     check_targets,
     options,
@@ -106,12 +106,19 @@ class SimilarityFeatureSVR(PairwiseMixin, ScaleNormalizeMixin, RegressorMixin, B
         self.normalize = normalize
         self.normalize_y = normalize_y
 
-    def fit(self, S, y):
+    def fit(self, S, y, sample_weight=None):
         """Fit on the ``n x n`` training similarity matrix (rows as features, not
-        symmetrised) and real-valued targets ``y`` of shape ``(n,)``."""
+        symmetrised) and real-valued targets ``y`` of shape ``(n,)``.
+
+        ``sample_weight`` (optional, shape ``(n,)``): libsvm's ``C_i = C w_i`` (a
+        weight-0 sample is left out of the SVR; it stays a feature) and the weighted
+        mean and deviation of ``normalize_y``; ``scale_`` and ``gamma="scale"`` are
+        of the whole matrix (README "Sample weights")."""
         params = validate_params(self)
         arr = check_similarity(S, symmetric="allow", dissimilarity_check=False)
-        target = fit_target_scale(self, check_targets(y, arr.shape[0]), params["normalize_y"])
+        weights = check_sample_weight(sample_weight, arr.shape[0])
+        target = fit_target_scale(self, check_targets(y, arr.shape[0]), params["normalize_y"],
+                                  weights)
         rows = self._fit_scale(arr, params["normalize"])
         gamma = params["gamma"]
         if gamma == "scale":
@@ -120,8 +127,8 @@ class SimilarityFeatureSVR(PairwiseMixin, ScaleNormalizeMixin, RegressorMixin, B
         self.gamma_ = gamma
         self.transformer_ = SimilarityFeatures(kernel=self.kernel, gamma=gamma)
         K = self.transformer_.fit_transform(rows)
-        self.svr_ = SVR(kernel="precomputed", C=params["C"], epsilon=params["epsilon"],
-                        max_iter=params["max_iter"]).fit(K, target)
+        self.svr_, _, self._keep = precomputed_svr(K, target, params["C"], params["epsilon"],
+                                                   params["max_iter"], weights)
         self.n_iter_ = int(self.svr_.n_iter_)
         self.n_features_in_ = arr.shape[0]
         return self
@@ -130,4 +137,6 @@ class SimilarityFeatureSVR(PairwiseMixin, ScaleNormalizeMixin, RegressorMixin, B
         """Predict targets for test-to-train similarities ``(m, n)``."""
         check_is_fitted(self, "svr_")
         K_test = self.transformer_.transform(self._scale_test(S_test))
-        return self.y_mean_ + self.y_scale_ * self.svr_.predict(K_test)
+        keep = getattr(self, "_keep", None)  # the SVR's samples (weight > 0)
+        return self.y_mean_ + self.y_scale_ * self.svr_.predict(
+            K_test if keep is None else K_test[:, keep])

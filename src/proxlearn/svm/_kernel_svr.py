@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.svm import SVR
 
 from .._cv import internal_cv_argmin
-from .._svm._libsvm import MAX_ITER
+from .._svm._libsvm import MAX_ITER, precomputed_svr
 from .._validation import MAX_ITER_OR_NO_LIMIT, options, positive
 from ..base import PairwiseMixin
 from ..transforms._spectrum import SpectrumTransformer
@@ -132,36 +131,35 @@ class SimilaritySVR(PairwiseMixin, SpectrumLinearModelMixin, RegressorMixin, Bas
     def _needs_matrix(self, params):
         return params["C"] == "auto"
 
-    def _fit_dual(self, target, params, S_fit=None):
+    def _fit_dual(self, target, params, S_fit=None, sample_weight=None):
         """libsvm's epsilon-SVR on the corrected matrix: its dual coefficients
-        (0 off the support) and intercept; ``C_`` by the internal CV for "auto"."""
+        (0 off the support) and intercept; ``C_`` by the internal CV for "auto".
+        ``sample_weight``: libsvm's ``C_i = C w_i`` (weight 0: left out), and the
+        weighted validation error of the internal CV."""
         self.C_ = float(params["C"]) if params["C"] != "auto" else (
-            1.0 if S_fit.shape[0] < 4 else self._cv_C(S_fit, target, params))
+            1.0 if S_fit.shape[0] < 4 else self._cv_C(S_fit, target, params, sample_weight))
         K = self.transformer_._training_kernel()
-        self.svr_ = SVR(kernel="precomputed", C=self.C_, epsilon=params["epsilon"],
-                        max_iter=params["max_iter"]).fit(K, target)
+        self.svr_, coef, _ = precomputed_svr(K, target, self.C_, params["epsilon"],
+                                             params["max_iter"], sample_weight)
         del K
-        coef = np.zeros(self.n_features_in_)
-        coef[self.svr_.support_] = self.svr_.dual_coef_[0]
         self.intercept_ = float(self.svr_.intercept_[0])
         self.n_iter_ = int(self.svr_.n_iter_)
         return coef, self.intercept_
 
     @staticmethod
-    def _cv_C(S_fit, target, params):
-        """The ``C`` of ``AUTO_C`` with the least internal-CV squared error: one spectrum
-        transform per fold, shared by every ``C``."""
+    def _cv_C(S_fit, target, params, sample_weight=None):
+        """The ``C`` of ``AUTO_C`` with the least internal-CV squared error (weighted by
+        ``sample_weight``): one spectrum transform per fold, shared by every ``C``."""
         def fold_predictions(tr, val):
             block = S_fit[np.ix_(tr, tr)]
             tf = SpectrumTransformer(eigen_solver="auto")._fit_checked(
                 block, block, params["spectrum"], params["test_transform"], params["tol"])
             K = tf._training_kernel()
             rows = S_fit[np.ix_(val, tr)]
+            w = None if sample_weight is None else sample_weight[tr]
             for C in AUTO_C:
-                svr = SVR(kernel="precomputed", C=C, epsilon=params["epsilon"],
-                          max_iter=params["max_iter"]).fit(K, target[tr])
-                coef = np.zeros((len(tr), 1))
-                coef[svr.support_, 0] = svr.dual_coef_[0]
-                yield rows @ tf.transform_coef(coef)[:, 0] + svr.intercept_[0]
-
-        return AUTO_C[int(internal_cv_argmin(target, fold_predictions))]
+                svr, coef, _ = precomputed_svr(K, target[tr], C, params["epsilon"],
+                                               params["max_iter"], w)
+                yield rows @ tf.transform_coef(coef[:, None])[:, 0] + svr.intercept_[0]
+        return AUTO_C[int(internal_cv_argmin(target, fold_predictions,
+                                             sample_weight=sample_weight))]

@@ -29,6 +29,7 @@ from .._normalize import ScaleNormalizeMixin
 from .._validation import (
     NORMALIZE,
     boolean,
+    check_sample_weight,
     check_similarity,
     check_targets,
     check_test_similarity,
@@ -50,10 +51,12 @@ SPECTRUM_PARAMETERS = {
 }
 
 
-def fit_target_scale(estimator, y, normalize_y):
+def fit_target_scale(estimator, y, normalize_y, sample_weight=None):
     """Set ``estimator.y_mean_`` / ``y_scale_`` (mean and standard deviation of the
     validated targets ``y``; 0 and 1 without ``normalize_y``, scale 1 for a constant
     ``y``) and return the targets the model is fitted on, ``(y - y_mean_) / y_scale_``.
+    With ``sample_weight`` the mean and deviation are weighted (an integer weight
+    counts the target that many times, a weight 0 not at all).
 
     Examples
     --------
@@ -68,7 +71,11 @@ def fit_target_scale(estimator, y, normalize_y):
     --------
     SpectrumLinearModelMixin : its user.
     """
-    if normalize_y:
+    if normalize_y and sample_weight is not None:
+        mean = float(np.average(y, weights=sample_weight))
+        spread = float(np.sqrt(np.average((y - mean) ** 2, weights=sample_weight)))
+        estimator.y_mean_, estimator.y_scale_ = mean, spread if spread > 0 else 1.0
+    elif normalize_y:
         spread = float(y.std())
         estimator.y_mean_, estimator.y_scale_ = float(y.mean()), spread if spread > 0 else 1.0
     else:
@@ -106,7 +113,7 @@ class SpectrumLinearModelMixin(ScaleNormalizeMixin):
 
     _EIGEN_SOLVER = "auto"
 
-    def fit(self, S, y):
+    def fit(self, S, y, sample_weight=None):
         """Fit on the ``n x n`` training similarity matrix and real-valued targets.
 
         Parameters
@@ -116,6 +123,11 @@ class SpectrumLinearModelMixin(ScaleNormalizeMixin):
             :class:`AsymmetricSimilarityWarning`, except for ``"square"``).
         y : array-like of shape (n,)
             Finite real-valued targets.
+        sample_weight : array-like of shape (n,), optional
+            Non-negative weight of each sample's loss (README "Sample weights"):
+            the spectrum modification and ``scale_`` are of the whole matrix;
+            ``normalize_y``'s mean and deviation, the loss and the internal choice
+            of ``"auto"`` are weighted.
 
         Returns
         -------
@@ -123,28 +135,36 @@ class SpectrumLinearModelMixin(ScaleNormalizeMixin):
         """
         params = validate_params(self)
         keep = self._needs_matrix(params)
-        target = self._fit_spectrum(S, y, params, self._EIGEN_SOLVER, keep_matrix=keep)
+        target = self._fit_spectrum(S, y, params, self._EIGEN_SOLVER, keep_matrix=keep,
+                                    sample_weight=sample_weight)
         S_fit, self._S_fit = self._S_fit, None
-        coef, intercept = (self._fit_dual(target, params, S_fit=S_fit) if keep
-                           else self._fit_dual(target, params))
+        weights, self._sample_weight = self._sample_weight, None
+        extra = {} if weights is None else {"sample_weight": weights}
+        coef, intercept = (self._fit_dual(target, params, S_fit=S_fit, **extra) if keep
+                           else self._fit_dual(target, params, **extra))
         self._set_dual(coef, intercept)
         return self
 
     _S_fit = None
+    _sample_weight = None
 
     def _needs_matrix(self, params):
         """Whether ``_fit_dual`` needs the matrix itself (not only ``transformer_``)."""
         return False
 
-    def _fit_spectrum(self, S, y, params, eigen_solver="auto", keep_matrix=False):
-        """Validate ``S`` then ``y`` (before the eigendecomposition), fit the spectrum
-        transformer on ``S / scale_`` and return the targets the model is fitted on
-        (with ``keep_matrix``, a copy of ``S / scale_`` is left in ``_S_fit``)."""
+    def _fit_spectrum(self, S, y, params, eigen_solver="auto", keep_matrix=False,
+                      sample_weight=None):
+        """Validate ``S``, ``y`` and ``sample_weight`` (before the eigendecomposition),
+        fit the spectrum transformer on ``S / scale_`` and return the targets the model
+        is fitted on (with ``keep_matrix``, a copy of ``S / scale_`` is left in
+        ``_S_fit``; the validated weights in ``_sample_weight``)."""
         transformer = SpectrumTransformer(method=params["spectrum"],
                                           test_transform=params["test_transform"],
                                           tol=params["tol"], eigen_solver=eigen_solver)
         arr = check_similarity(S, symmetric=transformer._symmetric_mode(params["spectrum"]))
-        target = fit_target_scale(self, check_targets(y, arr.shape[0]), params["normalize_y"])
+        self._sample_weight = check_sample_weight(sample_weight, arr.shape[0])
+        target = fit_target_scale(self, check_targets(y, arr.shape[0]), params["normalize_y"],
+                                  self._sample_weight)
         scaled = self._fit_scale(arr, params["normalize"])  # a new array unless the scale is 1
         self._S_fit = scaled.copy() if keep_matrix else None
         self.transformer_ = transformer._fit_checked(
