@@ -43,6 +43,7 @@ extensions = [
     "myst_parser",
     "sphinx_gallery.gen_gallery",
     "sphinxcontrib.bibtex",
+    "matplotlib.sphinxext.plot_directive",  # the figures of the result pages
     "proxlearn_refs",  # _ext/proxlearn_refs.py: references to private names, constants
 ]
 
@@ -118,6 +119,16 @@ sphinx_gallery_conf = {
     # no sg_execution_times.rst page (timings vary from machine to machine)
     "write_computation_times": False,
 }
+
+# -- figures of the result pages (matplotlib's plot directive) -----------------------
+# reproduction-figures.rst and scaling.rst draw their figures at build time with the
+# functions of _ext/proxlearn_figures.py (on sys.path above); only the figures are
+# shown, in PNG.
+plot_include_source = False
+plot_html_show_source_link = False
+plot_html_show_formats = False
+plot_formats = [("png", 100)]
+plot_rcparams = {"font.size": 9}
 
 # -- intersphinx (offline; see the module docstring) -------------------------------
 INVENTORIES = {

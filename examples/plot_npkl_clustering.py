@@ -45,7 +45,6 @@ from sklearn.metrics import adjusted_rand_score
 
 from proxlearn.cluster import KernelKMeans, SimpleNPKL, make_pairwise_constraints, rand_index
 from proxlearn.datasets import load_dataset
-from proxlearn.manifold import kernel_embedding
 from proxlearn.transforms import SpectrumTransformer
 
 METHODS = ("clip + kernel k-means", "SimpleNPKL-LL", "SimpleNPKL-SHL")
@@ -130,22 +129,24 @@ for name, lab in labels.items():
           f"ARI {100 * adjusted_rand_score(y, lab):5.1f}")
 
 # %%
-# The kernels, embedded in two dimensions
-# ---------------------------------------
-# The two leading kernel principal components of each centred kernel
-# (:func:`~proxlearn.manifold.kernel_embedding`), coloured by the true class:
-# the learned kernel pulls each class together along the kNN graph of the
-# similarity, as the constraints ask.
+# The kernels, sorted by class
+# ----------------------------
+# Each kernel, normalised to ``K_ij / sqrt(K_ii K_jj)`` (the cosine of the
+# angle between two points in the kernel's feature space), with its rows and
+# columns in the order of the true classes. The constraints touch about a
+# third of the points; the kernels learned from them and the kNN graph of the
+# similarity are close to block diagonal, one block per digit.
 
-fig, axes = plt.subplots(1, 3, figsize=(11, 3.8))
-J = np.eye(len(y)) - 1.0 / len(y)
+order = np.argsort(y, kind="stable")
+fig, axes = plt.subplots(1, 3, figsize=(11, 3.9))
 for ax, (name, K) in zip(axes, kernels.items()):
-    Y2 = kernel_embedding(J @ K @ J, n_components=2)
-    ax.scatter(Y2[:, 0], Y2[:, 1], c=y, cmap="tab10", s=8)
+    d = np.sqrt(np.maximum(np.diag(K), 1e-12 * np.abs(K).max()))
+    cosine = (K / d[:, None] / d[None, :])[np.ix_(order, order)]
+    ax.imshow(cosine, cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
     ax.set_title(name, fontsize=10)
     ax.set_xticks([])
     ax.set_yticks([])
-fig.suptitle(f"{data.name}: kernel PCA of each kernel (colour: class)")
+fig.suptitle(f"{data.name}: the kernels, rows and columns sorted by class")
 fig.tight_layout()
 
 # %%
