@@ -196,3 +196,25 @@ def test_npkl_clustering_example_runs_on_embedded_data(import_script):
         assert 0 <= ri <= 100 and -100 <= ari <= 100 and n_pairs > 0
     # ten balanced classes: random labels give a Rand index near 82 and ARI near 0
     assert res["SimpleNPKL-SHL"][1] > 50
+
+
+def test_decision_boundaries_example(import_script):
+    """The page's run: the similarity is indefinite and every classifier, fitted on the
+    similarities alone, beats chance (0.5) on the held-out thirds by a margin."""
+    mod = import_script("examples/plot_decision_boundaries.py")
+    assert np.sum(mod.eigenvalues < 0) > 10
+    assert mod.regions.shape == (80, 80) and set(np.unique(mod.regions)) <= {0, 1}
+    assert mod.accuracy > 0.7  # the last classifier on the last data set
+
+
+def test_mkl_weights_example(import_script):
+    """The page's run: one combination per pair of wine classes, on the simplex for
+    SimpleMKL, and SimpleMKL keeps few of the 182 kernels."""
+    mod = import_script("examples/plot_mkl_weights.py")
+    W = mod.simple.weights_
+    assert W.shape == (3, mod.bank.n_kernels_) and mod.bank.n_kernels_ == 182
+    assert np.all(W >= 0)
+    np.testing.assert_allclose(W.sum(axis=1), 1.0, atol=1e-6)
+    assert np.all(np.sum(W > 1e-6, axis=1) < 40)
+    shares = mod.weight_per_feature(W)
+    np.testing.assert_allclose(shares.sum(axis=1), 1.0)
