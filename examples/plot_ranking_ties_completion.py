@@ -291,8 +291,9 @@ def _table(stats, columns, header):
 def plot_curves(stats, xs, xlabel, ylabel, title):
     """One line (mean, with the standard deviation as error bars) per method."""
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    for name, (m, s) in stats.items():
-        ax.errorbar(xs, m, yerr=s, marker="o", ms=3, capsize=2, label=name)
+    for i, (name, (m, s)) in enumerate(stats.items()):
+        ax.errorbar(xs, m, yerr=s, marker="os^"[i // 10 % 3], ms=3, capsize=2, label=name,
+                    ls="-" if i < 10 else "--")
     ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3)

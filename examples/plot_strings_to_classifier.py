@@ -39,6 +39,7 @@ import time
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import NullFormatter
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.svm import LinearSVC
 
@@ -158,6 +159,9 @@ ax.errorbar([exact["similarities"]], [exact["accuracy"].mean()],
             yerr=[exact["accuracy"].std()], marker="s", color="k", capsize=3,
             label="exact route")
 ax.set_xscale("log")
+ticks = [nystroem[m]["similarities"] for m in landmarks] + [exact["similarities"]]
+ax.set_xticks(ticks, [f"{t:,}" for t in ticks], fontsize=8)
+ax.xaxis.set_minor_formatter(NullFormatter())
 ax.set(xlabel="similarities computed", ylabel="5-fold CV accuracy",
        title="1,000 strings, 5 classes, mutation rate 1")
 ax.legend(loc="lower right")

@@ -121,8 +121,10 @@ def _agreement_panel(ax, section, rows):
 def agreement_figure(paper, sections=None):
     """One panel per section of ``paper``: ours against the paper's value."""
     names = [s for s in PAPERS[paper] if compared_rows(s, sections)]
-    fig, axes = plt.subplots(1, len(names), figsize=(4.6 * len(names), 4.6), squeeze=False)
-    for ax, name in zip(axes[0], names):
+    ncols = min(2, len(names))
+    nrows = -(-len(names) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 4.6 * nrows), squeeze=False)
+    for ax, name in zip(axes.ravel(), names):
         _agreement_panel(ax, name, compared_rows(name, sections))
     fig.tight_layout()
     return fig
@@ -158,6 +160,16 @@ def verdict_summary_figure(sections=None):
     return fig
 
 
+def _log_n_axis(ax, ns):
+    """Log axis in n with the measured sizes as plain tick labels."""
+    from matplotlib.ticker import NullFormatter
+
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks(list(ns), [f"{int(n):,}" for n in ns])
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
 def growth_exponent(n, seconds):
     """Least-squares slope of log(seconds) on log(n)."""
     return float(np.polyfit(np.log(n), np.log(seconds), 1)[0])
@@ -168,14 +180,16 @@ def npkl_scaling_figure(sections=None):
     sections = load_report() if sections is None else sections
     scaling = sections.get("zhuang2011-ch3", {}).get("scaling") or {}
     fig, ax = plt.subplots(figsize=(6.2, 4.2))
+    ns = sorted({float(p[0]) for data in scaling.values() for p in data["points"]})
+    _log_n_axis(ax, ns)
     for method, data in scaling.items():
         pts = np.array([p[:2] for p in data["points"]], dtype=float)
-        ax.loglog(pts[:, 0], pts[:, 1], "o-",
+        ax.plot(pts[:, 0], pts[:, 1], "o-",
                   label=f"{method}: N^{growth_exponent(pts[:, 0], pts[:, 1]):.2f}")
     if scaling:
         first = np.array(next(iter(scaling.values()))["points"][0][:2], dtype=float)
         n = np.array([first[0], 6400.0])
-        ax.loglog(n, first[1] * (n / first[0]) ** 1.7, "k:", lw=1,
+        ax.plot(n, first[1] * (n / first[0]) ** 1.7, "k:", lw=1,
                   label="N^1.7 (the thesis, a1a-a5a)")
     ax.set(xlabel="N (points)", ylabel="kernel learning (s)",
            title="SimpleNPKL on Adult (reproduction study)")
@@ -234,14 +248,13 @@ def spectrum_growth_figure(sizes=(250, 500, 1000, 2000), repeats=3):
     labels = {"dense": "dense eigendecomposition", "arpack": "ARPACK, k = 100",
               "nystroem": "Nystroem, m = 200"}
     fig, ax = plt.subplots(figsize=(6.2, 4.2))
+    _log_n_axis(ax, sizes)
     for name, seconds in measured.items():
-        ax.loglog(sizes, seconds, "o-",
+        ax.plot(sizes, seconds, "o-",
                   label=f"{labels[name]}: n^{growth_exponent(sizes, seconds):.2f}")
     ax.set(xlabel="n (training objects)", ylabel="fit, process CPU (s)",
            title="Clip correction of an n x n similarity (1 BLAS thread)")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
-    for name, seconds in measured.items():
-        print(name, ", ".join(f"n = {n}: {s:.3f} s" for n, s in zip(sizes, seconds)))
     return fig
