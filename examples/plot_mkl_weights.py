@@ -78,14 +78,24 @@ fig.tight_layout()
 # %%
 # The kernels SimpleMKL keeps
 # ---------------------------
-# The ten largest weights of each pair's combination, with the kernels' names.
+# The ten largest weights of each pair's combination: the kernel (Gaussian of
+# width sigma, or polynomial of a degree) and the feature it is computed on.
+
+
+
+def kernel_label(t):
+    """The bank's name of kernel ``t``, with the wine feature's name."""
+    f, kind, parameter = bank.kernels_[t]
+    on = "all features" if f is None else wine.feature_names[f]
+    kernel = f"gaussian, sigma {parameter:g}" if kind == "gaussian" else f"poly, degree {parameter}"
+    return f"{kernel}\n{on}"
+
 
 fig, axes = plt.subplots(1, len(pairs), figsize=(12, 3.8))
 for ax, (a, b), w in zip(axes, pairs, simple.weights_):
     top = np.argsort(w)[::-1][:10]
     ax.barh(np.arange(len(top)), w[top], color="tab:green")
-    ax.set_yticks(np.arange(len(top)),
-                  [bank.kernel_name(t).replace(" on ", "\non ") for t in top], fontsize=6)
+    ax.set_yticks(np.arange(len(top)), [kernel_label(t) for t in top], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("weight")
     ax.set_title(f"class {a} vs {b}", fontsize=10)
