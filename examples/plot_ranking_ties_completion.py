@@ -49,7 +49,7 @@ draws):
    unattainable SVM on the full ``K`` as a reference. Metric: test accuracy.
 
 This page runs the three parts at reduced sizes (a few draws; the completion
-part on 10 training and 5 test images per class), in about half a minute.
+part on 8 training and 5 test images per class), in under 20 s of CPU.
 The full run is a command::
 
     python examples/plot_ranking_ties_completion.py --out docs --draws 5 [--quick]
@@ -463,9 +463,9 @@ print("alignf weights:", ", ".join(f"{name} {w:.3f}"
 # %%
 # 3. Completing a high-resolution kernel from a low-resolution one
 # ----------------------------------------------------------------
-# Two draws of 10 training and 5 test images per class (digits 3, 5, 8);
+# Two draws of 8 training and 5 test images per class (digits 3, 5, 8);
 # ``K`` is known on a third of the training images.
 
-completion = _mean_std([completion_draw(seed, n_per_class=10, n_test_per_class=5)
+completion = _mean_std([completion_draw(seed, n_per_class=8, n_test_per_class=5)
                         for seed in range(2)])
 plot_bars(completion)
