@@ -9,6 +9,8 @@ The page lists the module's ``__all__`` in autosummary tables (classes, function
 exceptions and warnings, constants), in the order of ``__all__``; a name that
 another public package defines and lists is shown as ``~proxlearn.<owner>.<name>``
 (its page is its owner's). A new page also needs a line in docs/api/index.rst.
+A ``References`` section that ends an existing page (the papers its names come
+from, cited from docs/references.bib) is kept when the page is rewritten.
 ``tests/test_docs_site.py`` checks that every public name has its entry; edit a
 page by hand afterwards as you like (order, grouping), the test only needs the
 entries.
@@ -82,6 +84,18 @@ def page(module_name):
     return "\n".join(lines).rstrip() + "\n"
 
 
+#: The hand-written section that ends a page: the papers its names come from.
+REFERENCES = "\nReferences\n----------\n"
+
+
+def kept_references(path):
+    """The ``References`` section ending the existing page at ``path`` (written by
+    hand, citing docs/references.bib), so that rewriting the page keeps it; ``""``
+    when there is none."""
+    old = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return old[old.index(REFERENCES):] if REFERENCES in old else ""
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("module", help="a public module, e.g. proxlearn.svm")
@@ -90,6 +104,7 @@ def main(argv=None):
     text = page(args.module)
     if args.write:
         path = API / f"{args.module.removeprefix('proxlearn.')}.rst"
+        text += kept_references(path)
         path.write_text(text, encoding="utf-8")
         print(f"wrote {path}; add it to docs/api/index.rst")
     else:

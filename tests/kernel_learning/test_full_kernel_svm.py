@@ -100,6 +100,24 @@ def test_psd_similarity_large_gamma_is_plain_svm():
     np.testing.assert_allclose(clf.decision_function(T), ref.decision_function(T), atol=5e-3)
 
 
+def test_default_eta_is_c_one_per_pair():
+    """eta="auto" is 1 / (2 n_pair): on a PSD S (K* = S at a large gamma) the default is the
+    clip SVM at its default C = 1 (the former eta = 0.001 was C = 500 / n, here about 21,
+    and lost to the clip SVM on 6 of the 14 panel sets)."""
+    rng = np.random.default_rng(4)
+    X = np.vstack([rng.normal(-0.4, 1, (15, 3)), rng.normal(0.4, 1, (15, 3)),
+                   rng.normal((0, 1.5, 0), 1, (12, 3))])
+    y = np.repeat([0, 1, 2], [15, 15, 12])
+    S = X @ X.T + 0.5 * np.eye(42)  # PSD, overlapping classes (the margin depends on C)
+    clf = FullKernelSVM().fit(S, y)
+    np.testing.assert_allclose(clf.eta_, [1 / 60, 1 / 54, 1 / 54])
+    ref = SimilaritySVC(spectrum="clip").fit(S, y)
+    T = rng.normal(0, 1, (20, 3)) @ X.T
+    np.testing.assert_array_equal(clf.predict(T), ref.predict(T))
+    old = FullKernelSVM(eta=0.001).fit(S, y)
+    assert not np.array_equal(old.predict(T), ref.predict(T))
+
+
 # --------------------------------------------------------- test rows (5.13)
 
 
@@ -246,7 +264,7 @@ def test_solver_status_errors_are_clear():
         check_status(SimpleNamespace(status="optimal_inaccurate"), "x", "SCS")
     S, y = indefinite_problem(10, 0)
     with pytest.raises(SolverFailedError, match="CLARABEL"):
-        FullKernelSVM(solver_options={"max_iter": 1}).fit(S, y)
+        FullKernelSVM(solver="CLARABEL", solver_options={"max_iter": 1}).fit(S, y)
 
 
 #: checks whose data (80-200 samples per pair) make SDPs far beyond a unit

@@ -3,7 +3,8 @@
 * :class:`SimSVM`: spectrum weights learned jointly with the SVM (Chen 2010
   thesis eq. 5.20; exact SOCP 5.31, random LP 5.28, SDP 5.21).
 * :class:`FullKernelSVM`: a full PSD kernel learned near ``S`` with the SVM
-  (thesis eq. 5.6, transductive 5.16), cvxpy SDP for small ``n``.
+  (thesis eq. 5.6, transductive 5.16) by our dual solver; the SDP through cvxpy
+  as an option for small ``n``.
 * :class:`SimMKL`: spectrum-modified ``S`` combined with base kernels (thesis
   eq. 5.35/5.36), with the base kernels of :mod:`._base_kernels`.
 * :class:`IndefiniteSVM`: Luss & d'Aspremont's robust SVM (thesis eq. 5.8).

@@ -8,13 +8,19 @@ Binary problem (thesis scaling, eq. 2.3 with ``C = 1 / (2 n eta)``), conic form
                [[K, z], [z^T, u]] PSD          (one (n+1) x (n+1) LMI)
                ||K - S||_F <= v
 
-solved as one cvxpy SDP with a single PSD matrix variable
-``X = [[K, z], [z^T, u]]`` (Clarabel by default, SCS optional). The number of
-scalar variables grows as ``n^2 / 2`` and the interior-point cost about as
-``n^6`` (timings: docs/benchmarks.md, "Kernel-learning docstrings: moved
-measurements"). The estimator therefore refuses problems (per one-vs-one pair, labelled plus
-unlabelled samples) larger than ``max_samples`` (default 150) with an
-:class:`InvalidParameterError`; raise it knowingly.
+solved by default (``solver="dual"``) with our first-order solver
+(:mod:`proxlearn.kernel_learning._full_kernel_dual`: an outer 1-D search over
+``tau = ||K - S||_F``, inside it the Indefinite SVM (5.8) at ``rho = gamma / (4
+eta tau)`` by accelerated projected gradient with rank-one eigen-updates of
+``S``; derivation in docs/methods.md, "FullKernelSVM: the dual solver"), or
+(``solver="cvxpy"``, ``"CLARABEL"`` or ``"SCS"``) as one cvxpy SDP with a single
+PSD matrix variable ``X = [[K, z], [z^T, u]]``. The SDP has about ``n^2 / 2``
+scalar variables and its interior-point cost grows about as ``n^5``
+(docs/benchmarks.md, "FullKernelSVM and CompletionSVC at their defaults"), so
+the conic solvers refuse problems (per one-vs-one pair, labelled plus
+unlabelled samples) larger than ``max_samples`` (150 unless set) with an
+:class:`InvalidParameterError`; the dual solver has no limit unless
+``max_samples`` is set.
 
 Test rows (thesis section 5.1.2, eq. 5.13) - **erratum followed**: the QCQP
 (5.14) is printed with the constraint ``r^T K* r <= t``; by Lemma 5.1 the correct
@@ -70,6 +76,7 @@ from .._validation import (
 from ..base import PairwiseMixin
 from ..exceptions import SolverFailedError
 from .._normalize import ScaleNormalizeMixin
+from ._full_kernel_dual import solve_full_kernel_dual
 from .._svm._multiclass import (
     ovo_decision,
     ovo_fit,
@@ -83,6 +90,10 @@ __all__ = ["FullKernelSVM", "SolverFailedError", "modify_test_rows"]
 
 #: conic solvers accepted (both ship with cvxpy's default install)
 SOLVERS = ("CLARABEL", "SCS")
+#: ``solver`` values: our dual solver, or cvxpy ("cvxpy" is Clarabel through cvxpy)
+SOLVER_OPTIONS = ("dual", "cvxpy") + SOLVERS
+#: ``max_samples`` of the conic solvers when it is not set
+CONIC_MAX_SAMPLES = 150
 
 
 def _warn_inaccurate(solver: str, what: str) -> None:
@@ -200,6 +211,22 @@ def _modified_rows(V, d, S_test, self_similarity):
     return A @ V.T
 
 
+def _solve_dual(S, y, eta, gamma, n_unlabelled, tol):
+    """(5.6) / (5.16) by :func:`solve_full_kernel_dual`, in :func:`_solve_full_kernel`'s form."""
+    res = solve_full_kernel_dual(S, y, eta, gamma, n_unlabelled, tol=tol)
+    if not res.success:
+        warnings.warn(
+            f"FullKernelSVM's dual solver stopped before its tolerance ({res.message}; "
+            f"relative residual {res.residual:.2e}). Rescale S, change eta/gamma, or use "
+            "solver='cvxpy'.",
+            ConvergenceWarning,
+            stacklevel=4,
+        )
+    K = 0.5 * (res.K + res.K.T)
+    return {"K": K, "z": res.z, "b": res.b, "u": float(res.z @ (y * res.x)),
+            "objective": res.fun, "status": res.message}
+
+
 def _solve_full_kernel(S, y, eta, gamma, n_unlabelled, solver, solver_options):
     """Solve (5.6) (``n_unlabelled == 0``) or (5.16); S covers labelled samples first."""
     import cvxpy as cp
@@ -244,38 +271,59 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
     """SVM that learns a full PSD kernel near an indefinite similarity (Chen 2010, eq. 5.6).
 
     Jointly minimises ``(1/n) sum hinge + eta c^T K c + gamma ||K - S||_F`` over
-    the SVM ``(c, b)`` and a PSD kernel ``K`` (thesis eqs. 5.1-5.6), as one SDP.
+    the SVM ``(c, b)`` and a PSD kernel ``K`` (thesis eqs. 5.1-5.6), by a
+    first-order dual solver (default) or as one SDP through cvxpy.
     Test rows are modified by the corrected QCQP of section 5.1.2 (erratum:
     ``r^T (K*)^+ r <= t``, not ``r^T K* r <= t``); see
     :mod:`proxlearn.kernel_learning._full_kernel_svm`. Multiclass problems are
-    solved one-vs-one, one SDP per pair of classes on that pair's samples.
+    solved one-vs-one, one problem per pair of classes on that pair's samples.
 
-    Practical limit: one SDP has about ``n^2 / 2`` variables; problems with more
-    than ``max_samples`` samples (per pair) are refused.
+    Practical limit of the conic solvers: one SDP has about ``n^2 / 2``
+    variables; problems with more than ``max_samples`` samples (per pair; 150
+    when not set) are refused.
 
     Parameters
     ----------
-    eta : float, default=0.001
+    eta : float or "auto", default="auto"
         Weight of ``c^T K c`` (thesis eta; the SVM's ``C = 1 / (2 n eta)``).
+        ``"auto"``: ``1 / (2 n)`` with ``n`` the labelled samples of each
+        one-vs-one pair, i.e. ``C = 1`` as the clip SVM's default; a fixed
+        ``eta`` makes ``C`` shrink with ``n`` (the former default 0.001 gives
+        ``C = 500 / n``, 1.8-5 on the defaults panel, and loses to the clip
+        SVM on 6 of 14 sets: docs/methods.md, "FullKernelSVM: the dual
+        solver").
     gamma : float, default=100.0
         Weight of ``||K - S||_F`` (not squared). For PSD ``S`` and large
         ``gamma`` the solution is the plain SVM on ``S``; as ``gamma -> inf``
         it approaches the SVM on the spectrum-clipped ``S``. The defaults
-        ``(0.001, 100)`` are ours, from the defaults benchmark (the thesis's
-        grid gives no default; docs/methods.md, "FullKernelSVM defaults").
+        ``(eta, gamma) = ("auto", 100)`` are ours, from the defaults benchmark
+        (the thesis's grid gives no default; docs/methods.md, "FullKernelSVM
+        defaults" and "FullKernelSVM: the dual solver"): the large-``gamma``
+        limit is then the clip SVM at its default ``C = 1``.
     transductive : bool, default=False
         Learn the kernel over the labelled and unlabelled samples together
         (thesis eq. 5.16). ``fit(S, y)`` then takes the ``(n + n')`` square
         matrix with the ``n = len(y)`` labelled samples first; predictions for
         the unlabelled ones are stored in ``transduction_``.
-    solver : {"CLARABEL", "SCS"}, default="CLARABEL"
+    solver : {"dual", "cvxpy", "CLARABEL", "SCS"}, default="dual"
+        ``"dual"``: our solver (an outer search over ``||K - S||_F``, the
+        Indefinite SVM's accelerated gradient inside; the same optimum as the
+        SDP, about 360 and 1,300 times faster than Clarabel on real pairs
+        at n = 70 and 100: docs/benchmarks.md, "FullKernelSVM: the dual
+        solver"). ``"cvxpy"`` (= ``"CLARABEL"``) or
+        ``"SCS"``: the SDP (5.6) through cvxpy with that conic solver (the
+        former default).
     solver_options : dict or None, default=None
-        Extra keyword arguments for ``cvxpy.Problem.solve``.
+        Extra keyword arguments for ``cvxpy.Problem.solve`` (conic solvers only).
+    tol : float, default=1e-7
+        ``solver="dual"`` only: the inner maximal KKT violation and the outer
+        relative residual ``| ||K - S||_F - tau | / tau`` at which it stops.
     rank_tol : float, default=1e-8
         Eigenvalues of ``K*`` below ``rank_tol * max eigenvalue`` count as zero
         when computing ``c* = (K*)^+ z*`` and ``range(K*)``.
-    max_samples : int, default=150
-        Largest SDP size (labelled + unlabelled samples of one pair).
+    max_samples : int or None, default=None
+        Largest problem (labelled + unlabelled samples of one pair) accepted;
+        ``None``: no limit for ``solver="dual"``, 150 for the conic solvers.
     normalize : bool, default=True
         Solve on ``S / scale_`` with ``scale_ = tr S / n`` (1 for a
         unit-diagonal similarity; transductive: the whole matrix) and divide
@@ -302,6 +350,8 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
     intercept_ : ndarray of shape (n_pairs,)
     objective_ : ndarray of shape (n_pairs,)
         Optimal value of (5.6) / (5.16) per pair.
+    eta_ : ndarray of shape (n_pairs,)
+        The ``eta`` of each pair (``1 / (2 n_pair)`` with ``eta="auto"``).
     transduction_ : ndarray of shape (n',)
         Transductive mode only: predicted labels of the unlabelled samples.
     transductive_decision_ : ndarray
@@ -328,14 +378,15 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
 
     def __init__(
         self,
-        eta=0.001,
+        eta="auto",
         gamma=100.0,
         transductive=False,
-        solver="CLARABEL",
+        solver="dual",
         solver_options=None,
         rank_tol=1e-8,
-        max_samples=150,
+        max_samples=None,
         normalize=True,
+        tol=1e-7,
     ):
         self.eta = eta
         self.gamma = gamma
@@ -345,15 +396,17 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         self.rank_tol = rank_tol
         self.max_samples = max_samples
         self.normalize = normalize
+        self.tol = tol
 
     _parameter_constraints = {
         "normalize": NORMALIZE,
-        "eta": positive(),
+        "eta": positive() | options("auto"),
         "gamma": positive(),
-        "solver": options(*SOLVERS),
+        "solver": options(*SOLVER_OPTIONS),
         "rank_tol": positive(),
+        "tol": positive(),
         "transductive": boolean(),
-        "max_samples": integer(2),
+        "max_samples": integer(2) | options(None),
         "solver_options": unchecked("handed to cvxpy's solve"),
     }
 
@@ -378,19 +431,32 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         classes, y_idx, n = transductive_labels(y, N, self.transductive, "S")
         S = self._fit_scale(S, params["normalize"])
         n_unl = N - n
+        solver = params["solver"]
+        conic = solver != "dual"
+        limit = params["max_samples"]
+        if limit is None and conic:
+            limit = CONIC_MAX_SAMPLES
 
         def fit_binary(p):
-            if p.rows.size > self.max_samples:
+            if limit is not None and p.rows.size > limit:
+                what = (f"an SDP with about {p.rows.size}^2/2 variables" if conic
+                        else "a problem")
                 raise InvalidParameterError(
-                    f"FullKernelSVM solves an SDP with about {p.rows.size}^2/2 variables for "
-                    f"{p.rows.size} samples, more than max_samples={self.max_samples}. It is "
-                    "practical only for small problems (n <= 150); raise max_samples "
-                    "knowingly or use SimSVM / SimMKL, which scale far better."
+                    f"FullKernelSVM(solver={solver!r}) solves {what} for {p.rows.size} "
+                    f"samples, more than max_samples={limit}. The conic solvers are "
+                    "practical only for small problems (n <= 150): use solver='dual' "
+                    "(no limit unless max_samples is set) or raise max_samples knowingly."
                 )
-            sol = _solve_full_kernel(
-                S[np.ix_(p.rows, p.rows)], p.y, eta, gamma, n_unl,
-                self.solver, self.solver_options,
-            )
+            Sp = S[np.ix_(p.rows, p.rows)]
+            eta_p = 1.0 / (2.0 * p.y.size) if eta == "auto" else eta
+            if conic:
+                sol = _solve_full_kernel(
+                    Sp, p.y, eta_p, gamma, n_unl,
+                    "CLARABEL" if solver == "cvxpy" else solver, self.solver_options,
+                )
+            else:
+                sol = _solve_dual(Sp, p.y, eta_p, gamma, n_unl, params["tol"])
+            sol["eta"] = eta_p
             c, V, d = psd_pinv_solve(sol["K"][: p.idx.size, : p.idx.size], sol["z"], rank_tol)
             return sol, c, (V, d)
 
@@ -401,6 +467,7 @@ class FullKernelSVM(PairwiseMixin, ScaleNormalizeMixin, ClassifierMixin, BaseEst
         self._ranges = [r for _, _, r in fits]
         self.intercept_ = np.asarray([sol["b"] for sol, _, _ in fits])
         self.objective_ = np.asarray([sol["objective"] for sol, _, _ in fits])
+        self.eta_ = np.asarray([sol["eta"] for sol, _, _ in fits])
         self.classes_ = classes
         self.kernel_ = self.kernels_[0] if len(problems) == 1 else None
         self.n_features_in_ = n
