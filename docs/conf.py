@@ -43,6 +43,7 @@ extensions = [
     "myst_parser",
     "sphinx_gallery.gen_gallery",
     "sphinxcontrib.bibtex",
+    "matplotlib.sphinxext.plot_directive",  # the figures of the result pages
     "proxlearn_refs",  # _ext/proxlearn_refs.py: references to private names, constants
 ]
 
@@ -105,8 +106,7 @@ sphinx_gallery_conf = {
     "examples_dirs": "../examples",
     "gallery_dirs": "auto_examples",
     # Scripts named plot_*.py run at build time (their figures go on the page);
-    # the other scripts of examples/ (command-line scripts that write their
-    # figures to files) are shown with their code, not run.
+    # every script of examples/ is one (tests/test_examples.py imports them too).
     "filename_pattern": r"/plot_",
     "ignore_pattern": r"__init__\.py",  # matched against the file name
     "download_all_examples": False,
@@ -115,9 +115,21 @@ sphinx_gallery_conf = {
     "matplotlib_animations": False,
     "reference_url": {"proxlearn": None},
     "show_memory": False,
-    # no sg_execution_times.rst page (timings vary from machine to machine)
-    "write_computation_times": False,
+    # sg_execution_times.rst (an orphan page of the built site, not committed): each
+    # example's run time on the machine that built it; every example must stay
+    # under a minute on 2 cores (issue 38).
+    "write_computation_times": True,
 }
+
+# -- figures of the result pages (matplotlib's plot directive) -----------------------
+# reproduction-figures.rst and scaling.rst draw their figures at build time with the
+# functions of _ext/proxlearn_figures.py (on sys.path above); only the figures are
+# shown, in PNG.
+plot_include_source = False
+plot_html_show_source_link = False
+plot_html_show_formats = False
+plot_formats = [("png", 100)]
+plot_rcparams = {"font.size": 9}
 
 # -- intersphinx (offline; see the module docstring) -------------------------------
 INVENTORIES = {

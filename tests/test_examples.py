@@ -1,8 +1,12 @@
-"""examples/kri_krr_toy_examples.py (Chen et al. 2009, section 5.2.2, Examples 1-3).
+"""The gallery scripts of examples/ (run by the documentation build as well).
 
-``main`` (which draws three figures) runs once, in a single test, so that
-pytest-xdist does not repeat it on every worker; the numerical properties are
-checked on its returned weights.
+Importing a script runs its gallery part (the code after the command-line
+functions, at the sizes of the documentation page), so each script is imported
+once per module (fixtures of module scope) and the tests check what that run
+computed as well as the command-line ``main`` at small sizes.
+examples/plot_kri_krr_toy_examples.py: Chen et al. 2009, section 5.2.2,
+Examples 1-3; ``main`` (which writes three figures) runs once, in a single
+test, and the numerical properties are checked on its returned weights.
 """
 
 import numpy as np
@@ -14,7 +18,7 @@ NAMES = ("example1", "example2", "example3")
 
 @pytest.fixture(scope="module")
 def toy_module(import_script):
-    return import_script("examples/kri_krr_toy_examples.py")
+    return import_script("examples/plot_kri_krr_toy_examples.py")
 
 
 def _check_example1(res):
@@ -90,12 +94,26 @@ def test_properties_on_fine_grid(toy_module):
     _check_example3(res)
 
 
-DEMO = "examples/ranking_ties_completion.py"
+def test_gallery_run_of_toy_examples_matches_the_figures_weights(toy_module):
+    lam = toy_module.lambdas
+    res = {"lambdas": lam, **{name: {"kri": w[0], "krr": w[1]}
+                              for name, w in toy_module.weights.items()}}
+    _check_example1(res)
+    _check_example2(res)
+    _check_example3(res)
 
 
-def test_ranking_ties_completion_demo_runs_quick(tmp_path, import_script):
+DEMO = "examples/plot_ranking_ties_completion.py"
+
+
+@pytest.fixture(scope="module")
+def demo_module(import_script):
+    return import_script(DEMO)
+
+
+def test_ranking_ties_completion_demo_runs_quick(tmp_path, demo_module):
     """The documented demonstration command, at its --quick sizes, one draw."""
-    mod = import_script(DEMO)
+    mod = demo_module
     res = mod.main(["--quick", "--draws", "1", "--out", str(tmp_path)])
     text = (tmp_path / "demonstrations.md").read_text()
     for name in ("demo_reranking", "demo_ties", "demo_completion"):
@@ -110,20 +128,52 @@ def test_ranking_ties_completion_demo_runs_quick(tmp_path, import_script):
     assert theta.min() >= 0 and theta.sum() == pytest.approx(1.0)
 
 
-def test_precision_at_counts_relevant_items_in_the_prefix(import_script):
-    mod = import_script(DEMO)
+def test_ranking_ties_completion_gallery_run(demo_module):
+    """The page's run: every method scored, precisions and accuracies in [0, 100], the
+    text ranking better than the random order, alignf's weights on the simplex."""
+    mod = demo_module
+    assert set(mod.reranking) == set(mod.RANK_METHODS)
+    for stats in (mod.reranking, mod.tie_strength, mod.completion):
+        for mean, _ in stats.values():
+            assert np.all((0 <= np.asarray(mean)) & (np.asarray(mean) <= 100))
+    assert mod.reranking["Text"][0][0] > mod.reranking["Raw"][0][0]
+    assert mod.theta.min() >= 0 and mod.theta.sum() == pytest.approx(1.0)
+    assert "full K (reference)" in mod.completion
+
+
+def test_precision_at_counts_relevant_items_in_the_prefix(demo_module):
+    mod = demo_module
     relevant = np.array([True, False, True, True])
     np.testing.assert_allclose(mod.precision_at(np.array([1, 0, 2, 3]), relevant, [1, 2, 4]),
                                [0.0, 0.5, 0.75])
 
 
-STRINGS = "examples/strings_to_classifier.py"
+STRINGS = "examples/plot_strings_to_classifier.py"
 
 
-def test_strings_to_classifier_exact_and_nystroem_routes(capsys, import_script):
-    """examples/strings_to_classifier.py at small size: both routes learn the classes,
-    and the Nystroem route computes only the n x m landmark similarities."""
-    mod = import_script(STRINGS)
+@pytest.fixture(scope="module")
+def strings_module(import_script):
+    return import_script(STRINGS)
+
+
+def test_strings_to_classifier_gallery_run(strings_module):
+    """The page's run: 1,000 strings (5 classes, chance 0.2) through both routes, the
+    Nystroem route computing n x m similarities only, and 5,000 strings through it."""
+    mod = strings_module
+    assert mod.exact["similarities"] == 1000 * 1001 // 2
+    assert mod.exact["accuracy"].mean() > 0.8
+    for m, r in mod.nystroem.items():
+        assert r["similarities"] == 1000 * m
+        assert r["accuracy"].shape == (5,) and r["accuracy"].mean() > 0.5
+    assert mod.big["similarities"] == 5000 * 200 and mod.big["accuracy"].mean() > 0.8
+
+
+def test_strings_to_classifier_exact_and_nystroem_routes(capsys, strings_module):
+    """examples/plot_strings_to_classifier.py's command line at small size: both routes
+    learn the classes, and the Nystroem route computes only the n x m landmark
+    similarities."""
+    mod = strings_module
+    capsys.readouterr()
     res = mod.main(["--n", "150", "--m", "30", "--classes", "3"])
     assert res["exact"]["similarities"] == 150 * 151 // 2
     assert res["nystroem"]["similarities"] == 150 * 30
@@ -135,10 +185,36 @@ def test_strings_to_classifier_exact_and_nystroem_routes(capsys, import_script):
 
 
 def test_npkl_clustering_example_runs_on_embedded_data(import_script):
-    mod = import_script("examples/npkl_clustering.py")
+    mod = import_script("examples/plot_npkl_clustering.py")
+    # the page's run: one draw of constraints, three kernels of the 400 digits
+    assert set(mod.kernels) == set(mod.METHODS)
+    assert all(K.shape == (400, 400) for K in mod.kernels.values())
+    assert set(mod.scores) == set(mod.METHODS)
     res = mod.run("digits-idm", r=0.7, runs=1)
     assert set(res) == {"clip + kernel k-means", "SimpleNPKL-LL", "SimpleNPKL-SHL"}
     for ri, ari, n_pairs in res.values():
         assert 0 <= ri <= 100 and -100 <= ari <= 100 and n_pairs > 0
     # ten balanced classes: random labels give a Rand index near 82 and ARI near 0
     assert res["SimpleNPKL-SHL"][1] > 50
+
+
+def test_decision_boundaries_example(import_script):
+    """The page's run: the similarity is indefinite and every classifier, fitted on the
+    similarities alone, beats chance (0.5) on the held-out thirds by a margin."""
+    mod = import_script("examples/plot_decision_boundaries.py")
+    assert np.sum(mod.eigenvalues < 0) > 10
+    assert mod.regions.shape == (80, 80) and set(np.unique(mod.regions)) <= {0, 1}
+    assert mod.accuracy > 0.7  # the last classifier on the last data set
+
+
+def test_mkl_weights_example(import_script):
+    """The page's run: one combination per pair of wine classes, on the simplex for
+    SimpleMKL, and SimpleMKL keeps few of the 182 kernels."""
+    mod = import_script("examples/plot_mkl_weights.py")
+    W = mod.simple.weights_
+    assert W.shape == (3, mod.bank.n_kernels_) and mod.bank.n_kernels_ == 182
+    assert np.all(W >= 0)
+    np.testing.assert_allclose(W.sum(axis=1), 1.0, atol=1e-6)
+    assert np.all(np.sum(W > 1e-6, axis=1) < 40)
+    shares = mod.weight_per_feature(W)
+    np.testing.assert_allclose(shares.sum(axis=1), 1.0)
