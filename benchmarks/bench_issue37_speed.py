@@ -9,7 +9,11 @@ CPU seconds (``time.process_time``), one BLAS thread, medians of ``--repeats``:
 * **by hand**: what a scikit-learn user writes for the same model: the same correction
   of the same (scaled) matrix (``SpectrumTransformer`` / an eigendecomposition / the
   derived distances), then the scikit-learn estimator (with the same search over the
-  same grid where ours chooses a parameter inside ``fit``);
+  same grid where ours chooses a parameter inside ``fit``: ``GridSearchCV`` over
+  ``AUTO_C`` for the SVRs, ``RidgeCV``'s exact leave-one-out over ``AUTO_ALPHAS`` for
+  kernel ridge, ``GridSearchCV(KernelRidge)`` over as many points (29) with the same 5
+  folds for ``KreinLeastSquares(radius="auto")``, whose search has no scikit-learn
+  counterpart);
 * **sklearn alone**: the scikit-learn estimator (or its search) on the corrected
   matrix handed to it precomputed, i.e. without the correction.
 
@@ -133,6 +137,11 @@ def rows(S, y, labels):
         return GridSearchCV(SVR(kernel="precomputed"), {"C": list(KREIN_AUTO_C)}, cv=folds,
                             scoring="neg_mean_squared_error").fit(K, y)
 
+    def ridge_grid(K):
+        # the search of radius="auto" has as many points (29) and the same 5 folds
+        return GridSearchCV(KernelRidge(kernel="precomputed"), {"alpha": list(AUTO_ALPHAS)},
+                            cv=folds, scoring="neg_mean_squared_error").fit(K, t)
+
     rowgram = Ss @ Ss.T  # SimilarityFeatureSVR's default: the linear kernel on the rows
     return {
         "SimilaritySVR (C='auto')": (
@@ -171,6 +180,10 @@ def rows(S, y, labels):
             lambda: krein_svr_search(K_flip)),
         "KreinLeastSquares (radius='auto')": (
             lambda: KreinLeastSquares().fit(S, y),
+            lambda: ridge_grid(_flip(Ss)),
+            lambda: ridge_grid(K_flip)),
+        "KreinLeastSquares (radius=1)": (
+            lambda: KreinLeastSquares(radius=1.0).fit(S, y),
             lambda: KernelRidge(kernel="precomputed").fit(_flip(Ss), t),
             lambda: KernelRidge(kernel="precomputed").fit(K_flip, t)),
     }
