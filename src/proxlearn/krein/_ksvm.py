@@ -248,10 +248,11 @@ def _cv_svr_C(S, target, epsilon, max_iter, tol):
     def fold_predictions(tr, val):
         d, Uk = kept_spectrum(S[np.ix_(tr, tr)], tol)
         K = (Uk * np.abs(d)) @ Uk.T
+        K = (K + K.T) / 2  # exactly symmetric for libsvm; once for every C
         R = S[np.ix_(val, tr)] @ Uk  # the held-out rows in the fold's eigenbasis
         for C in AUTO_C:
             svr = SVR(kernel="precomputed", C=C, epsilon=epsilon,
-                      max_iter=max_iter).fit((K + K.T) / 2, target[tr])
+                      max_iter=max_iter).fit(K, target[tr])
             v = np.zeros(len(tr))
             v[svr.support_] = svr.dual_coef_[0]
             yield R @ (np.sign(d) * (Uk.T @ v)) + svr.intercept_[0]
@@ -344,8 +345,9 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
         work = arr.copy() if params["C"] == "auto" and arr.shape[0] >= 4 else None
         U, factor, K = self._flipped_kernel(arr, S, params)
         self.C_ = params["C"] if params["C"] != "auto" else (
-            1.0 if work is None else _cv_svr_C(work / self.scale_, target, params["epsilon"],
-                                               params["max_iter"], params["tol"]))
+            1.0 if work is None else _cv_svr_C(np.divide(work, self.scale_, out=work), target,
+                                               params["epsilon"], params["max_iter"],
+                                               params["tol"]))
         self.svr_ = SVR(kernel="precomputed", C=self.C_, epsilon=params["epsilon"],
                         max_iter=params["max_iter"]).fit(K, target)
         v = np.zeros(K.shape[0])
