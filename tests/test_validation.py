@@ -23,6 +23,7 @@ from proxlearn._validation import (
     check_positive,
     check_similarity,
     check_test_similarity,
+    is_exactly_symmetric,
     looks_like_dissimilarity,
     symmetrize,
 )
@@ -90,6 +91,20 @@ def test_asymmetry_measure_and_symmetrize():
     assert np.allclose(sym, sym.T)
     assert sym[0, 1] == pytest.approx(S[0, 1] + 0.5)
     assert asymmetry(np.zeros((3, 3))) == 0.0
+
+
+@pytest.mark.parametrize("n", [5, 1000])  # one comparison, then mirror tiles
+def test_asymmetry_of_exactly_symmetric_and_nearly_symmetric_matrices(n):
+    Z = np.random.default_rng(0).standard_normal((n, n))
+    S = (Z + Z.T) / 2
+    assert is_exactly_symmetric(S) and asymmetry(S) == 0.0
+    A = S.copy()
+    A[n - 1, 0] += 1e-3  # in the last tile pair, below the tolerance
+    assert not is_exactly_symmetric(A) and not is_exactly_symmetric(A.T)
+    expected = np.linalg.norm(A - A.T) / (2 * np.linalg.norm(A))
+    assert asymmetry(A) == pytest.approx(expected, rel=1e-12)
+    A[0, 0] = np.nan  # NaN is never equal to itself: the full measure runs
+    assert not is_exactly_symmetric(A) and np.isnan(asymmetry(A))
 
 
 def test_symmetrize_policy_warns_with_size():

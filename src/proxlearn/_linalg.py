@@ -278,13 +278,18 @@ def lowest_eigenvalue(A, *, max_matvec, rng=None, overwrite_a=False):
 
     Implicitly restarted Lanczos (:func:`scipy.sparse.linalg.eigsh`,
     ``which="SA"``, ``k=1``, ``tol=0``: ARPACK's machine-precision test, Ritz
-    residual ``<= eps * |theta|``) on a budget of ``max_matvec`` products ``A x``;
-    when the budget runs out (a flat bottom of the spectrum) or ARPACK stops
-    without converging, one LAPACK call computes the eigenvalue instead
-    (``dsyevr`` with ``subset_by_index=[0, 0]``: Householder tridiagonalisation,
-    then bisection for one eigenvalue; a cost that does not depend on the
-    spectrum). Accuracy of either route: docs/methods.md, "Spectrum shift from
-    lambda_min only".
+    residual ``<= eps * |theta|``) on a budget of ``max_matvec`` products ``A x``.
+    When the budget runs out (a flat bottom of the spectrum), shift-invert
+    Lanczos from the spent products (:func:`_lowest_by_shift_invert`): a
+    Rayleigh-Ritz estimate ``theta`` from the last Lanczos vectors, a shift
+    ``sigma`` below it *certified* to lie below ``lambda_min`` by a Cholesky
+    factorisation of ``A - sigma I``, then ARPACK (``tol=0``) on
+    ``(A - sigma I)^{-1}`` through that factor, whose largest eigenvalue is
+    ``1 / (lambda_min - sigma)``. When that fails too, or ARPACK stops
+    otherwise, one LAPACK call computes the eigenvalue instead (``dsyevr`` with
+    ``subset_by_index=[0, 0]``: Householder tridiagonalisation, then bisection
+    for one eigenvalue; a cost that does not depend on the spectrum). Accuracy
+    of each route: docs/methods.md, "Spectrum shift from lambda_min only".
 
     Parameters
     ----------
@@ -300,7 +305,7 @@ def lowest_eigenvalue(A, *, max_matvec, rng=None, overwrite_a=False):
     Returns
     -------
     lam : float
-    solver : {"arpack", "tridiagonal"}
+    solver : {"arpack", "shift-invert", "tridiagonal"}
         The route that produced ``lam``.
 
     See Also
@@ -328,12 +333,17 @@ def lowest_eigenvalue(A, *, max_matvec, rng=None, overwrite_a=False):
             from sklearn.utils import check_random_state
 
             v0 = check_random_state(0 if rng is None else rng).standard_normal(n)
+        history = []
         try:
-            w = spla.eigsh(_budget_operator(A, int(max_matvec)), k=1, which="SA", v0=v0,
-                           tol=0.0, return_eigenvectors=False)
+            w = spla.eigsh(_budget_operator(A, int(max_matvec), history), k=1, which="SA",
+                           v0=v0, tol=0.0, return_eigenvectors=False)
             return float(w[0]), "arpack"
-        except (_BudgetExhausted, spla.ArpackError):  # incl. ArpackNoConvergence
-            pass  # (ArpackError alone: e.g. an invariant subspace at once, A = 0)
+        except _BudgetExhausted:
+            lam = _lowest_by_shift_invert(A, history, int(max_matvec))
+            if lam is not None:
+                return lam, "shift-invert"
+        except spla.ArpackError:  # incl. ArpackNoConvergence
+            pass  # (e.g. an invariant subspace at once, A = 0)
     w = scipy.linalg.eigh(A, eigvals_only=True, subset_by_index=[0, 0], driver="evr",
                           overwrite_a=overwrite_a, check_finite=False)
     return float(w[0]), "tridiagonal"
@@ -343,9 +353,10 @@ class _BudgetExhausted(Exception):
     """Raised inside ARPACK's reverse communication when the budget is spent."""
 
 
-def _budget_operator(A, budget):
+def _budget_operator(A, budget, history=None):
     """``A`` as a linear operator that raises :class:`_BudgetExhausted` on its
-    ``budget + 1``-th product."""
+    ``budget + 1``-th product; the last :data:`_RITZ_HISTORY` pairs ``(x, A x)``
+    are kept in the list ``history`` when one is given."""
     import scipy.sparse.linalg as spla
 
     count = [0]
@@ -354,9 +365,85 @@ def _budget_operator(A, budget):
         count[0] += 1
         if count[0] > budget:
             raise _BudgetExhausted
-        return A @ x
+        y = A @ x
+        if history is not None:
+            history.append((np.array(x, dtype=np.float64).ravel(), np.ravel(y)))
+            if len(history) > _RITZ_HISTORY:
+                del history[0]
+        return y
 
     return spla.LinearOperator(A.shape, matvec=matvec, dtype=np.float64)
+
+
+#: Products of the spent Lanczos run kept for the Rayleigh-Ritz estimate of
+#: :func:`_lowest_by_shift_invert` (two of ARPACK's default 20-vector cycles).
+_RITZ_HISTORY = 40
+#: Cholesky attempts of :func:`_lowest_by_shift_invert` (the shift moves 4x
+#: further below the estimate after each failure).
+_SHIFT_INVERT_TRIES = 3
+
+
+def _lowest_by_shift_invert(A, history, max_matvec):
+    """``lambda_min`` of the symmetric ``A`` by shift-invert Lanczos, or None.
+
+    ``history``: pairs ``(x, A x)`` of a spent Lanczos run. Their Rayleigh-Ritz
+    pair ``(theta, q)`` (``theta >= lambda_min``, residual ``rho``) gives the
+    shift ``sigma = theta - 4^j max(rho, n eps |theta|_max)``, ``j = 0, 1, ...``
+    until the Cholesky factorisation of ``A - sigma I`` exists: a certificate
+    that ``sigma < lambda_min`` (to rounding). Then every eigenvalue of
+    ``(A - sigma I)^{-1}`` is positive and the largest is
+    ``1 / (lambda_min - sigma)``: ARPACK (``which="LM"``, ``tol=0``, started from
+    ``q``, at most ``max_matvec`` solves with the factor) converges to it quickly
+    when ``sigma`` is close, because the next one, ``1 / (lambda_2 - sigma)``, is
+    much smaller. The value returned, ``sigma + 1 / mu``, is a Rayleigh quotient
+    of ``A``'s inverse map, so ``>= lambda_min`` as the ``"SA"`` route's. None when
+    no factorisation exists within :data:`_SHIFT_INVERT_TRIES` shifts or ARPACK
+    does not converge (the caller then asks LAPACK).
+    """
+    import scipy.sparse.linalg as spla
+
+    n = A.shape[0]
+    if len(history) < 2:
+        return None
+    X = np.column_stack([x for x, _ in history])
+    Y = np.column_stack([y for _, y in history])
+    # an orthonormal basis of span(X) and A times it, without new products
+    U, s, Vt = np.linalg.svd(X, full_matrices=False)
+    keep = s > 1e-8 * s[0]
+    W = Vt[keep].T / s[keep]
+    Q, AQ = U[:, keep], Y @ W
+    H = Q.T @ AQ
+    theta, Z = np.linalg.eigh((H + H.T) / 2)
+    q = Q @ Z[:, 0]
+    rho = float(np.linalg.norm(AQ @ Z[:, 0] - theta[0] * q))
+    floor = n * np.finfo(float).eps * float(np.max(np.abs(theta)))
+    step = max(rho, floor)
+    potrf = scipy.linalg.get_lapack_funcs("potrf", (A,))
+    potrs = scipy.linalg.get_lapack_funcs("potrs", (A,))
+    for j in range(_SHIFT_INVERT_TRIES):
+        sigma = float(theta[0]) - step * 4.0 ** j
+        B = A.copy(order="F")
+        B.flat[:: n + 1] -= sigma
+        L, info = potrf(B, lower=True, clean=False, overwrite_a=True)
+        if info == 0:
+            break
+    else:
+        return None
+    count = [0]
+
+    def solve(x):
+        count[0] += 1
+        if count[0] > max_matvec:
+            raise _BudgetExhausted
+        return potrs(L, x, lower=True)[0]
+
+    OPinv = spla.LinearOperator(A.shape, matvec=solve, dtype=np.float64)
+    try:
+        w = spla.eigsh(A, k=1, sigma=sigma, which="LM", OPinv=OPinv, v0=q, tol=0.0,
+                       return_eigenvectors=False)
+    except (_BudgetExhausted, spla.ArpackError):
+        return None
+    return float(w[0])
 
 
 def eigh_below(A, threshold, *, max_count, overwrite_a=False):

@@ -70,8 +70,10 @@ class ScaleNormalizeMixin:
         validated (checked here when not given)."""
         if normalize is None:
             normalize = self._check_normalize()
-        # an all-zero S is the same matrix at every scale: nothing to divide
-        self.scale_ = similarity_scale(S) if normalize and S.any() else 1.0
+        # an all-zero S is the same matrix at every scale: nothing to divide (a
+        # nonzero trace shows S is not all zero without a pass over S)
+        self.scale_ = (similarity_scale(S) if normalize and (np.trace(S) != 0 or S.any())
+                       else 1.0)
         return S if self.scale_ == 1.0 else S / self.scale_
 
     def _scale_test(self, S_test, checked=False):

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
+import proxlearn._linalg as linalg_module
 import proxlearn.transforms._spectrum as spectrum_module
 from proxlearn._linalg import lowest_eigenvalue
 from proxlearn.transforms import SpectrumTransformer
@@ -66,14 +67,15 @@ def dense_shift(S):
 @settings(max_examples=40, deadline=None)
 @given(kind=st.sampled_from(["indefinite", "near-singular", "near-singular-negative", "psd"]),
        n=st.integers(3, 60), seed=st.integers(0, 2**31 - 1),
-       scale=st.sampled_from([1e-6, 1.0, 1e5]), lanczos=st.booleans())
-def test_lambda_min_route_equals_the_dense_shift(kind, n, seed, scale, lanczos):
+       scale=st.sampled_from([1e-6, 1.0, 1e5]), products=st.sampled_from([0, 4, 1000]))
+def test_lambda_min_route_equals_the_dense_shift(kind, n, seed, scale, products):
     S = scale * with_spectrum(family_spectrum(kind, n, seed), seed)
     expected, tol = dense_shift(S)
-    with budget(1000 if lanczos else 0):
+    with budget(products):  # 4: Lanczos rarely converges, shift-invert takes over
         st_ = SpectrumTransformer("shift").fit(S)
-    # the route asked for ran (Lanczos may still hand over to LAPACK: never the reverse)
-    assert st_.eigen_solver_ in (("arpack", "tridiagonal") if lanczos else ("tridiagonal",))
+    # the route asked for ran (Lanczos may hand over to shift-invert, then to LAPACK)
+    assert st_.eigen_solver_ in (("arpack", "shift-invert", "tridiagonal") if products
+                                 else ("tridiagonal",))
     assert abs(st_.shift_ - expected) <= tol
     assert st_.shift_ >= 0.0
     K = st_.kernel_
@@ -103,7 +105,7 @@ def test_lanczos_is_used_on_a_separated_bottom():
 
 def test_budget_fallback_on_a_flat_spectrum():
     # the bottom of the spectrum a cluster 1e-10 wide: Lanczos cannot resolve
-    # lambda_min to machine precision within max(100, n / 20) products
+    # lambda_min to machine precision within max(40, n / 50) products
     n = 300
     lam = np.concatenate([-1.0 - 1e-10 * np.arange(150), 1.0 + 1e-10 * np.arange(150)])
     S = with_spectrum(lam, 2)
@@ -119,8 +121,43 @@ def test_budget_fallback_on_a_flat_spectrum():
         st_ = SpectrumTransformer("shift").fit(S)
     assert calls == [max(spectrum_module.SHIFT_ARPACK_MIN_BUDGET,
                          int(spectrum_module.SHIFT_ARPACK_BUDGET * n))]
-    assert st_.eigen_solver_ == "tridiagonal"
+    # the budget's fallback: shift-invert below a certified shift (LAPACK after it)
+    assert st_.eigen_solver_ in ("shift-invert", "tridiagonal")
     assert abs(st_.shift_ - expected) <= tol
+
+
+def semicircle(n, seed):
+    """A symmetric Gaussian matrix: its lowest eigenvalues crowd at the edge of a
+    semicircle (the noisy benchmark matrix's bottom), where Lanczos is slow."""
+    Z = np.random.default_rng(seed).standard_normal((n, n))
+    return (Z + Z.T) / 2
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_shift_invert_on_a_crowded_bottom(seed):
+    # Lanczos does not converge within the budget on the semicircle's edge; the
+    # fit takes shift-invert (not LAPACK) and its shift makes the kernel PSD to
+    # the full decomposition's tolerance
+    S = semicircle(400, seed)
+    expected, tol = dense_shift(S)
+    st_ = SpectrumTransformer("shift").fit(S)
+    assert st_.eigen_solver_ == "shift-invert"
+    assert abs(st_.shift_ - expected) <= tol
+    assert np.linalg.eigvalsh(st_.kernel_)[0] >= -tol
+
+
+def test_shift_invert_refuses_an_estimate_above_lambda_min():
+    # a spent Lanczos run whose vectors miss the bottom eigenvector: the
+    # Rayleigh-Ritz estimate is lambda_2, every shift tried lies above lambda_min,
+    # no Cholesky factor exists, and the route gives up (LAPACK answers)
+    lam = np.concatenate([[-3.0], np.linspace(-1.0, 2.0, 59)])
+    Q = np.linalg.qr(np.random.default_rng(7).standard_normal((60, 60)))[0]
+    S = (Q * lam) @ Q.T
+    S = (S + S.T) / 2
+    history = [(Q[:, j], S @ Q[:, j]) for j in range(1, 11)]
+    assert linalg_module._lowest_by_shift_invert(S, history, 100) is None
+    history = [(Q[:, j], S @ Q[:, j]) for j in range(0, 10)]
+    assert abs(linalg_module._lowest_by_shift_invert(S, history, 100) + 3.0) <= default_tol(lam)
 
 
 @pytest.mark.parametrize("tol", [None, 0.3])

@@ -250,10 +250,11 @@ def _cv_svr_C(S, target, epsilon, max_iter, tol, sample_weight=None):
     def fold_predictions(tr, val):
         d, Uk = kept_spectrum(S[np.ix_(tr, tr)], tol)
         K = (Uk * np.abs(d)) @ Uk.T
+        K = (K + K.T) / 2  # exactly symmetric for libsvm; once for every C
         R = S[np.ix_(val, tr)] @ Uk  # the held-out rows in the fold's eigenbasis
         w = None if sample_weight is None else sample_weight[tr]
         for C in AUTO_C:
-            svr, v, _ = precomputed_svr((K + K.T) / 2, target[tr], C, epsilon, max_iter, w)
+            svr, v, _ = precomputed_svr(K, target[tr], C, epsilon, max_iter, w)
             yield R @ (np.sign(d) * (Uk.T @ v)) + svr.intercept_[0]
 
     return AUTO_C[int(internal_cv_argmin(target, fold_predictions,
@@ -365,8 +366,9 @@ class KreinSVR(_KreinSVMMixin, RegressorMixin, BaseEstimator):
         work = arr.copy() if params["C"] == "auto" and arr.shape[0] >= 4 else None
         U, factor, K = self._flipped_kernel(arr, S, params)
         self.C_ = params["C"] if params["C"] != "auto" else (
-            1.0 if work is None else _cv_svr_C(work / self.scale_, target, params["epsilon"],
-                                               params["max_iter"], params["tol"], weights))
+            1.0 if work is None else _cv_svr_C(np.divide(work, self.scale_, out=work), target,
+                                               params["epsilon"], params["max_iter"],
+                                               params["tol"], weights))
         self.svr_, v, _ = precomputed_svr(K, target, self.C_, params["epsilon"],
                                           params["max_iter"], weights)
         v = v * self.y_scale_

@@ -215,8 +215,10 @@ class SimilarityOneClassSVM(PairwiseMixin, ScaleNormalizeMixin, OutlierMixin, Ba
             tol=params["tol"])
         arr = check_similarity(S, symmetric=transformer._symmetric_mode(params["spectrum"]))
         scaled = self._fit_scale(arr, params["normalize"])
+        # S (not scaled) as the input to protect: a new scaled array is the
+        # transformer's to keep or overwrite, without another n x n copy
         self.transformer_ = transformer._fit_checked(
-            scaled, S if scaled is arr else scaled,
+            scaled, S,
             params["spectrum"], params["test_transform"], params["tol"])
         K = self.transformer_._training_kernel()
         n = K.shape[0]

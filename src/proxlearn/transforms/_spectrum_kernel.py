@@ -167,8 +167,10 @@ class SpectrumLinearModelMixin(ScaleNormalizeMixin):
                                   self._sample_weight)
         scaled = self._fit_scale(arr, params["normalize"])  # a new array unless the scale is 1
         self._S_fit = scaled.copy() if keep_matrix else None
+        # S (not scaled) as the input to protect: a new scaled array is the
+        # transformer's to keep or overwrite, without another n x n copy
         self.transformer_ = transformer._fit_checked(
-            scaled, S if scaled is arr else scaled,
+            scaled, S,
             params["spectrum"], params["test_transform"], params["tol"])
         self.n_features_in_ = arr.shape[0]
         return target
