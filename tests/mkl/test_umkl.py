@@ -740,3 +740,19 @@ def test_default_runs_once_where_the_readings_coincide():
         other = UMKL(B=5, distortion=d).fit(Ks)
         np.testing.assert_allclose(est.weights_, other.weights_, atol=1e-12)
         np.testing.assert_allclose(est.kernel_, other.kernel_, atol=1e-12)
+
+
+@pytest.mark.parametrize("c", [1e-3, 7.0])
+def test_default_with_both_runs_is_scale_free(c):
+    """Where both readings run (a kernel with negative entries, ``shift=None``),
+    multiplying one base kernel by a constant changes neither the weights nor the
+    test rows of the learned kernel: each reading is scale-free, so their mean is."""
+    K0, cos = _offset_stack()
+    Ks = np.stack([K0, cos], axis=-1)
+    est = UMKL(B=5, shift=None).fit(Ks)
+    assert list(est.readings_) == ["signed", "abs"]
+    scaled = Ks.copy()
+    scaled[:, :, 1] *= c
+    other = UMKL(B=5, shift=None).fit(scaled)
+    np.testing.assert_allclose(other.weights_, est.weights_, atol=1e-10)
+    np.testing.assert_allclose(other.transform(scaled[:7]), est.transform(Ks[:7]), atol=1e-10)
