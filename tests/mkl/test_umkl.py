@@ -326,7 +326,7 @@ def test_a_kernel_with_negative_entries_wins_by_negative_distortion():
     R = A @ A.T
     r = np.sqrt(np.diag(R))
     Ks = np.concatenate([Ks[:, :, :5], (R / np.outer(r, r))[:, :, None]], axis=-1)
-    est = UMKL(B=5, shift=None).fit(Ks, features=Z)
+    est = UMKL(B=5, shift=None, distortion="signed").fit(Ks, features=Z)
     assert est.weights_[5] > 0.99 and est.objective_ < 0
     assert UMKL(B=5).fit(Ks, features=Z).weights_[5] < 0.5
 
@@ -683,7 +683,7 @@ def test_abs_distortion_stops_the_linear_kernel_winning_by_far_bases():
     assert est.weights_[0] > 0.5 and est.objective_ > 0
     pipe = make_pipeline(UMKL(bank=bank, B=5, distortion="abs"), SVC(kernel="precomputed"))
     assert pipe.fit(X[:80], y[:80]).score(X[80:], y[80:]) >= 0.9
-    literal = UMKL(bank=bank, B=5).fit(X[:80])
+    literal = UMKL(bank=bank, B=5, distortion="signed").fit(X[:80])
     assert literal.weights_[1] > 0.99 and literal.objective_ < 0
     pipe.set_params(umkl__distortion="signed")
     assert pipe.fit(X[:80], y[:80]).score(X[80:], y[80:]) <= 0.7
@@ -695,3 +695,64 @@ def test_distortion_is_validated():
         UMKL(B=3, distortion="absolute").fit(Ks)
     with pytest.raises(InvalidParameterError, match="distortion"):
         umkl(Ks, Z @ Z.T, B=3, distortion=None)
+
+
+# --- the default: both readings, averaged (issue 40) ---------------------------------
+
+
+def test_default_averages_both_readings_and_separates_circles():
+    """Two circles (a Gaussian separates them, the linear kernel cannot): under the
+    printed distortion alone the linear kernel takes all the weight and the SVM is at
+    chance; the default (``distortion="both"``) averages the signed and the absolute
+    readings' weights, so the Gaussian keeps about half of it and the SVM separates
+    the circles."""
+    from sklearn.datasets import make_circles
+
+    from proxlearn.mkl import KernelBank
+
+    bank = KernelBank(widths=(0.5,), degrees=(1,), per_feature=False)  # [gaussian, linear]
+    X, y = make_circles(160, factor=0.4, noise=0.05, random_state=0)
+    pipe = make_pipeline(UMKL(bank=bank, B=5), SVC(kernel="precomputed"))
+    assert pipe.fit(X[:80], y[:80]).score(X[80:], y[80:]) >= 0.9
+    est = UMKL(bank=bank, B=5).fit(X[:80])
+    signed = UMKL(bank=bank, B=5, distortion="signed").fit(X[:80])
+    absolute = UMKL(bank=bank, B=5, distortion="abs").fit(X[:80])
+    np.testing.assert_allclose(est.readings_["signed"], signed.weights_)
+    np.testing.assert_allclose(est.readings_["abs"], absolute.weights_)
+    np.testing.assert_allclose(est.weights_, (signed.weights_ + absolute.weights_) / 2)
+    assert est.weights_[0] > 0.3
+    np.testing.assert_allclose(est.kernel_, (signed.kernel_ + absolute.kernel_) / 2,
+                               atol=1e-12)
+    np.testing.assert_allclose(est.transform(X[80:]),
+                               (signed.transform(X[80:]) + absolute.transform(X[80:])) / 2,
+                               atol=1e-12)
+    assert est.objective_ == absolute.objective_  # the "abs" run's attributes
+
+
+def test_default_runs_once_where_the_readings_coincide():
+    """On non-negative kernels ``|k| = k``: the shifted stack's default fit is the
+    signed one (one run), equal to ``"abs"`` as well."""
+    K0, cos = _offset_stack()
+    Ks = np.stack([K0, cos], axis=-1)
+    est = UMKL(B=5).fit(Ks)
+    assert list(est.readings_) == ["signed"]
+    for d in ("signed", "abs"):
+        other = UMKL(B=5, distortion=d).fit(Ks)
+        np.testing.assert_allclose(est.weights_, other.weights_, atol=1e-12)
+        np.testing.assert_allclose(est.kernel_, other.kernel_, atol=1e-12)
+
+
+@pytest.mark.parametrize("c", [1e-3, 7.0])
+def test_default_with_both_runs_is_scale_free(c):
+    """Where both readings run (a kernel with negative entries, ``shift=None``),
+    multiplying one base kernel by a constant changes neither the weights nor the
+    test rows of the learned kernel: each reading is scale-free, so their mean is."""
+    K0, cos = _offset_stack()
+    Ks = np.stack([K0, cos], axis=-1)
+    est = UMKL(B=5, shift=None).fit(Ks)
+    assert list(est.readings_) == ["signed", "abs"]
+    scaled = Ks.copy()
+    scaled[:, :, 1] *= c
+    other = UMKL(B=5, shift=None).fit(scaled)
+    np.testing.assert_allclose(other.weights_, est.weights_, atol=1e-10)
+    np.testing.assert_allclose(other.transform(scaled[:7]), est.transform(Ks[:7]), atol=1e-10)

@@ -24,7 +24,8 @@ trace). Choices where the thesis is silent (ours):
 * UMKL: ``B = 10`` for both tables (the thesis states it for Table 5.3 only),
   ``gamma1 = 1/2``, ``tol = 1e-4``, ``P = Z Z^T`` on the z-scored features, the
   distortion term as printed (``distortion="signed"``, pinned; UMKL's option
-  ``"abs"`` is not a study row).
+  ``"abs"`` is not a study row, and ``umkl@default`` follows UMKL's default
+  ``distortion="both"``, the mean of the two readings' weights).
   ``umkl-raw`` / ``kpca-umkl-raw`` run it on the bank without the unit-trace
   scaling: UMKL's kernel values are reconstruction coefficients, and at unit
   trace (entries about ``1/n``) they cannot reconstruct anything, so the
