@@ -22,6 +22,7 @@ from ._io import SUPPORTED_SUFFIXES, load_similarity
 from ._kind import DEFAULT_CONVERSION, resolve_kind
 from ._multi import MULTI_REGISTRY, MultiSimilarityDataset
 from ._synthetic import GU_GUO_SETTINGS, make_gu_guo_synthetic
+from ._splice import SPLICE_SAMPLE, splice_alignment_dataset
 from ._uci import UCI_FILES, uci_similarity_dataset
 
 __all__ = [
@@ -174,6 +175,11 @@ REGISTRY: dict[str, DatasetSpec] = {
                                  ("diabetes", "Pima diabetes", 768),
                                  ("heart", "Statlog heart", 270))
     },
+    "splice-sw": DatasetSpec(
+        file=UCI_FILES["splice"][0], subdir="uci", n=SPLICE_SAMPLE,
+        description=("UCI splice junctions: DNA sequences (LIBSVM splice.train, a stratified "
+                     "400), normalised Smith-Waterman local alignment (pairwise builder)"),
+        read=splice_alignment_dataset),
     "wine-sigmoid": DatasetSpec(
         description="sklearn wine, indefinite sigmoid kernel (as Gu & Guo 2012 on Glass)",
         n=178, build=make_wine_sigmoid),
