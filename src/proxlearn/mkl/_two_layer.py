@@ -51,6 +51,7 @@ from ._bank import (
     KernelBank,
     StackPasses,
     stack_combine,
+    stack_entries,
     stack_inner,
     stack_mean_diagonal,
     stack_take,
@@ -76,10 +77,11 @@ MAX_INNER = 30.0
 SEARCH_DTYPE = np.float32
 
 
-#: Accepted steps over which the relative decrease of ``F`` is measured for the stop:
-#: one short step after backtracking (or a first step of the start's scale) is not
-#: evidence of a stationary point (GMKL uses the same window, mkl._gmkl).
-WINDOW = 5
+#: Relative distance to ``MAX_INNER`` within which an entry of the inner combination
+#: counts as on the limit (above float32's rounding of the search's combinations).
+WALL = 1e-5
+#: Entries on the limit passed to the KKT residual at most (the largest).
+MAX_LIMIT_ENTRIES = 2000
 PENALTIES = {"normalized", "thesis"}
 
 
@@ -170,44 +172,72 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
         if top > MAX_INNER:  # e.g. a previous solution at the limit, read in float64
             nu *= 0.5 * MAX_INNER / top
 
+    # The trial point of step s moves along d, the projection of -g on the tangent cone
+    # of the feasible set (d = -g off the limit; the path is then the projected path
+    # P(nu - s g)), projected on nu >= 0 and cut where it first reaches the limit
+    # |sum nu_t K_t| <= MAX_INNER (the combination is linear in nu). The trial's
+    # combination is kept for the evaluation that follows.
+    trial = {}
+
+    def path(s, nu, d, A0):
+        x = np.maximum(nu + s * d, 0.0)
+        A = combine(x)
+        if not np.all(np.abs(A) <= MAX_INNER):  # (NaN: evaluate refuses it)
+            x, A = _cut_at_limit(nu, A0, x, A)
+        trial.update(x=x, A=A)
+        return x
+
     def evaluate(nu, alpha0=None):
-        A = combine(nu)
-        if not np.all(np.abs(A) <= MAX_INNER):  # also catches NaN
-            return np.inf, None, None
+        A = trial["A"] if trial.get("x") is nu else combine(nu)
+        trial.clear()
+        if not np.all(np.abs(A) <= MAX_INNER * (1.0 + WALL)):  # NaN
+            return np.inf, None, None, None
         K2 = _exp_kernel(A)
         # line-search trials are near the accepted point: warm-start from its alpha
         sol = svm_dual(K2, y, C, tol=svm_tol, alpha0=alpha0)
-        return sol.value + weight @ nu, sol, K2
+        return sol.value + weight @ nu, sol, K2, A
+
+    def descent(x, f_state, nu, g):
+        """Only trials that decrease the linear model count (a cut step may not)."""
+        f, state = _split(f_state)
+        return (f if x is nu or g @ (x - nu) < 0 else np.inf), state
 
     def gradient(sol, K2):
         return _gradient(inner, sol.alpha * y, K2, m, weight)
 
-    F, sol, K2 = evaluate(nu)
+    def direction(nu, g, A):
+        return kkt_direction(nu, g, _limit_normals(Ks, _on_limit(A), scales))
+
+    F, sol, K2, A = evaluate(nu)
     if sol is None:
         raise InvalidParameterError(
             "sum_t mu0_t K_t is not finite: the kernels or mu0 hold NaN or inf values.")
     g = gradient(sol, K2)
     history = [{"iter": 0, "objective": F}]
     eta = 0.1 * max(np.linalg.norm(nu), 1e-3) / max(np.linalg.norm(g), 1e-12)
-    pg = np.linalg.norm(nu - np.maximum(nu - g, 0.0))
-    n_iter, stalled = 0, False
+    d = direction(nu, g, A)
+    pg = float(np.linalg.norm(d))
+    n_iter, stop, curv = 0, "max_iter", np.inf
     log = IterationLog("two_layer_mkl", verbose)
     for n_iter in range(1, int(max_iter) + 1):
-        if pg <= tol * max(1.0, np.linalg.norm(nu)):
+        if _certified(pg, curv, F, tol):
+            stop = "certified"
             break
         # Armijo backtracking on F along the projected path, 40 trials at most
-        search = armijo_backtrack(lambda t, sol=sol: _split(evaluate(t, sol)),
-                                  lambda s, nu=nu, g=g: np.maximum(nu - s * g, 0.0),
+        search = armijo_backtrack(lambda t, sol=sol, nu=nu, g=g: descent(
+                                      t, evaluate(t, sol), nu, g),
+                                  lambda s, nu=nu, d=d, A=A: path(s, nu, d, A),
                                   reference=F, step=eta, x=nu, gradient=g,
                                   sufficient=_ARMIJO, max_trials=40)
         if not search.success:
-            stalled = True
+            stop = "stalled"
             break
-        eta, trial, F_t, (sol_t, K2_t) = search.step, search.x, search.fun, search.state
+        eta, x_t, F_t, (sol_t, K2_t, A_t) = search.step, search.x, search.fun, search.state
         g_old, nu_old = g, nu
-        nu, F, sol, K2 = trial, F_t, sol_t, K2_t
+        nu, F, sol, K2, A = x_t, F_t, sol_t, K2_t, A_t
         g = gradient(sol, K2)
-        pg = np.linalg.norm(nu - np.maximum(nu - g, 0.0))
+        d = direction(nu, g, A)
+        pg = float(np.linalg.norm(d))
         history.append({"iter": n_iter, "objective": F, "eta": eta, "proj_grad": pg})
         log(n_iter, objective=F, proj_grad=pg)
         # next trial step: Barzilai-Borwein's s's / s'y from the accepted step (kept
@@ -216,29 +246,109 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
         # doubling alone, and 29 SVMs per fit against 38-53 (docs/benchmarks.md).
         s_vec, y_vec = nu - nu_old, g - g_old
         sy = float(s_vec @ y_vec)
-        eta = (min(max(float(s_vec @ s_vec) / sy, 1e-3 * eta), 1e3 * eta) if sy > 0
-               else 2.0 * eta)
-        # while the step is still doubling (no positive curvature seen yet) a small
-        # decrease over the window says the steps are short, not that F is stationary
-        if n_iter >= WINDOW and sy > 0:
-            before = history[-1 - WINDOW]["objective"]
-            if before - F <= tol * max(abs(F), 1e-12):
-                break
-    else:
-        warnings.warn(f"two_layer_mkl stopped at max_iter={max_iter} (projected gradient "
-                      f"{pg:.3g}); increase max_iter or tol.", ConvergenceWarning, stacklevel=2)
-    if stalled:
-        warnings.warn(
-            f"two_layer_mkl stopped after {len(history) - 1} accepted steps: no step along "
-            f"the projected gradient (norm {pg:.3g}, above tol) decreases the objective "
-            f"{F:.6g}; the weights may be far from stationary (an inexact inner SVM, or "
-            "kernels whose combination reaches the exp() limit).",
-            ConvergenceWarning, stacklevel=2)
-    log.end(len(history) - 1, "stalled" if stalled else "stopped", objective=F, proj_grad=pg)
+        bb = float(s_vec @ s_vec) / sy if sy > 0 else np.inf  # 1 / curvature along it
+        eta = min(max(bb, 1e-3 * eta), 1e3 * eta) if sy > 0 else 2.0 * eta
+        if sy > 0:  # the flattest curvature seen so far (a fit without any: inf)
+            curv = bb if not np.isfinite(curv) else max(curv, bb)
     if passes.packed is not None and passes.packed.P.dtype != np.float64:
         F, sol, pg = _exact_end(Ks, y, C, nu, sol, svm_tol, scales, weight)
+    certified = _certified(pg, curv, F, tol)
+    log.end(len(history) - 1, "stopped" if certified else stop, objective=F, proj_grad=pg)
+    if not certified:
+        warnings.warn(_uncertified_message(stop, len(history) - 1, max_iter, pg, curv, F, tol),
+                      ConvergenceWarning, stacklevel=2)
     mu = nu / scales
     return MKLResult(mu, mu, sol.alpha, sol.b, F, pg, n_iter, history)
+
+
+def model_decrease(pg, curv):
+    """``pg^2 curv / 2``: the decrease of ``F`` that a quadratic model with the
+    curvature ``1 / curv`` (the flattest seen along the accepted steps, Barzilai-Borwein's
+    ``s's / s'y``) predicts from a step along the projected gradient ``d``, ``|d| = pg``; ``inf``
+    while no positive curvature was seen (0 at an exact KKT point). In the units of
+    ``F`` whatever the kernels' scale, the weights' scale or ``C``."""
+    return 0.0 if pg == 0 else 0.5 * pg * pg * curv
+
+
+def _certified(pg, curv, F, tol):
+    """The stopping test, in the units of ``F`` (free of the kernels' and the weights'
+    scale): the model's decrease (:func:`model_decrease`) with the flattest curvature
+    seen over the fit is at most ``tol |F|``."""
+    bound = tol * max(abs(F), 1e-12)
+    return model_decrease(pg, curv) <= bound
+
+
+def _uncertified_message(stop, steps, max_iter, pg, curv, F, tol):
+    gain = model_decrease(pg, curv) / max(abs(F), 1e-12)
+    where = (f"the KKT residual of the weights is {pg:.3g}, a decrease of {gain:.3g} "
+             f"of the objective {F:.6g} is predicted (tol={tol:g}), after {steps} "
+             "accepted steps")
+    if stop == "max_iter":
+        return (f"two_layer_mkl stopped at max_iter={max_iter}: {where}. Increase "
+                "max_iter (or tol, to accept this point).")
+    return (f"two_layer_mkl stopped: no step along the projected gradient decreases the "
+            f"objective, and {where}; the weights may be far from stationary (an inexact "
+            "inner SVM, or kernels holding NaN or huge values). Check the kernels, or "
+            "start elsewhere with mu0.")
+
+
+def _on_limit(A):
+    """``(rows, cols, signs)`` of the entries of the inner combination ``A`` on the
+    limit ``|A_ij| = MAX_INNER`` (upper triangle of a symmetric ``A``), at most
+    :data:`MAX_LIMIT_ENTRIES` of them (the largest)."""
+    mag = np.abs(A)
+    hit = np.flatnonzero(mag.ravel() >= MAX_INNER * (1.0 - WALL))
+    if hit.size == 0:
+        return None
+    rows, cols = np.unravel_index(hit, A.shape)
+    keep = rows <= cols
+    rows, cols = rows[keep], cols[keep]
+    if rows.size > MAX_LIMIT_ENTRIES:
+        top = np.argsort(mag[rows, cols])[-MAX_LIMIT_ENTRIES:]
+        rows, cols = rows[top], cols[top]
+    return rows, cols, np.sign(A[rows, cols])
+
+
+def _limit_normals(Ks, limit, scales):
+    """The outward normals ``sign(A_ij) K_t[i, j] / s_t`` of the entries on the limit
+    (one row per distinct normal), or ``None``."""
+    if limit is None:
+        return None
+    rows, cols, signs = limit
+    B = signs[:, None] * stack_entries(Ks, rows, cols) / scales
+    return np.unique(B, axis=0)
+
+
+def kkt_direction(nu, g, normals=None):
+    """The projection of ``-g`` on the tangent cone of the feasible set at ``nu``,
+    ``{d : d_t >= 0 where nu_t = 0, b . d <= 0 for each normal b of an entry on the
+    limit}``: ``-g`` minus its projection on the polar cone (the non-negative
+    combinations of the active normals, by NNLS; Moreau's decomposition). Its norm, the
+    KKT residual, is 0 exactly at a KKT point of ``min F`` over ``nu >= 0``,
+    ``|sum nu_t K_t| <= MAX_INNER``; off the limit it is ``max(nu - g, 0) - nu``
+    restricted to the face of ``nu``."""
+    v = -np.asarray(g, dtype=np.float64)
+    zero = nu <= 0
+    if normals is None:
+        return np.where(zero, np.maximum(v, 0.0), v)
+    B = np.vstack([-np.eye(nu.size)[zero], normals])
+    lam, _ = scipy.optimize.nnls(B.T, v)
+    return v - B.T @ lam
+
+
+def _cut_at_limit(nu, A0, x, A):
+    """``nu + tau (x - nu)`` and its combination for the largest ``tau`` in ``[0, 1]``
+    that keeps ``|A| <= MAX_INNER`` on the entries not already on the limit at ``nu``
+    (``A0``, ``A``: the combinations at ``nu`` and ``x``)."""
+    dA = A - A0
+    free = np.abs(A0) < MAX_INNER * (1.0 - WALL)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        up = np.where(free & (A > MAX_INNER), (MAX_INNER - A0) / dA, np.inf)
+        down = np.where(free & (A < -MAX_INNER), (-MAX_INNER - A0) / dA, np.inf)
+    tau = float(min(np.min(up), np.min(down), 1.0))
+    if not np.isfinite(tau):
+        return x, A
+    return nu + tau * (x - nu), A0 + tau * dA
 
 
 def _split(evaluated):
@@ -247,14 +357,16 @@ def _split(evaluated):
 
 
 def _exact_end(Ks, y, C, nu, sol, svm_tol, scales, weight):
-    """``F``, the SVM and the projected-gradient norm at ``nu`` from the float64 stack:
+    """``F``, the SVM and the KKT residual at ``nu`` from the float64 stack:
     what a fit returns does not carry the float32 search's rounding (the SVM is
     warm-started from the search's ``alpha``, usually one bordered solve)."""
-    K2 = _exp_kernel(stack_combine(Ks, nu / scales))
+    A = stack_combine(Ks, nu / scales)
+    K2 = _exp_kernel(A)
     sol = svm_dual(K2, y, C, tol=svm_tol, alpha0=sol)
     g = _gradient(lambda W, sv: stack_inner(Ks, W, sv) / scales, sol.alpha * y, K2,
                   nu.size, weight)
-    return sol.value + weight @ nu, sol, float(np.linalg.norm(nu - np.maximum(nu - g, 0.0)))
+    pg = float(np.linalg.norm(kkt_direction(nu, g, _limit_normals(Ks, _on_limit(A), scales))))
+    return sol.value + weight @ nu, sol, pg
 
 
 #: Largest exponent of a decision value: ``exp(LOG_MAX)`` times a sum of ``n`` terms
