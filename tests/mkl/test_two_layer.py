@@ -369,17 +369,17 @@ def test_thesis_penalty_from_the_small_scale_start_reaches_the_optimum_or_warns(
 
 
 def test_stopping_without_progress_warns(monkeypatch):
-    """When no trial step decreases the objective (here: every SVM after the first
+    """When no trial step decreases the objective (here: every SVM away from the start
     reports a larger dual value), the search stops at its start with a warning."""
     import proxlearn.mkl._two_layer as two_layer
 
     Ks, y = _stack()
     calls = []
 
-    def worse(K, y, C, **kw):
+    def worse(K, y, C, **kw):  # every point but the first is worse
         sol = svm_dual(K, y, C, **kw)
-        calls.append(1)
-        if len(calls) > 1:
+        calls.append(K)
+        if not np.array_equal(K, calls[0]):
             sol.value += 1e6
         return sol
 

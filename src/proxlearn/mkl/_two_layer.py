@@ -77,6 +77,9 @@ MAX_INNER = 30.0
 #: ``alpha``, ``b``, objective and gap are float64 (:func:`_exact_end`). Measured in
 #: docs/benchmarks.md, "Zhuang (2011) ch. 4-5: MKL on the base-kernel bank".
 SEARCH_DTYPE = np.float32
+#: A step decreasing ``F`` by less than this (relative) is within the float32 search's
+#: rounding of ``F``: the search goes on in float64.
+ROUNDING = 1e-6
 
 
 #: Relative distance to ``MAX_INNER`` within which an entry of the inner combination
@@ -239,6 +242,16 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
                                   lambda s, nu=nu, d=d, A=A: path(s, nu, d, A),
                                   reference=F, step=eta, x=nu, gradient=g,
                                   sufficient=_ARMIJO, max_trials=40)
+        rounded = passes.packed is not None and passes.dtype != np.float64
+        if rounded and (not search.success or F - search.fun <= ROUNDING * abs(F)):
+            # no step, or one below the float32 pack's rounding of F (which then
+            # steers the search): go on from here with float64 passes
+            passes = StackPasses(Ks, dtype=np.float64)
+            F, sol, K2, A = evaluate(nu, sol)
+            g = gradient(sol, K2)
+            d = direction(nu, g, A)
+            pg = float(np.linalg.norm(d))
+            continue
         if not search.success:
             stop = "stalled"
             break
