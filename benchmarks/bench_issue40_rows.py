@@ -572,11 +572,10 @@ def section_small_scale(seeds=20):
             warned += nw > 0
             stalled += not moved
             stalled_unwarned += (not moved) and nw == 0
-            # stopped far from the reachable objective, the projected gradient (in the
-            # normalised weights nu = mu mean diag K_t) above tol, and no warning
-            nu = est.weights_ * np.array([Ks[:, :, t].diagonal().mean()
-                                          for t in range(Ks.shape[2])])
-            if r > 0.01 and est.gap_ > est.tol * max(1.0, np.linalg.norm(nu)) and not nw:
+            # stopped far (> 1 %) from the reachable objective without a warning, whatever
+            # its gradient says (a test on the gradient's size depends on the scale of
+            # the weights and of F: the old rule's stop on seed 9 passed it)
+            if r > 0.01 and not nw:
                 silent.append((s, est.n_iter_, float(est.gap_), 100 * r))
             if s == 16:
                 seed16 = (hist[0], est.objective_, far.objective_, nw)
@@ -591,8 +590,8 @@ def section_small_scale(seeds=20):
                verdict=("tied" if min(reached) == 100 and not stalled_unwarned and not silent
                         else "worse"),
                note=f"excess objective max {max(rel):.2g} %, median {np.median(rel):.2g} %; "
-                    f"stopped far (> 1 %) from the long run's objective with the projected "
-                    f"gradient above tol and no warning on {len(silent)} of {seeds}"
+                    f"stopped far (> 1 %) from the long run's objective with no warning on "
+                    f"{len(silent)} of {seeds}"
                     + "".join(f" (seed {a}: {b_} steps, gradient {c:.2g}, excess {d:.3g} %)"
                               for a, b_, c, d in silent) + "; "
                     f"stopped at the start on {stalled} of {seeds}, of which unwarned "

@@ -15,9 +15,11 @@ Zhuang, Tsang & Hoi, "Two-layer multiple kernel learning", AISTATS 2011.
 The decision function is ``f(x) = sum_i alpha_i y_i K2(x_i, x) + b`` (eq. 4.4).
 
 Protocol 2 alternates an SVM on ``K2(mu)`` with a projected gradient step on
-``mu`` (the gradient of eq. 4.5, by Danskin's theorem), its step chosen by
-Armijo's rule on ``F`` itself, so ``objective_history_`` never increases; the
-start, step rule and stopping rule are ours (the thesis gives none). The
+``mu`` (the gradient of eq. 4.5, by Danskin's theorem; projected on ``mu >= 0``
+and on the limit ``|sum mu_t K_t| <= MAX_INNER``), its step chosen by Armijo's
+rule on ``F`` itself, so ``objective_history_`` never increases; the start, step
+rule and stopping rule (a certificate in the units of ``F``; any other stop
+warns) are ours (the thesis gives none). The
 default ``penalty="normalized"`` is eq. 4.3 on the kernels divided by their
 mean diagonal, so that scaling a kernel changes nothing; ``penalty="thesis"``
 is eq. 4.3 literally. Protocol 3 follows the errata that eq. 4.7's gradient
@@ -51,6 +53,7 @@ from ._bank import (
     KernelBank,
     StackPasses,
     stack_combine,
+    stack_entries,
     stack_inner,
     stack_mean_diagonal,
     stack_take,
@@ -74,12 +77,18 @@ MAX_INNER = 30.0
 #: ``alpha``, ``b``, objective and gap are float64 (:func:`_exact_end`). Measured in
 #: docs/benchmarks.md, "Zhuang (2011) ch. 4-5: MKL on the base-kernel bank".
 SEARCH_DTYPE = np.float32
+#: A step decreasing ``F`` by less than this (relative) is within the float32 search's
+#: rounding of ``F``: the search goes on in float64.
+ROUNDING = 1e-6
 
 
-#: Accepted steps over which the relative decrease of ``F`` is measured for the stop:
-#: one short step after backtracking (or a first step of the start's scale) is not
-#: evidence of a stationary point (GMKL uses the same window, mkl._gmkl).
-WINDOW = 5
+#: Relative distance to ``MAX_INNER`` within which an entry of the inner combination
+#: counts as on the limit (above float32's rounding of the search's combinations).
+WALL = 1e-5
+#: Entries on the limit passed to the KKT residual at most (the largest).
+MAX_LIMIT_ENTRIES = 2000
+#: Curved steps (``s'y > 0``) whose flattest curvature the stopping test uses.
+CURVATURE_WINDOW = 10
 PENALTIES = {"normalized", "thesis"}
 
 
@@ -118,15 +127,21 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
 
     Returns an :class:`MKLResult` whose ``weights`` and ``kernel_weights`` are
     ``mu`` (the weights of the kernels as given), ``objective`` is ``F(mu)``,
-    ``gap`` the norm of the projected gradient (in ``nu``), and ``history`` one
+    ``gap`` the KKT residual (the norm of the projected gradient, in ``nu``, on
+    the tangent cone of ``nu >= 0`` and the limit ``|sum nu_t K_t / s_t| <=
+    MAX_INNER``: :func:`kkt_direction`), and ``history`` one
     record per accepted step. ``verbose`` (0, 1, 2) prints progress lines as the
     estimators' ``verbose`` does (:mod:`proxlearn._progress`).
 
     Warns
     -----
     ConvergenceWarning
-        At ``max_iter``, and when no step decreases ``F`` while the projected
-        gradient is above ``tol`` (stopped without progress).
+        Whenever it stops uncertified: the search stops when the decrease of ``F``
+        that a quadratic model predicts (the KKT residual and the flattest
+        curvature of the last :data:`CURVATURE_WINDOW` curved steps) is at most
+        ``tol |F|`` (or, once a curvature was seen, the residual times
+        ``max(1, |nu|)`` is); at ``max_iter`` or when no step decreases ``F`` before
+        that, it warns and says what to do.
 
     Examples
     --------
@@ -137,7 +152,7 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
     >>> from proxlearn.mkl import two_layer_mkl
     >>> res = two_layer_mkl(S, 2 * y - 1)
     >>> np.round(res.weights, 2).tolist(), round(res.objective, 3)
-    ([1.89, 0.48], 4.867)
+    ([1.85, 0.5], 4.868)
 
     See Also
     --------
@@ -170,44 +185,82 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
         if top > MAX_INNER:  # e.g. a previous solution at the limit, read in float64
             nu *= 0.5 * MAX_INNER / top
 
+    # The trial point of step s moves along d, the projection of -g on the tangent cone
+    # of the feasible set (d = -g off the limit; the path is then the projected path
+    # P(nu - s g)), projected on nu >= 0 and cut where it first reaches the limit
+    # |sum nu_t K_t| <= MAX_INNER (the combination is linear in nu). The trial's
+    # combination is kept for the evaluation that follows.
+    trial = {}
+
+    def path(s, nu, d, A0):
+        x = np.maximum(nu + s * d, 0.0)
+        A = combine(x)
+        if not np.all(np.abs(A) <= MAX_INNER):  # (NaN: evaluate refuses it)
+            x, A = _cut_at_limit(nu, A0, x, A)
+        trial.update(x=x, A=A)
+        return x
+
     def evaluate(nu, alpha0=None):
-        A = combine(nu)
-        if not np.all(np.abs(A) <= MAX_INNER):  # also catches NaN
-            return np.inf, None, None
+        A = trial["A"] if trial.get("x") is nu else combine(nu)
+        trial.clear()
+        if not np.all(np.abs(A) <= MAX_INNER * (1.0 + WALL)):  # NaN
+            return np.inf, None, None, None
         K2 = _exp_kernel(A)
         # line-search trials are near the accepted point: warm-start from its alpha
         sol = svm_dual(K2, y, C, tol=svm_tol, alpha0=alpha0)
-        return sol.value + weight @ nu, sol, K2
+        return sol.value + weight @ nu, sol, K2, A
+
+    def descent(x, f_state, nu, g):
+        """Only trials that decrease the linear model count (a cut step may not)."""
+        f, state = _split(f_state)
+        return (f if x is nu or g @ (x - nu) < 0 else np.inf), state
 
     def gradient(sol, K2):
         return _gradient(inner, sol.alpha * y, K2, m, weight)
 
-    F, sol, K2 = evaluate(nu)
+    def direction(nu, g, A):
+        return kkt_direction(nu, g, _limit_normals(Ks, _on_limit(A), scales))
+
+    F, sol, K2, A = evaluate(nu)
     if sol is None:
         raise InvalidParameterError(
             "sum_t mu0_t K_t is not finite: the kernels or mu0 hold NaN or inf values.")
     g = gradient(sol, K2)
     history = [{"iter": 0, "objective": F}]
     eta = 0.1 * max(np.linalg.norm(nu), 1e-3) / max(np.linalg.norm(g), 1e-12)
-    pg = np.linalg.norm(nu - np.maximum(nu - g, 0.0))
-    n_iter, stalled = 0, False
+    d = direction(nu, g, A)
+    pg = float(np.linalg.norm(d))
+    n_iter, stop, curv, curvs = 0, "max_iter", np.inf, []
     log = IterationLog("two_layer_mkl", verbose)
     for n_iter in range(1, int(max_iter) + 1):
-        if pg <= tol * max(1.0, np.linalg.norm(nu)):
+        if _certified(pg, curv, nu, F, tol):
+            stop = "certified"
             break
         # Armijo backtracking on F along the projected path, 40 trials at most
-        search = armijo_backtrack(lambda t, sol=sol: _split(evaluate(t, sol)),
-                                  lambda s, nu=nu, g=g: np.maximum(nu - s * g, 0.0),
+        search = armijo_backtrack(lambda t, sol=sol, nu=nu, g=g: descent(
+                                      t, evaluate(t, sol), nu, g),
+                                  lambda s, nu=nu, d=d, A=A: path(s, nu, d, A),
                                   reference=F, step=eta, x=nu, gradient=g,
                                   sufficient=_ARMIJO, max_trials=40)
+        rounded = passes.packed is not None and passes.dtype != np.float64
+        if rounded and (not search.success or F - search.fun <= ROUNDING * abs(F)):
+            # no step, or one below the float32 pack's rounding of F (which then
+            # steers the search): go on from here with float64 passes
+            passes = StackPasses(Ks, dtype=np.float64)
+            F, sol, K2, A = evaluate(nu, sol)
+            g = gradient(sol, K2)
+            d = direction(nu, g, A)
+            pg = float(np.linalg.norm(d))
+            continue
         if not search.success:
-            stalled = True
+            stop = "stalled"
             break
-        eta, trial, F_t, (sol_t, K2_t) = search.step, search.x, search.fun, search.state
+        eta, x_t, F_t, (sol_t, K2_t, A_t) = search.step, search.x, search.fun, search.state
         g_old, nu_old = g, nu
-        nu, F, sol, K2 = trial, F_t, sol_t, K2_t
+        nu, F, sol, K2, A = x_t, F_t, sol_t, K2_t, A_t
         g = gradient(sol, K2)
-        pg = np.linalg.norm(nu - np.maximum(nu - g, 0.0))
+        d = direction(nu, g, A)
+        pg = float(np.linalg.norm(d))
         history.append({"iter": n_iter, "objective": F, "eta": eta, "proj_grad": pg})
         log(n_iter, objective=F, proj_grad=pg)
         # next trial step: Barzilai-Borwein's s's / s'y from the accepted step (kept
@@ -216,29 +269,114 @@ def two_layer_mkl(Ks, y, C=1.0, *, mu0=None, tol=1e-4, max_iter=50, svm_tol=1e-7
         # doubling alone, and 29 SVMs per fit against 38-53 (docs/benchmarks.md).
         s_vec, y_vec = nu - nu_old, g - g_old
         sy = float(s_vec @ y_vec)
-        eta = (min(max(float(s_vec @ s_vec) / sy, 1e-3 * eta), 1e3 * eta) if sy > 0
-               else 2.0 * eta)
-        # while the step is still doubling (no positive curvature seen yet) a small
-        # decrease over the window says the steps are short, not that F is stationary
-        if n_iter >= WINDOW and sy > 0:
-            before = history[-1 - WINDOW]["objective"]
-            if before - F <= tol * max(abs(F), 1e-12):
-                break
-    else:
-        warnings.warn(f"two_layer_mkl stopped at max_iter={max_iter} (projected gradient "
-                      f"{pg:.3g}); increase max_iter or tol.", ConvergenceWarning, stacklevel=2)
-    if stalled:
-        warnings.warn(
-            f"two_layer_mkl stopped after {len(history) - 1} accepted steps: no step along "
-            f"the projected gradient (norm {pg:.3g}, above tol) decreases the objective "
-            f"{F:.6g}; the weights may be far from stationary (an inexact inner SVM, or "
-            "kernels whose combination reaches the exp() limit).",
-            ConvergenceWarning, stacklevel=2)
-    log.end(len(history) - 1, "stalled" if stalled else "stopped", objective=F, proj_grad=pg)
+        bb = float(s_vec @ s_vec) / sy if sy > 0 else np.inf  # 1 / curvature along it
+        eta = min(max(bb, 1e-3 * eta), 1e3 * eta) if sy > 0 else 2.0 * eta
+        if sy > 0:  # the flattest curvature of the last curved steps (none yet: inf)
+            curvs.append(bb)
+            curv = max(curvs[-CURVATURE_WINDOW:])
     if passes.packed is not None and passes.packed.P.dtype != np.float64:
         F, sol, pg = _exact_end(Ks, y, C, nu, sol, svm_tol, scales, weight)
+    certified = _certified(pg, curv, nu, F, tol)
+    log.end(len(history) - 1, "stopped" if certified else stop, objective=F, proj_grad=pg)
+    if not certified:
+        warnings.warn(_uncertified_message(stop, len(history) - 1, max_iter, pg, curv, F, tol),
+                      ConvergenceWarning, stacklevel=2)
     mu = nu / scales
     return MKLResult(mu, mu, sol.alpha, sol.b, F, pg, n_iter, history)
+
+
+def model_decrease(pg, curv):
+    """``pg^2 curv / 2``: the decrease of ``F`` that a quadratic model with the
+    curvature ``1 / curv`` (the flattest seen along the accepted steps, Barzilai-Borwein's
+    ``s's / s'y``) predicts from a step along the projected gradient ``d``, ``|d| = pg``; ``inf``
+    while no positive curvature was seen (0 at an exact KKT point). In the units of
+    ``F`` whatever the kernels' scale, the weights' scale or ``C``."""
+    return 0.0 if pg == 0 else 0.5 * pg * pg * curv
+
+
+def _certified(pg, curv, nu, F, tol):
+    """The stopping test, in the units of ``F`` (free of the kernels' and the weights'
+    scale): the decrease the quadratic model predicts (:func:`model_decrease`, with the
+    flattest curvature seen over the fit) is at most ``tol |F|``; or, once some positive
+    curvature was seen, the first-order decrease of a move of the normalised weights by
+    their own size (at least 1), ``pg max(1, |nu|)``, is (a curvature measured from a
+    step at the inner SVM's noise level can be far too flat)."""
+    bound = tol * max(abs(F), 1e-12)
+    return model_decrease(pg, curv) <= bound or (
+        np.isfinite(curv) and pg * max(1.0, float(np.linalg.norm(nu))) <= bound)
+
+
+def _uncertified_message(stop, steps, max_iter, pg, curv, F, tol):
+    gain = model_decrease(pg, curv) / max(abs(F), 1e-12)
+    where = (f"the KKT residual of the weights is {pg:.3g}, a decrease of {gain:.3g} "
+             f"of the objective {F:.6g} is predicted (tol={tol:g}), after {steps} "
+             "accepted steps")
+    if stop == "max_iter":
+        return (f"two_layer_mkl stopped at max_iter={max_iter}: {where}. Increase "
+                "max_iter (or tol, to accept this point).")
+    return (f"two_layer_mkl stopped: no step along the projected gradient decreases the "
+            f"objective, and {where}; the weights may be far from stationary (an inexact "
+            "inner SVM, or kernels holding NaN or huge values). Check the kernels, or "
+            "start elsewhere with mu0.")
+
+
+def _on_limit(A):
+    """``(rows, cols, signs)`` of the entries of the inner combination ``A`` on the
+    limit ``|A_ij| = MAX_INNER`` (upper triangle of a symmetric ``A``), at most
+    :data:`MAX_LIMIT_ENTRIES` of them (the largest)."""
+    mag = np.abs(A)
+    hit = np.flatnonzero(mag.ravel() >= MAX_INNER * (1.0 - WALL))
+    if hit.size == 0:
+        return None
+    rows, cols = np.unravel_index(hit, A.shape)
+    keep = rows <= cols
+    rows, cols = rows[keep], cols[keep]
+    if rows.size > MAX_LIMIT_ENTRIES:
+        top = np.argsort(mag[rows, cols])[-MAX_LIMIT_ENTRIES:]
+        rows, cols = rows[top], cols[top]
+    return rows, cols, np.sign(A[rows, cols])
+
+
+def _limit_normals(Ks, limit, scales):
+    """The outward normals ``sign(A_ij) K_t[i, j] / s_t`` of the entries on the limit
+    (one row per distinct normal), or ``None``."""
+    if limit is None:
+        return None
+    rows, cols, signs = limit
+    B = signs[:, None] * stack_entries(Ks, rows, cols) / scales
+    return np.unique(B, axis=0)
+
+
+def kkt_direction(nu, g, normals=None):
+    """The projection of ``-g`` on the tangent cone of the feasible set at ``nu``,
+    ``{d : d_t >= 0 where nu_t = 0, b . d <= 0 for each normal b of an entry on the
+    limit}``: ``-g`` minus its projection on the polar cone (the non-negative
+    combinations of the active normals, by NNLS; Moreau's decomposition). Its norm, the
+    KKT residual, is 0 exactly at a KKT point of ``min F`` over ``nu >= 0``,
+    ``|sum nu_t K_t| <= MAX_INNER``; off the limit it is ``max(nu - g, 0) - nu``
+    restricted to the face of ``nu``."""
+    v = -np.asarray(g, dtype=np.float64)
+    zero = nu <= 0
+    if normals is None:
+        return np.where(zero, np.maximum(v, 0.0), v)
+    B = np.vstack([-np.eye(nu.size)[zero], normals])
+    lam, _ = scipy.optimize.nnls(B.T, v)
+    return v - B.T @ lam
+
+
+def _cut_at_limit(nu, A0, x, A):
+    """``nu + tau (x - nu)`` and its combination for the largest ``tau`` in ``[0, 1]``
+    that keeps ``|A| <= MAX_INNER`` on the entries not already on the limit at ``nu``
+    (``A0``, ``A``: the combinations at ``nu`` and ``x``)."""
+    dA = A - A0
+    free = np.abs(A0) < MAX_INNER * (1.0 - WALL)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        up = np.where(free & (A > MAX_INNER), (MAX_INNER - A0) / dA, np.inf)
+        down = np.where(free & (A < -MAX_INNER), (-MAX_INNER - A0) / dA, np.inf)
+    tau = float(min(np.min(up), np.min(down), 1.0))
+    if not np.isfinite(tau):
+        return x, A
+    return nu + tau * (x - nu), A0 + tau * dA
 
 
 def _split(evaluated):
@@ -247,14 +385,16 @@ def _split(evaluated):
 
 
 def _exact_end(Ks, y, C, nu, sol, svm_tol, scales, weight):
-    """``F``, the SVM and the projected-gradient norm at ``nu`` from the float64 stack:
+    """``F``, the SVM and the KKT residual at ``nu`` from the float64 stack:
     what a fit returns does not carry the float32 search's rounding (the SVM is
     warm-started from the search's ``alpha``, usually one bordered solve)."""
-    K2 = _exp_kernel(stack_combine(Ks, nu / scales))
+    A = stack_combine(Ks, nu / scales)
+    K2 = _exp_kernel(A)
     sol = svm_dual(K2, y, C, tol=svm_tol, alpha0=sol)
     g = _gradient(lambda W, sv: stack_inner(Ks, W, sv) / scales, sol.alpha * y, K2,
                   nu.size, weight)
-    return sol.value + weight @ nu, sol, float(np.linalg.norm(nu - np.maximum(nu - g, 0.0)))
+    pg = float(np.linalg.norm(kkt_direction(nu, g, _limit_normals(Ks, _on_limit(A), scales))))
+    return sol.value + weight @ nu, sol, pg
 
 
 #: Largest exponent of a decision value: ``exp(LOG_MAX)`` times a sum of ``n`` terms
@@ -311,8 +451,9 @@ class TwoLayerMKL(_BaseMKL):
         How each precomputed similarity matrix becomes a kernel (ignored with
         a ``bank``).
     tol : float, default=1e-3
-        Relative decrease of the objective over 5 accepted steps (and
-        projected-gradient size) at which the search stops.
+        The search stops when the decrease of the objective its model predicts
+        (from the KKT residual and the curvature seen) is at most ``tol`` times
+        the objective; a stop before that warns (:func:`two_layer_mkl`).
     max_iter : int, default=100
     bank : KernelBank or None, default=None
         ``None``: ``X`` is an ``(n, n, m)`` stack of similarities (pairwise).
@@ -338,8 +479,8 @@ class TwoLayerMKL(_BaseMKL):
         ``F`` per accepted step (per pair of classes for several classes):
         non-increasing.
     gap_ : float
-        Norm of the projected gradient at the end (in the normalised weights
-        ``mu_t mean diag K_t``).
+        KKT residual at the end: the norm of the projected gradient on the
+        feasible set's tangent cone, in the normalised weights ``mu_t mean diag K_t``.
     coef_, intercept_, n_iter_, classes_, n_kernels_, results_, bank_, spectra_
 
     Examples
@@ -351,7 +492,7 @@ class TwoLayerMKL(_BaseMKL):
     >>> from proxlearn.mkl import TwoLayerMKL
     >>> clf = TwoLayerMKL().fit(S, y)
     >>> np.round(clf.weights_, 2).tolist(), clf.score(S, y)
-    ([1.89, 0.48], 0.975)
+    ([1.85, 0.5], 0.975)
 
     See Also
     --------
