@@ -17,8 +17,9 @@ method               what
                      ``SMALL_C`` by 3-fold CV
 ``krein-svr``        ``krein.KreinSVR()``: ``C="auto"``
 ``krein-svr-ystd``   ``KreinSVR()`` on the target standardised by hand (and mapped
-                     back): ``KreinSVR`` has no ``normalize_y``, its ``epsilon=0.1`` is
-                     in the target's units
+                     back): added when ``KreinSVR`` had no ``normalize_y`` (its
+                     ``epsilon=0.1`` was in the target's units); with the default
+                     ``normalize_y=True`` the two columns agree, a check of it
 ``krein-ls``         ``krein.KreinLeastSquares()``: ``radius="auto"``
 ``simple-mkl-svr``   ``mkl.SimpleMKLRegressor`` on the target's stack (digits-ink:
                      digits-multi, IDM / pixel RBF / orientation histograms), ``C`` in
